@@ -1,0 +1,297 @@
+//! The agent table. Each supported agent is one [`AgentSpec`] row: adding gemini, grok, kimi, copilot or
+//! opencode to the hook is a data change here (plus its hook wiring in the installer).
+//!
+//! The flag lists for `claude` and `codex` are taken from the real `claude --help` / `codex --help`; a test
+//! checks them against the installed CLIs whenever they are present.
+
+/// How an agent is told to re-enter a conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResumeGrammar {
+    /// `<agent> <flag> <id> <flags…>`, e.g. `claude --resume <id>`, `kimi -r <id>`.
+    FlagThenId(&'static str),
+    /// `<agent> <flag>=<id> <flags…>`, e.g. `copilot --resume=<id>`.
+    FlagEqualsId(&'static str),
+    /// `<agent> <subcommand> <id> <flags…>`, e.g. `codex resume <id>`.
+    Subcommand(&'static str),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AgentSpec {
+    /// The name used in records, on the CLI (`hook <agent>`) and as the executable to run on resume.
+    pub name: &'static str,
+    /// Executable basenames that are this agent.
+    pub binaries: &'static [&'static str],
+    /// npm packages whose script, run by `node`/`bun`, is this agent (matched as `node_modules/<pkg>/`).
+    pub npm_packages: &'static [&'static str],
+    pub resume: ResumeGrammar,
+    /// Flags that take exactly one value (as the next word, or `--flag=value`).
+    pub value_flags: &'static [&'static str],
+    /// Flags that take one or more values, up to the next word starting with `-`.
+    pub variadic_flags: &'static [&'static str],
+    /// Flags whose value is optional: the next word is their value only when it does not start with `-`.
+    pub optional_value_flags: &'static [&'static str],
+    /// Session-entering flags without a value, dropped (`--continue`, `--fork-session`, `--last`).
+    pub session_flags: &'static [&'static str],
+    /// Session-entering flags with a value, dropped with it (`--session-id <id>`).
+    pub session_value_flags: &'static [&'static str],
+    /// Session-entering flags with an optional value, dropped with it (`--resume [id]`).
+    pub session_optional_value_flags: &'static [&'static str],
+    /// Subcommands that re-enter or fork a session (`codex resume`, `codex fork`), dropped.
+    pub session_subcommands: &'static [&'static str],
+    /// Flags that make the run headless: nothing is recorded for it.
+    pub headless_flags: &'static [&'static str],
+    /// Subcommands that make the run headless (`codex exec`) or are not a conversation at all.
+    pub headless_subcommands: &'static [&'static str],
+    /// Environment variable that carries the agent's own pid into its hooks, if any.
+    pub pid_env: Option<&'static str>,
+}
+
+/// Every agent agterm-backup knows.
+pub const AGENTS: &[AgentSpec] = &[CLAUDE, CODEX, GEMINI, OPENCODE, COPILOT, GROK, KIMI];
+
+pub const CLAUDE: AgentSpec = AgentSpec {
+    name: "claude",
+    binaries: &["claude"],
+    npm_packages: &["@anthropic-ai/claude-code"],
+    resume: ResumeGrammar::FlagThenId("--resume"),
+    value_flags: &[
+        "--model",
+        "--permission-mode",
+        "--settings",
+        "--setting-sources",
+        "--agent",
+        "--agents",
+        "--append-system-prompt",
+        "--system-prompt",
+        "--fallback-model",
+        "--output-format",
+        "--input-format",
+        "--max-budget-usd",
+        "--json-schema",
+        "--name",
+        "-n",
+        "--effort",
+        "--worktree",
+        "-w",
+        "--debug-file",
+        "--remote-control-session-name-prefix",
+    ],
+    variadic_flags: &[
+        "--add-dir",
+        "--allowedTools",
+        "--allowed-tools",
+        "--disallowedTools",
+        "--disallowed-tools",
+        "--tools",
+        "--mcp-config",
+        "--plugin-dir",
+        "--betas",
+        "--file",
+    ],
+    optional_value_flags: &["--debug", "-d"],
+    session_flags: &["--continue", "-c", "--fork-session"],
+    session_value_flags: &["--session-id"],
+    session_optional_value_flags: &["--resume", "-r"],
+    session_subcommands: &[],
+    headless_flags: &["-p", "--print"],
+    headless_subcommands: &[
+        "mcp",
+        "plugin",
+        "plugins",
+        "config",
+        "doctor",
+        "update",
+        "upgrade",
+        "install",
+        "setup-token",
+        "migrate-installer",
+        "auth",
+        "agents",
+    ],
+    pid_env: Some("CLAUDE_PID"),
+};
+
+pub const CODEX: AgentSpec = AgentSpec {
+    name: "codex",
+    binaries: &["codex"],
+    npm_packages: &["@openai/codex"],
+    resume: ResumeGrammar::Subcommand("resume"),
+    value_flags: &[
+        "--config",
+        "-c",
+        "--enable",
+        "--disable",
+        "--image",
+        "-i",
+        "--model",
+        "-m",
+        "--profile",
+        "-p",
+        "--sandbox",
+        "-s",
+        "--ask-for-approval",
+        "-a",
+        "--cd",
+        "-C",
+        "--local-provider",
+        "--remote",
+        "--remote-auth-token-env",
+    ],
+    variadic_flags: &["--add-dir"],
+    optional_value_flags: &[],
+    session_flags: &["--last", "--all"],
+    session_value_flags: &[],
+    session_optional_value_flags: &[],
+    session_subcommands: &["resume", "fork"],
+    headless_flags: &[],
+    headless_subcommands: &[
+        "exec",
+        "e",
+        "review",
+        "login",
+        "logout",
+        "mcp",
+        "mcp-server",
+        "app-server",
+        "app",
+        "completion",
+        "sandbox",
+        "debug",
+        "apply",
+        "a",
+        "cloud",
+        "features",
+        "help",
+    ],
+    pid_env: None,
+};
+
+pub const GEMINI: AgentSpec = AgentSpec {
+    name: "gemini",
+    binaries: &["gemini"],
+    npm_packages: &["@google/gemini-cli"],
+    resume: ResumeGrammar::FlagThenId("--resume"),
+    value_flags: &["--model", "-m", "--approval-mode", "--extensions", "-e"],
+    variadic_flags: &["--include-directories"],
+    optional_value_flags: &[],
+    session_flags: &[],
+    session_value_flags: &[],
+    session_optional_value_flags: &["--resume", "-r"],
+    session_subcommands: &[],
+    headless_flags: &["-p", "--prompt"],
+    headless_subcommands: &["mcp", "extensions"],
+    pid_env: None,
+};
+
+pub const OPENCODE: AgentSpec = AgentSpec {
+    name: "opencode",
+    binaries: &["opencode"],
+    npm_packages: &["opencode-ai"],
+    resume: ResumeGrammar::FlagThenId("--session"),
+    value_flags: &["--model", "-m", "--agent", "--port", "--hostname"],
+    variadic_flags: &[],
+    optional_value_flags: &[],
+    session_flags: &["--continue", "-c", "--fork"],
+    session_value_flags: &["--session", "-s"],
+    session_optional_value_flags: &[],
+    session_subcommands: &[],
+    headless_flags: &[],
+    headless_subcommands: &["run", "serve", "auth", "session", "upgrade"],
+    pid_env: None,
+};
+
+pub const COPILOT: AgentSpec = AgentSpec {
+    name: "copilot",
+    binaries: &["copilot"],
+    npm_packages: &["@github/copilot"],
+    resume: ResumeGrammar::FlagEqualsId("--resume"),
+    value_flags: &["--model", "--agent"],
+    variadic_flags: &["--add-dir"],
+    optional_value_flags: &[],
+    session_flags: &["--continue"],
+    session_value_flags: &[],
+    session_optional_value_flags: &["--resume"],
+    session_subcommands: &[],
+    headless_flags: &["-p", "--prompt"],
+    headless_subcommands: &[],
+    pid_env: None,
+};
+
+pub const GROK: AgentSpec = AgentSpec {
+    name: "grok",
+    binaries: &["grok"],
+    npm_packages: &[],
+    resume: ResumeGrammar::FlagThenId("--resume"),
+    value_flags: &["--model", "-m"],
+    variadic_flags: &[],
+    optional_value_flags: &[],
+    session_flags: &["--continue", "-c", "--fork-session"],
+    session_value_flags: &["--session-id", "-s"],
+    session_optional_value_flags: &["--resume", "-r"],
+    session_subcommands: &[],
+    headless_flags: &["-p", "--print"],
+    headless_subcommands: &[],
+    pid_env: None,
+};
+
+pub const KIMI: AgentSpec = AgentSpec {
+    name: "kimi",
+    binaries: &["kimi"],
+    npm_packages: &[],
+    resume: ResumeGrammar::FlagThenId("-r"),
+    value_flags: &["--model", "-m", "--work-dir", "-w"],
+    variadic_flags: &[],
+    optional_value_flags: &[],
+    session_flags: &["--continue", "-c"],
+    session_value_flags: &["--session", "-S", "--resume", "-r"],
+    session_optional_value_flags: &[],
+    session_subcommands: &[],
+    headless_flags: &["--print"],
+    headless_subcommands: &[],
+    pid_env: None,
+};
+
+/// Looks an agent up by name.
+pub fn agent(name: &str) -> Option<&'static AgentSpec> {
+    AGENTS.iter().find(|a| a.name == name)
+}
+
+/// The names of every known agent, for error messages.
+pub fn agent_names() -> Vec<&'static str> {
+    AGENTS.iter().map(|a| a.name).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_found() {
+        let mut names = agent_names();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), AGENTS.len());
+        assert_eq!(agent("codex").unwrap().resume, ResumeGrammar::Subcommand("resume"));
+        assert!(agent("vim").is_none());
+    }
+
+    #[test]
+    fn no_flag_is_in_two_lists() {
+        for a in AGENTS {
+            let lists = [
+                a.value_flags,
+                a.variadic_flags,
+                a.optional_value_flags,
+                a.session_flags,
+                a.session_value_flags,
+                a.session_optional_value_flags,
+                a.headless_flags,
+            ];
+            let mut all: Vec<&str> = lists.iter().flat_map(|l| l.iter().copied()).collect();
+            let n = all.len();
+            all.sort();
+            all.dedup();
+            assert_eq!(all.len(), n, "{} lists a flag twice", a.name);
+        }
+    }
+}

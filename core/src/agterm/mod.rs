@@ -1,0 +1,1 @@
+//! agterm's control socket client, and agterm as a [`crate::terminal::Terminal`].

@@ -1,0 +1,31 @@
+//! The shared model of agterm-backup.
+//!
+//! Everything the hook, the restore plugin and the installer agree on lives here, as plain data and pure
+//! functions wherever possible:
+//!
+//! - [`record`]: the pane's [`LiveRecord`](record::LiveRecord) and its journal line (one JSON object each).
+//! - [`pane`]: [`PaneKey`](pane::PaneKey) (`<AGTERM_SESSION_ID>-<role>`) and [`PaneRole`](pane::PaneRole).
+//! - [`state`]: the state directory (`$AGTERM_BACKUP_HOME` or `~/.agterm-backup`), atomic 0600 writes,
+//!   journal appends and the capped error log.
+//! - [`agent`]: the agent table (binaries, npm packages, flags that take values, session-entering flags,
+//!   headless markers, resume grammar). Adding an agent is a new row, not new code.
+//! - [`id`]: session id validation, applied before an id reaches any shell line.
+//! - [`quote`]: POSIX single-quoting.
+//! - [`resume`]: the [`ResumeLine`](resume::ResumeLine) builder (`cd … && <agent> <resume> <flags>`).
+//! - [`slug`]: Claude Code's project-slug function, ported exactly.
+//! - [`process`]: reading a process's argv, cwd, parent and start time (`/proc` on Linux, `ps`/`lsof`
+//!   everywhere), behind a trait so tests can swap it.
+//! - [`terminal`]: the seam between agterm-backup and the terminal it restores into.
+//! - [`agterm`]: agterm's control socket client, and agterm as the first [`terminal::Terminal`].
+
+pub mod agent;
+pub mod agterm;
+pub mod id;
+pub mod pane;
+pub mod process;
+pub mod quote;
+pub mod record;
+pub mod resume;
+pub mod slug;
+pub mod state;
+pub mod terminal;

@@ -1,0 +1,1 @@
+//! Process inspection: argv, real cwd, parent and start time of a process.

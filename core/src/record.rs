@@ -1,0 +1,183 @@
+//! The live record: what the hook knows about the agent running in one pane.
+//!
+//! One JSON object per `live/<PANE-KEY>.json`, and the same object per line of the pane's journal
+//! `live/<PANE-KEY>.history.jsonl`. Unknown keys are kept (`extra`), so an older reader never drops what a
+//! newer writer added.
+
+use crate::pane::{PaneKey, PaneRole};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// The record format version written in `v`.
+pub const RECORD_VERSION: u32 = 1;
+
+/// The outcome of the last attempt to pin the pane's resume line with the terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PinOutcome {
+    /// The terminal stored the line and will type it on its next launch.
+    Ok,
+    /// The terminal has no pins (agterm before 0.16).
+    Unsupported,
+    /// Stored, but the terminal will not run it in its current mode (rerun setting off, Live, Fresh).
+    SettingOff,
+    /// The terminal could not be reached or refused the pin.
+    Error,
+}
+
+/// The pane's current live record. Field names are the on-disk contract (`design.md`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LiveRecord {
+    pub v: u32,
+    /// Agent name from the agent table (`claude`, `codex`, …).
+    pub agent: String,
+    /// The agent's conversation id, validated before it was written.
+    pub session_id: String,
+    /// `AGTERM_SESSION_ID`, upper-case.
+    pub agterm_session: String,
+    pub role: PaneRole,
+    /// `AGTERM_PANE_ID` (persistent from agterm 0.26; per spawn before).
+    pub pane_id: Option<String>,
+    pub transcript_path: Option<String>,
+    /// The directory to resume from (the slug rule for Claude, the session cwd for Codex).
+    pub agent_cwd: String,
+    /// The payload's `cwd` (follows Claude's Bash `cd`; not the resume directory).
+    pub hook_cwd: String,
+    /// Launch flags to re-apply: positional words and session-entering flags already removed.
+    pub flags: Vec<String>,
+    pub agent_pid: Option<u32>,
+    /// The hook event that wrote this record (`SessionStart`, `UserPromptSubmit`, `PreToolUse`, `Stop`).
+    pub event: String,
+    /// When written, UTC RFC 3339.
+    pub ts: String,
+    /// Which terminal the pane belongs to (`agterm`).
+    pub terminal: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pin: Option<PinOutcome>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pinned_line: Option<String>,
+    /// Keys this version does not know, kept verbatim.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl LiveRecord {
+    /// The key of the pane this record belongs to, if its session id is agterm-shaped.
+    pub fn pane_key(&self) -> Option<PaneKey> {
+        PaneKey::new(&self.agterm_session, self.role)
+    }
+
+    /// The write time, if `ts` parses.
+    pub fn written_at(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        chrono::DateTime::parse_from_rfc3339(&self.ts)
+            .ok()
+            .map(|t| t.with_timezone(&chrono::Utc))
+    }
+
+    /// True when a journal line is due: the agent, its session id or its resume directory changed.
+    pub fn journal_worthy_change(previous: Option<&LiveRecord>, next: &LiveRecord) -> bool {
+        match previous {
+            None => true,
+            Some(p) => {
+                p.agent != next.agent
+                    || p.session_id != next.session_id
+                    || p.agent_cwd != next.agent_cwd
+            }
+        }
+    }
+
+    /// Serializes to one line of compact JSON (no trailing newline).
+    pub fn to_json_line(&self) -> String {
+        serde_json::to_string(self).expect("a LiveRecord always serializes")
+    }
+}
+
+/// Parses a journal: one record per line. Torn or foreign lines are skipped, never fatal.
+pub fn parse_journal(text: &str) -> Vec<LiveRecord> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub fn sample() -> LiveRecord {
+        LiveRecord {
+            v: RECORD_VERSION,
+            agent: "claude".into(),
+            session_id: "77e8ca85-2b1c-4a8e-9d0b-0c1d2e3f4a5b".into(),
+            agterm_session: "6B1E0C2A-AAAA-BBBB-CCCC-0123456789AB".into(),
+            role: PaneRole::Left,
+            pane_id: Some("9A2F0000-0000-0000-0000-000000000001".into()),
+            transcript_path: Some("/h/.claude/projects/-w-p/77e8ca85.jsonl".into()),
+            agent_cwd: "/w/p".into(),
+            hook_cwd: "/w/p/sub".into(),
+            flags: vec!["--model".into(), "sonnet".into()],
+            agent_pid: Some(4242),
+            event: "SessionStart".into(),
+            ts: "2026-12-01T00:00:00Z".into(),
+            terminal: "agterm".into(),
+            source: Some("startup".into()),
+            window_id: None,
+            workspace_id: None,
+            pin: Some(PinOutcome::SettingOff),
+            pinned_line: None,
+            extra: Map::new(),
+        }
+    }
+
+    #[test]
+    fn unknown_keys_survive_a_round_trip() {
+        let mut v = serde_json::to_value(sample()).unwrap();
+        v["future_key"] = serde_json::json!({"x": [1, 2]});
+        let r: LiveRecord = serde_json::from_value(v.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&r).unwrap(), v);
+    }
+
+    #[test]
+    fn required_keys_are_written_even_when_null() {
+        let mut r = sample();
+        r.pane_id = None;
+        r.transcript_path = None;
+        r.agent_pid = None;
+        let v = serde_json::to_value(&r).unwrap();
+        for k in [
+            "v", "agent", "session_id", "agterm_session", "role", "pane_id", "transcript_path",
+            "agent_cwd", "hook_cwd", "flags", "agent_pid", "event", "ts", "terminal",
+        ] {
+            assert!(v.get(k).is_some(), "{k} missing");
+        }
+        assert_eq!(v["pin"], "setting-off");
+    }
+
+    #[test]
+    fn journal_change_rule() {
+        let a = sample();
+        assert!(LiveRecord::journal_worthy_change(None, &a));
+        let mut b = a.clone();
+        b.event = "PreToolUse".into();
+        b.hook_cwd = "/elsewhere".into();
+        assert!(!LiveRecord::journal_worthy_change(Some(&a), &b));
+        b.session_id = "other".into();
+        assert!(LiveRecord::journal_worthy_change(Some(&a), &b));
+        let mut c = a.clone();
+        c.agent_cwd = "/w/q".into();
+        assert!(LiveRecord::journal_worthy_change(Some(&a), &c));
+    }
+
+    #[test]
+    fn journal_parse_skips_torn_lines() {
+        let line = sample().to_json_line();
+        let text = format!("{line}\n{{\"v\":1,\"agent\n\n{line}\n");
+        assert_eq!(parse_journal(&text).len(), 2);
+    }
+}

@@ -1,0 +1,1 @@
+//! The resume line: `cd <agent_cwd> && <agent> <resume grammar with id> <kept flags>`.

@@ -1,0 +1,250 @@
+//! The state directory: `$AGTERM_BACKUP_HOME`, else `~/.agterm-backup`. Mode 0700, files 0600.
+//!
+//! Layout: `live/<PANE-KEY>.json` (current record), `live/<PANE-KEY>.history.jsonl` (journal),
+//! `snapshots/<stamp>.json` + `snapshot.json` (written by `snap`), `hook.log` (capped error log).
+//! Every whole-file write is atomic (temp file in the same folder, fsync, rename, fsync the folder), so a
+//! reader never sees a torn record and a power cut never leaves an empty one.
+
+use crate::pane::PaneKey;
+use crate::record::{parse_journal, LiveRecord};
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// Environment variable that moves the state directory.
+pub const HOME_ENV: &str = "AGTERM_BACKUP_HOME";
+/// The error log is cut back to its newest half when it grows past this.
+pub const LOG_CAP_BYTES: u64 = 256 * 1024;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StateDir {
+    root: PathBuf,
+}
+
+impl StateDir {
+    pub fn at(root: impl Into<PathBuf>) -> StateDir {
+        StateDir { root: root.into() }
+    }
+
+    /// Resolves from an environment lookup (`$AGTERM_BACKUP_HOME`, else `$HOME/.agterm-backup`).
+    pub fn resolve(env: impl Fn(&str) -> Option<String>) -> Option<StateDir> {
+        if let Some(p) = env(HOME_ENV).filter(|p| !p.is_empty()) {
+            return Some(StateDir::at(p));
+        }
+        let home = env("HOME").filter(|h| !h.is_empty())?;
+        Some(StateDir::at(Path::new(&home).join(".agterm-backup")))
+    }
+
+    /// Resolves from the process environment.
+    pub fn from_env() -> Option<StateDir> {
+        StateDir::resolve(|k| std::env::var(k).ok())
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+    pub fn live_dir(&self) -> PathBuf {
+        self.root.join("live")
+    }
+    pub fn snapshots_dir(&self) -> PathBuf {
+        self.root.join("snapshots")
+    }
+    pub fn latest_snapshot(&self) -> PathBuf {
+        self.root.join("snapshot.json")
+    }
+    pub fn log_path(&self) -> PathBuf {
+        self.root.join("hook.log")
+    }
+    pub fn record_path(&self, key: &PaneKey) -> PathBuf {
+        self.live_dir().join(format!("{key}.json"))
+    }
+    pub fn journal_path(&self, key: &PaneKey) -> PathBuf {
+        self.live_dir().join(format!("{key}.history.jsonl"))
+    }
+    pub fn lock_path(&self, key: &PaneKey) -> PathBuf {
+        self.live_dir().join(format!("{key}.lock"))
+    }
+
+    /// Creates the root and `live/` with mode 0700 (and tightens an existing root to 0700).
+    pub fn ensure(&self) -> io::Result<()> {
+        for dir in [self.root.clone(), self.live_dir()] {
+            match fs::DirBuilder::new().recursive(true).mode(0o700).create(&dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            }
+            let meta = fs::metadata(&dir)?;
+            if meta.permissions().mode() & 0o777 != 0o700 {
+                fs::set_permissions(&dir, fs::Permissions::from_mode(0o700))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a pane's current record; `None` when absent or unreadable.
+    pub fn read_record(&self, key: &PaneKey) -> Option<LiveRecord> {
+        let bytes = fs::read(self.record_path(key)).ok()?;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    /// Reads a pane's journal, oldest first.
+    pub fn read_journal(&self, key: &PaneKey) -> Vec<LiveRecord> {
+        fs::read_to_string(self.journal_path(key))
+            .map(|t| parse_journal(&t))
+            .unwrap_or_default()
+    }
+
+    /// Every pane key that has a record or a journal in `live/`.
+    pub fn pane_keys(&self) -> Vec<PaneKey> {
+        let mut keys: Vec<PaneKey> = fs::read_dir(self.live_dir())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().into_string().ok()?;
+                let stem = name
+                    .strip_suffix(".history.jsonl")
+                    .or_else(|| name.strip_suffix(".json"))?;
+                PaneKey::parse(stem)
+            })
+            .collect();
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+
+    /// Writes the pane's record atomically (0600).
+    pub fn write_record(&self, record: &LiveRecord) -> io::Result<()> {
+        let key = record.pane_key().ok_or_else(|| {
+            io::Error::new(io::ErrorKind::InvalidInput, "record has no valid pane key")
+        })?;
+        let mut bytes = serde_json::to_vec_pretty(record)?;
+        bytes.push(b'\n');
+        write_atomic(&self.record_path(&key), &bytes, 0o600)
+    }
+
+    /// Appends one record to the pane's journal as a single `write` of one line, then fsyncs.
+    pub fn append_journal(&self, record: &LiveRecord) -> io::Result<()> {
+        let key = record.pane_key().ok_or_else(|| {
+            io::Error::new(io::ErrorKind::InvalidInput, "record has no valid pane key")
+        })?;
+        let mut line = record.to_json_line();
+        line.push('\n');
+        append_line(&self.journal_path(&key), line.as_bytes())
+    }
+
+    /// Appends a line to the capped error log. Never fails loudly: the log is the last resort.
+    pub fn log(&self, message: &str) {
+        let path = self.log_path();
+        if fs::metadata(&path).map(|m| m.len() > LOG_CAP_BYTES).unwrap_or(false) {
+            if let Ok(text) = fs::read(&path) {
+                let keep = &text[text.len() / 2..];
+                let start = keep.iter().position(|&b| b == b'\n').map_or(0, |i| i + 1);
+                let _ = write_atomic(&path, &keep[start..], 0o600);
+            }
+        }
+        let stamp = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        let line = format!("{stamp} {}\n", message.replace('\n', " "));
+        let _ = append_line(&path, line.as_bytes());
+    }
+}
+
+/// Atomically replaces `path` with `bytes`: temp file in the same folder, fsync, rename, fsync the folder.
+pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let tmp = dir.join(format!(".{name}.{}.{}.tmp", std::process::id(), nanos()));
+    let result = (|| {
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(mode)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)?;
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Appends `line` with one `write(2)` on an `O_APPEND` descriptor (0600 when created), then fsyncs.
+pub fn append_line(path: &Path, line: &[u8]) -> io::Result<()> {
+    let mut f = OpenOptions::new()
+        .append(true)
+        .create(true)
+        .mode(0o600)
+        .open(path)?;
+    f.write_all(line)?;
+    f.sync_data()
+}
+
+/// Reads at most `cap` bytes of a file (for inputs that may be huge).
+pub fn read_capped(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    File::open(path)?.take(cap).read_to_end(&mut buf)?;
+    Ok(buf)
+}
+
+fn nanos() -> u32 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::tests::sample;
+
+    #[test]
+    fn resolve_prefers_the_env_override() {
+        let s = StateDir::resolve(|k| match k {
+            "AGTERM_BACKUP_HOME" => Some("/x/state".into()),
+            "HOME" => Some("/h".into()),
+            _ => None,
+        });
+        assert_eq!(s, Some(StateDir::at("/x/state")));
+        let s = StateDir::resolve(|k| (k == "HOME").then(|| "/h".to_string()));
+        assert_eq!(s, Some(StateDir::at("/h/.agterm-backup")));
+        assert_eq!(StateDir::resolve(|_| None), None);
+    }
+
+    #[test]
+    fn records_and_journal_round_trip_with_modes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = StateDir::at(tmp.path().join("st"));
+        s.ensure().unwrap();
+        let r = sample();
+        s.write_record(&r).unwrap();
+        s.append_journal(&r).unwrap();
+        s.append_journal(&r).unwrap();
+        let key = r.pane_key().unwrap();
+        assert_eq!(s.read_record(&key), Some(r.clone()));
+        assert_eq!(s.read_journal(&key).len(), 2);
+        assert_eq!(s.pane_keys(), vec![key.clone()]);
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(s.root()), 0o700);
+        assert_eq!(mode(&s.record_path(&key)), 0o600);
+        assert_eq!(mode(&s.journal_path(&key)), 0o600);
+    }
+
+    #[test]
+    fn log_is_capped() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = StateDir::at(tmp.path());
+        let big = "x".repeat(1000);
+        for _ in 0..600 {
+            s.log(&big);
+        }
+        assert!(fs::metadata(s.log_path()).unwrap().len() <= LOG_CAP_BYTES + 2048);
+    }
+}

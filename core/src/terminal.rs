@@ -1,0 +1,108 @@
+//! The seam between agterm-backup and the terminal it restores into.
+//!
+//! agterm is the first implementation ([`crate::agterm::AgtermTerminal`]); a zmx or tmux backend would be a
+//! second implementation of [`Terminal`], not a rewrite. Planning code consumes only the plain data here
+//! ([`TerminalInfo`], [`PaneView`]), so it is tested without any socket.
+
+use crate::pane::PaneRole;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+/// How the running terminal brings panes back after a restart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RestoreMode {
+    /// Fresh shells.
+    None,
+    /// Re-run the captured commands; pins fire.
+    Rerun,
+    /// zmx daemons keep processes alive across a quit; pins never fire.
+    Live,
+}
+
+/// What the running terminal is and can do, found by probing (never by version string alone).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TerminalInfo {
+    /// `version` answer (agterm 0.25+), else `None`.
+    pub version: Option<String>,
+    /// The active restore mode (`restore.mode`, agterm 0.26+); `None` when the terminal cannot say.
+    pub restore_mode: Option<RestoreMode>,
+    /// `session.restore` exists (agterm 0.16+).
+    pub supports_pin: bool,
+    /// `zmx.list` exists and answered.
+    pub supports_live: bool,
+    /// When the running terminal process started (from the socket peer's pid).
+    pub launched_at: Option<DateTime<Utc>>,
+}
+
+/// A Live (zmx) daemon backing a pane, as `zmx.list` reports it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LiveDaemon {
+    pub daemon: String,
+    /// `observation == "running"`.
+    pub running: bool,
+    pub clients: Option<u32>,
+}
+
+/// One pane as the terminal shows it now.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PaneView {
+    /// The terminal session (agterm session UUID, upper-case).
+    pub session_id: String,
+    pub role: PaneRole,
+    /// Persistent pane token where the terminal exposes it (`AGTERM_PANE_ID`, agterm 0.26+).
+    pub pane_id: Option<String>,
+    pub window_id: Option<String>,
+    pub session_name: Option<String>,
+    /// The pane's cwd where known (agterm reports the main pane's; `splitCwd` from 0.28).
+    pub cwd: Option<String>,
+    /// The live foreground argv; `None` when the pane sits at an idle shell prompt.
+    pub foreground: Option<Vec<String>>,
+    /// `Some(false)` when the pane's terminal is not up yet (typing would fail).
+    pub realized: Option<bool>,
+    /// The persisted pin: `None` = none, `Some("")` = plain shell, `Some(line)`.
+    pub pin: Option<String>,
+    pub live: Option<LiveDaemon>,
+}
+
+/// Addresses one pane for typing, reading or pinning.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaneRef {
+    pub session_id: String,
+    pub role: PaneRole,
+    pub pane_id: Option<String>,
+}
+
+/// How much of a pane's screen to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScreenRange {
+    Visible,
+    LastLines(u32),
+    All,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum TerminalError {
+    /// The terminal could not be reached (no socket, connection refused, timeout).
+    #[error("{0}")]
+    Unreachable(String),
+    /// The terminal answered with an error (its own text).
+    #[error("{0}")]
+    Refused(String),
+    /// The terminal does not have this feature.
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+/// The operations restore, status and the hook need from a terminal.
+pub trait Terminal {
+    fn info(&mut self) -> Result<TerminalInfo, TerminalError>;
+    /// Every pane of every open window.
+    fn panes(&mut self) -> Result<Vec<PaneView>, TerminalError>;
+    /// Types `text` into the pane; `\n` presses Return.
+    fn type_text(&mut self, pane: &PaneRef, text: &str) -> Result<(), TerminalError>;
+    fn screen(&mut self, pane: &PaneRef, range: ScreenRange) -> Result<String, TerminalError>;
+    /// Pins `line` to be typed into the pane on the terminal's next launch.
+    /// `Ok(None)` = stored and will fire; `Ok(Some(note))` = stored, but the terminal says it will not run.
+    fn pin(&mut self, pane: &PaneRef, line: &str) -> Result<Option<String>, TerminalError>;
+}

@@ -1,0 +1,195 @@
+//! Every command-line flag of `agterm-backup`, in one place (clap derive). The commands themselves live
+//! one per file in `cmd/`.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "agterm-backup",
+    version,
+    about = "Brings Claude Code and Codex back, resumed, in every agterm pane after a restart",
+    long_about = "Brings Claude Code and Codex back, resumed, in every agterm pane after a restart.\n\n\
+A hook records which conversation runs in which pane; after agterm restarts, each pane gets the same \
+conversation back, in the directory the agent worked in, with its launch flags.",
+    after_help = "Examples:\n  agterm-backup installer apply      # once: wire the hook into Claude Code and Codex\n  agterm-backup status               # what is captured, pane by pane\n  agterm-backup restore              # after a restart: resume every captured pane"
+)]
+pub struct Cli {
+    /// agterm's control socket (default: $AGTERM_SOCKET, $AGTERM_STATE_DIR/agterm.sock, then agterm's
+    /// Application Support folder)
+    #[arg(long, global = true, value_name = "PATH")]
+    pub socket: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Wire the capture hook into Claude Code, Codex and agterm's denylist, or take it out
+    #[command(subcommand)]
+    Installer(InstallerCommand),
+
+    /// Same as `installer apply`
+    #[command(hide = true)]
+    Install(ApplyArgs),
+
+    /// Same as `installer remove`
+    #[command(hide = true)]
+    Uninstall(RemoveArgs),
+
+    /// Run by the agents' hooks (payload on stdin); prints nothing and always exits 0
+    #[command(after_help = "Example (what the installer writes into ~/.claude/settings.json):\n  '/usr/local/bin/agterm-backup' hook claude")]
+    Hook(HookArgs),
+
+    /// Show what is captured for each pane and what a restore would do
+    #[command(after_help = "Example:\n  agterm-backup status --json | jq '.panes[]'")]
+    Status(StatusArgs),
+
+    /// Resume every captured agent in the panes agterm brought back
+    #[command(after_help = "Examples:\n  agterm-backup restore --dry-run     # show the plan, type nothing\n  agterm-backup restore --yes         # no question asked\n  agterm-backup restore --as-of 2026-12-01T09:00:00Z")]
+    Restore(RestoreArgs),
+
+    /// Answer Claude's \"resume from summary?\" question in panes waiting on it
+    #[command(after_help = "Example:\n  agterm-backup answer --choice 2     # resume the full session as-is")]
+    Answer(AnswerArgs),
+
+    /// Freeze the records and agterm's pane tree into a snapshot
+    #[command(after_help = "Example:\n  agterm-backup snap --harvest        # also recover ids from pane scrollback")]
+    Snap(SnapArgs),
+
+    /// Take snapshots on a schedule (launchd on macOS, a systemd user timer on Linux)
+    #[command(after_help = "Example:\n  agterm-backup timer install --every 600")]
+    Timer(TimerArgs),
+
+    /// Print a shell completion script
+    #[command(after_help = "Example:\n  agterm-backup completions zsh > ~/.zfunc/_agterm-backup")]
+    Completions(CompletionsArgs),
+
+    /// Print the man page (roff)
+    #[command(after_help = "Example:\n  agterm-backup man > /usr/local/share/man/man1/agterm-backup.1")]
+    Man,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum InstallerCommand {
+    /// Add the hook to each agent's config and claude/codex to agterm's restore denylist
+    #[command(
+        alias = "install",
+        after_help = "Examples:\n  agterm-backup installer apply --dry-run\n  agterm-backup installer apply --agents claude"
+    )]
+    Apply(ApplyArgs),
+    /// Take out exactly what `apply` added
+    #[command(alias = "uninstall", after_help = "Example:\n  agterm-backup installer remove --dry-run")]
+    Remove(RemoveArgs),
+    /// Report each target: present, outdated or absent
+    #[command(after_help = "Example:\n  agterm-backup installer status --json")]
+    Status(JsonArgs),
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct ApplyArgs {
+    /// Print a unified diff of each change and write nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Which agents to wire (comma-separated)
+    #[arg(long, value_delimiter = ',', default_values_t = vec!["claude".to_string(), "codex".to_string()])]
+    pub agents: Vec<String>,
+    /// Leave agterm's restore-denylist.conf alone
+    #[arg(long)]
+    pub no_denylist: bool,
+    /// Mark our Codex hooks trusted (as the TUI's "Trust all and continue" does)
+    #[arg(long)]
+    pub trust: bool,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct RemoveArgs {
+    /// Print a unified diff of each change and write nothing
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct JsonArgs {
+    /// Machine-readable output
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct HookArgs {
+    /// The agent whose hook this is (claude, codex, …)
+    pub agent: String,
+    /// Ignored: the hook never fails on unexpected words
+    #[arg(hide = true, trailing_var_arg = true, allow_hyphen_values = true)]
+    pub rest: Vec<String>,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct StatusArgs {
+    /// Machine-readable output
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct RestoreArgs {
+    /// Print the plan and type nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not ask before typing
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    /// Restore the conversations as they were at this time (RFC 3339) or in this snapshot file
+    #[arg(long, value_name = "TIME|SNAPSHOT")]
+    pub as_of: Option<String>,
+    /// Which option to pick in Claude's "resume from summary?" question (2 = resume the full session)
+    #[arg(long, value_name = "N", default_value_t = 2, conflicts_with = "no_answer")]
+    pub answer_choice: u8,
+    /// Leave Claude's "resume from summary?" question for the user
+    #[arg(long)]
+    pub no_answer: bool,
+    /// Machine-readable output
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct AnswerArgs {
+    /// Show which panes are waiting and answer none
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Which option to pick (2 = resume the full session as-is)
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub choice: u8,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct SnapArgs {
+    /// Also recover conversations that ran before the hook existed, from pane scrollback
+    #[arg(long)]
+    pub harvest: bool,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct TimerArgs {
+    #[arg(value_enum)]
+    pub action: TimerAction,
+    /// Seconds between snapshots
+    #[arg(long, value_name = "SECONDS", default_value_t = 900)]
+    pub every: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TimerAction {
+    Install,
+    Status,
+    Uninstall,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct CompletionsArgs {
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}

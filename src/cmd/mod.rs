@@ -1,0 +1,32 @@
+//! One file per subcommand, each a small `run`.
+
+mod answer;
+mod completions;
+mod installer;
+mod restore;
+mod snap;
+mod status;
+mod timer;
+
+use crate::cli::{Cli, Command, InstallerCommand};
+use crate::CliResult;
+
+pub fn run(cli: Cli) -> CliResult {
+    let socket = cli.socket;
+    match cli.command {
+        Command::Installer(InstallerCommand::Apply(a)) | Command::Install(a) => installer::apply(a),
+        Command::Installer(InstallerCommand::Remove(a)) | Command::Uninstall(a) => installer::remove(a),
+        Command::Installer(InstallerCommand::Status(a)) => installer::status(a),
+        Command::Hook(a) => {
+            agterm_backup_hook::run_from_env(&a.agent);
+            Ok(())
+        }
+        Command::Status(a) => status::run(a, socket),
+        Command::Restore(a) => restore::run(a, socket),
+        Command::Answer(a) => answer::run(a, socket),
+        Command::Snap(a) => snap::run(a, socket),
+        Command::Timer(a) => timer::run(a),
+        Command::Completions(a) => completions::run(a),
+        Command::Man => completions::man(),
+    }
+}

@@ -1,0 +1,47 @@
+//! The `agterm-backup` binary: argument parsing and one small `run` per subcommand (`cmd/`). The decisions
+//! live in the crates: `agterm-backup-core` (model), `agterm-backup-hook`, `agterm-backup-restore`,
+//! `agterm-backup-installer` and `agterm-backup-denylist`.
+
+pub mod cli;
+mod cmd;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+/// A failed command: exit code 1 (the operation failed) or 2 (bad usage or refused input), and one line
+/// for stderr that names the file or value at fault.
+#[derive(Debug)]
+pub struct CliError {
+    pub code: u8,
+    pub message: String,
+}
+
+impl CliError {
+    pub fn failure(message: impl Into<String>) -> CliError {
+        CliError { code: 1, message: message.into() }
+    }
+    pub fn refused(message: impl Into<String>) -> CliError {
+        CliError { code: 2, message: message.into() }
+    }
+}
+
+pub type CliResult = Result<(), CliError>;
+
+/// Entry point of the binary.
+pub fn main() -> ExitCode {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // The hook bypasses clap entirely: it must never print (not even a usage error) and always exit 0.
+    if args.get(1).map(|a| a == "hook").unwrap_or(false) {
+        let agent = args.get(2).and_then(|a| a.to_str()).unwrap_or("");
+        agterm_backup_hook::run_from_env(agent);
+        return ExitCode::SUCCESS;
+    }
+    let cli = cli::Cli::parse();
+    match cmd::run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("agterm-backup: {}", e.message);
+            ExitCode::from(e.code)
+        }
+    }
+}

@@ -1,0 +1,6 @@
+//! Test support for agterm-backup: a fake agterm on a real Unix socket whose panes are real shells in a
+//! private tmux server, a stub of the Anthropic and OpenAI streaming APIs on 127.0.0.1 for the real agent
+//! CLIs, and helpers to find and drive them.
+
+pub mod paths;
+pub mod tmux;

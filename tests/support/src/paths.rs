@@ -1,0 +1,69 @@
+//! Finding the binaries the tests run: this workspace's own and the real agent CLIs.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+static BUILD_LOCK: Mutex<()> = Mutex::new(());
+
+/// The workspace root (where the top-level Cargo.toml is).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("tests/support sits two levels below the workspace root")
+        .to_path_buf()
+}
+
+/// The cargo profile directory the running test was built into (`target/debug`).
+pub fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("current exe");
+    // target/debug/deps/<test>-<hash>
+    exe.parent()
+        .and_then(|deps| deps.parent())
+        .expect("test exe lives in <profile>/deps")
+        .to_path_buf()
+}
+
+/// The path of a binary of this workspace (`agterm-backup`, `fake-agterm`, `stub-model`), building it
+/// with cargo first when it is not there yet.
+pub fn workspace_bin(name: &str) -> PathBuf {
+    let path = profile_dir().join(name);
+    if !path.exists() {
+        let _guard = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        if !path.exists() {
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let status = Command::new(cargo)
+                .current_dir(workspace_root())
+                .args(["build", "--bin", name])
+                .status()
+                .expect("cargo runs");
+            assert!(status.success(), "cargo build --bin {name} failed");
+        }
+    }
+    path
+}
+
+/// The folder holding the real agent CLIs (`claude`, `codex`): `$AGTERM_BACKUP_AGENT_CLIS/node_modules/.bin`,
+/// else `<workspace>/target/agent-clis/node_modules/.bin`. `None` when they are not installed.
+pub fn agent_cli_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("AGTERM_BACKUP_AGENT_CLIS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target/agent-clis"));
+    let bin = base.join("node_modules/.bin");
+    (bin.join("claude").exists() && bin.join("codex").exists()).then_some(bin)
+}
+
+/// The path of a real agent CLI, or `None` (with a line on stderr saying how to get it) when absent.
+pub fn agent_cli(name: &str) -> Option<PathBuf> {
+    match agent_cli_dir() {
+        Some(dir) => Some(dir.join(name)),
+        None => {
+            eprintln!(
+                "SKIPPED: the real `{name}` CLI is not installed; run `tests/install-deps.sh` \
+                 (or set AGTERM_BACKUP_AGENT_CLIS) to run this test"
+            );
+            None
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! A private tmux server (its own socket, its own config) whose panes are real login shells.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+/// One private tmux server. Killed on drop.
+pub struct Tmux {
+    socket: PathBuf,
+}
+
+impl Tmux {
+    /// A server whose socket lives at `socket` (keep the path short: sun_path is ~104 bytes).
+    pub fn new(socket: impl Into<PathBuf>) -> Tmux {
+        Tmux { socket: socket.into() }
+    }
+
+    pub fn socket(&self) -> &Path {
+        &self.socket
+    }
+
+    /// Runs `tmux -S <socket> -f /dev/null <args>`.
+    pub fn cmd(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-S")
+            .arg(&self.socket)
+            .arg("-f")
+            .arg("/dev/null")
+            .args(args)
+            .env_remove("TMUX")
+            .output()
+            .expect("tmux runs (install it: apt-get install tmux)")
+    }
+
+    /// Like [`Tmux::cmd`] but panics with tmux's stderr on failure; returns trimmed stdout.
+    pub fn ok(&self, args: &[&str]) -> String {
+        let out = self.cmd(args);
+        assert!(
+            out.status.success(),
+            "tmux {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim_end().to_string()
+    }
+
+    /// Starts a detached window running `shell_argv` in `cwd` with `env` set; returns its pane id (`%N`).
+    pub fn spawn(&self, name: &str, cwd: &Path, env: &[(String, String)], shell_argv: &[&str]) -> String {
+        let mut args: Vec<String> = vec![
+            "new-session".into(),
+            "-d".into(),
+            "-P".into(),
+            "-F".into(),
+            "#{pane_id}".into(),
+            "-x".into(),
+            "200".into(),
+            "-y".into(),
+            "50".into(),
+            "-s".into(),
+            name.into(),
+            "-c".into(),
+            cwd.display().to_string(),
+        ];
+        for (k, v) in env {
+            args.push("-e".into());
+            args.push(format!("{k}={v}"));
+        }
+        args.extend(shell_argv.iter().map(|s| s.to_string()));
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        self.ok(&refs)
+    }
+
+    /// Types literal text (no key names), then presses Enter when `enter`.
+    pub fn send_text(&self, pane: &str, text: &str, enter: bool) {
+        self.ok(&["send-keys", "-t", pane, "-l", text]);
+        if enter {
+            self.ok(&["send-keys", "-t", pane, "Enter"]);
+        }
+    }
+
+    /// The pane's visible screen (`all` = with scrollback).
+    pub fn capture(&self, pane: &str, all: bool) -> String {
+        if all {
+            self.ok(&["capture-pane", "-p", "-J", "-S", "-", "-t", pane])
+        } else {
+            self.ok(&["capture-pane", "-p", "-J", "-t", pane])
+        }
+    }
+
+    /// The pid of the process tmux started in the pane.
+    pub fn pane_pid(&self, pane: &str) -> u32 {
+        self.ok(&["display-message", "-p", "-t", pane, "#{pane_pid}"])
+            .parse()
+            .expect("pane pid")
+    }
+
+    /// Polls `f` until it returns `Some`, or panics after `timeout` with `what`.
+    pub fn wait_for<T>(timeout: Duration, what: &str, mut f: impl FnMut() -> Option<T>) -> T {
+        let start = Instant::now();
+        loop {
+            if let Some(v) = f() {
+                return v;
+            }
+            assert!(start.elapsed() < timeout, "timed out after {timeout:?} waiting for {what}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    pub fn kill_server(&self) {
+        let _ = self.cmd(&["kill-server"]);
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        self.kill_server();
+    }
+}
