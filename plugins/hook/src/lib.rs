@@ -3,6 +3,8 @@
 
 /// Runs the hook for `agent` with this process's environment and stdin. Never prints, never panics out,
 /// never fails: every error goes to the state directory's log.
+pub mod pin;
+
 pub fn run_from_env(agent: &str) {
     let _ = agent;
 }
