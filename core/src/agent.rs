@@ -44,6 +44,9 @@ pub struct AgentSpec {
     pub headless_subcommands: &'static [&'static str],
     /// Environment variable that carries the agent's own pid into its hooks, if any.
     pub pid_env: Option<&'static str>,
+    /// `(variable, value)`: when the variable is set in the hook's environment to anything but `value`,
+    /// the run is headless (Claude's `CLAUDE_CODE_ENTRYPOINT` is `cli` only for the interactive TUI).
+    pub interactive_entrypoint: Option<(&'static str, &'static str)>,
 }
 
 /// Every agent agterm-backup knows.
@@ -54,61 +57,97 @@ pub const CLAUDE: AgentSpec = AgentSpec {
     binaries: &["claude"],
     npm_packages: &["@anthropic-ai/claude-code"],
     resume: ResumeGrammar::FlagThenId("--resume"),
+    // From `claude --help` (2.1.328): options written `<value>`.
     value_flags: &[
-        "--model",
-        "--permission-mode",
-        "--settings",
-        "--setting-sources",
         "--agent",
         "--agents",
         "--append-system-prompt",
-        "--system-prompt",
+        "--autocompact",
+        "--debug-file",
+        "--effort",
+        "--environment",
         "--fallback-model",
-        "--output-format",
         "--input-format",
-        "--max-budget-usd",
         "--json-schema",
+        "--max-budget-usd",
+        "--model",
         "--name",
         "-n",
-        "--effort",
-        "--worktree",
-        "-w",
-        "--debug-file",
+        "--output-format",
+        "--permission-mode",
+        "--permission-prompts",
+        "--plugin-dir",
+        "--plugin-url",
         "--remote-control-session-name-prefix",
+        "--setting-sources",
+        "--settings",
+        "--system-prompt",
+        "--system-prompt-snapshot",
     ],
+    // Options written `<values...>`: commander takes every following word up to the next option.
     variadic_flags: &[
         "--add-dir",
         "--allowedTools",
         "--allowed-tools",
+        "--betas",
         "--disallowedTools",
         "--disallowed-tools",
-        "--tools",
-        "--mcp-config",
-        "--plugin-dir",
-        "--betas",
         "--file",
+        "--mcp-config",
+        "--tools",
     ],
-    optional_value_flags: &["--debug", "-d"],
+    // Options written `[value]`.
+    optional_value_flags: &[
+        "--debug",
+        "-d",
+        "--prompt-suggestions",
+        "--remote-control",
+        "--worktree",
+        "-w",
+    ],
     session_flags: &["--continue", "-c", "--fork-session"],
     session_value_flags: &["--session-id"],
-    session_optional_value_flags: &["--resume", "-r"],
+    // `--teleport` and `--from-pr` re-enter an existing session too.
+    session_optional_value_flags: &["--resume", "-r", "--teleport", "--from-pr"],
     session_subcommands: &[],
-    headless_flags: &["-p", "--print"],
+    // `--bg` runs the session detached from the pane, `--desktop` in another app, `--cloud` remotely:
+    // none of them is the conversation living in this pane.
+    headless_flags: &[
+        "-p",
+        "--print",
+        "--bg",
+        "--background",
+        "--desktop",
+        "--cloud",
+    ],
+    // Every command in `claude --help`: none of them is an interactive conversation in the pane.
     headless_subcommands: &[
+        "agents",
+        "attach",
+        "auth",
+        "auto-mode",
+        "doctor",
+        "gateway",
+        "import",
+        "install",
+        "logs",
         "mcp",
         "plugin",
         "plugins",
-        "config",
-        "doctor",
+        "purge",
+        "respawn",
+        "rm",
+        "setup-token",
+        "stop",
+        "kill",
+        "ultrareview",
         "update",
         "upgrade",
-        "install",
-        "setup-token",
+        "config",
         "migrate-installer",
-        "auth",
-        "agents",
     ],
     pid_env: Some("CLAUDE_PID"),
+    interactive_entrypoint: Some(("CLAUDE_CODE_ENTRYPOINT", "cli")),
 };
 
 pub const CODEX: AgentSpec = AgentSpec {
@@ -116,35 +155,39 @@ pub const CODEX: AgentSpec = AgentSpec {
     binaries: &["codex"],
     npm_packages: &["@openai/codex"],
     resume: ResumeGrammar::Subcommand("resume"),
+    // From `codex --help` and `codex resume --help` (0.169.0): options written `<VALUE>`.
     value_flags: &[
         "--config",
         "-c",
         "--enable",
         "--disable",
-        "--image",
-        "-i",
+        "--remote",
+        "--remote-auth-token-env",
         "--model",
         "-m",
+        "--local-provider",
         "--profile",
         "-p",
         "--sandbox",
         "-s",
-        "--ask-for-approval",
-        "-a",
         "--cd",
         "-C",
-        "--local-provider",
-        "--remote",
-        "--remote-auth-token-env",
+        "--add-dir",
+        "--ask-for-approval",
+        "-a",
     ],
-    variadic_flags: &["--add-dir"],
+    // Options written `<VALUE>...` (clap `num_args(1..)`).
+    variadic_flags: &["--image", "-i"],
     optional_value_flags: &[],
-    session_flags: &["--last", "--all"],
+    session_flags: &["--last", "--all", "--include-non-interactive"],
     session_value_flags: &[],
     session_optional_value_flags: &[],
     session_subcommands: &["resume", "fork"],
     headless_flags: &[],
+    // Every command in `codex --help` but `resume`/`fork` (and aliases): none is a conversation in the
+    // pane. `app-server` also covers the shared daemon that runs hooks with another pane's environment.
     headless_subcommands: &[
+        "agents",
         "exec",
         "e",
         "review",
@@ -152,18 +195,30 @@ pub const CODEX: AgentSpec = AgentSpec {
         "logout",
         "mcp",
         "mcp-server",
+        "plugin",
         "app-server",
         "app",
+        "remote-control",
         "completion",
+        "update",
+        "doctor",
         "sandbox",
         "debug",
         "apply",
         "a",
+        "queue",
+        "archive",
+        "delete",
+        "migrate-rollouts",
+        "migrate-nfs-db",
+        "unarchive",
         "cloud",
+        "exec-server",
         "features",
         "help",
     ],
     pid_env: None,
+    interactive_entrypoint: None,
 };
 
 pub const GEMINI: AgentSpec = AgentSpec {
@@ -181,6 +236,7 @@ pub const GEMINI: AgentSpec = AgentSpec {
     headless_flags: &["-p", "--prompt"],
     headless_subcommands: &["mcp", "extensions"],
     pid_env: None,
+    interactive_entrypoint: None,
 };
 
 pub const OPENCODE: AgentSpec = AgentSpec {
@@ -198,6 +254,7 @@ pub const OPENCODE: AgentSpec = AgentSpec {
     headless_flags: &[],
     headless_subcommands: &["run", "serve", "auth", "session", "upgrade"],
     pid_env: None,
+    interactive_entrypoint: None,
 };
 
 pub const COPILOT: AgentSpec = AgentSpec {
@@ -215,6 +272,7 @@ pub const COPILOT: AgentSpec = AgentSpec {
     headless_flags: &["-p", "--prompt"],
     headless_subcommands: &[],
     pid_env: None,
+    interactive_entrypoint: None,
 };
 
 pub const GROK: AgentSpec = AgentSpec {
@@ -232,6 +290,7 @@ pub const GROK: AgentSpec = AgentSpec {
     headless_flags: &["-p", "--print"],
     headless_subcommands: &[],
     pid_env: None,
+    interactive_entrypoint: None,
 };
 
 pub const KIMI: AgentSpec = AgentSpec {
@@ -249,6 +308,7 @@ pub const KIMI: AgentSpec = AgentSpec {
     headless_flags: &["--print"],
     headless_subcommands: &[],
     pid_env: None,
+    interactive_entrypoint: None,
 };
 
 /// Looks an agent up by name.
@@ -271,7 +331,10 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), AGENTS.len());
-        assert_eq!(agent("codex").unwrap().resume, ResumeGrammar::Subcommand("resume"));
+        assert_eq!(
+            agent("codex").unwrap().resume,
+            ResumeGrammar::Subcommand("resume")
+        );
         assert!(agent("vim").is_none());
     }
 

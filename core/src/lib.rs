@@ -9,6 +9,7 @@
 //!   journal appends and the capped error log.
 //! - [`agent`]: the agent table (binaries, npm packages, flags that take values, session-entering flags,
 //!   headless markers, resume grammar). Adding an agent is a new row, not new code.
+//! - [`flags`]: the launch-flag filter (positional words and session flags out, values attached).
 //! - [`id`]: session id validation, applied before an id reaches any shell line.
 //! - [`quote`]: POSIX single-quoting.
 //! - [`resume`]: the [`ResumeLine`](resume::ResumeLine) builder (`cd … && <agent> <resume> <flags>`).
@@ -20,6 +21,7 @@
 
 pub mod agent;
 pub mod agterm;
+pub mod flags;
 pub mod id;
 pub mod pane;
 pub mod process;

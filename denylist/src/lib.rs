@@ -1,2 +1,168 @@
 //! agterm's `restore-denylist.conf`: parsed exactly as agterm parses it, and edited inside our own marker
 //! comments so that `claude` and `codex` are not re-run bare by agterm after a restart.
+//!
+//! agterm's rules (`parseDenylist`, see `research/agterm.md` §4.3): the text is split on `"\n"`; each line
+//! is trimmed of Swift's `.whitespaces` (tab and the Unicode space separators, **not** `\r`); empty lines
+//! and lines starting with `#` are skipped; every other line is one entry, verbatim, matched exactly and
+//! case-sensitively against the basename of `argv[0]`. There are no inline comments. Swift treats `"\r\n"`
+//! as one character, so a CRLF line ending does not end a line: we model that, and only ever write LF.
+//!
+//! If the file is absent at launch agterm seeds it with [`STARTER`]; a file we create stops that seeding, so
+//! we always start from the same text.
+
+mod location;
+
+pub use location::{config_dir, denylist_path, AGTERM_STATE_DIR_ENV, FILE_NAME};
+
+/// agterm's own starter file (`ensureStarterRestoreDenylist`, unchanged since v0.3.1), written verbatim
+/// when the file does not exist yet, so that `tmux`, `screen` and `zellij` stay denylisted.
+pub const STARTER: &str = "# restore-denylist.conf \u{2014} programs NOT to re-run when \"Restore running commands on restart\"
+# is on. One command name per line, matched on the command's basename. Blank lines and lines
+# starting with # are ignored. Read at launch; edits take effect on the next launch.
+#
+# Terminal multiplexers just start a fresh, empty session when re-run (your old session is gone),
+# so they are listed by default \u{2014} delete a line to let it restore:
+tmux
+screen
+zellij
+#
+# Add anything else you would rather start fresh, e.g. an editor or pager:
+# vim
+# less
+";
+
+/// First line of our block.
+pub const BLOCK_START: &str = "# >>> agterm-backup >>>";
+/// Last line of our block.
+pub const BLOCK_END: &str = "# <<< agterm-backup <<<";
+/// Why the block is there, for the person who opens the file.
+const BLOCK_NOTE: &str =
+    "# agterm-backup resumes these agents itself; `agterm-backup installer remove` takes this block out.";
+
+/// The entries we add: agterm must not re-run a bare `claude`/`codex` (that would start a new
+/// conversation); agterm-backup types the resume line instead.
+pub const OUR_ENTRIES: [&str; 2] = ["claude", "codex"];
+
+/// Swift's `CharacterSet.whitespaces`: tab plus Unicode general category Zs.
+fn is_swift_whitespace(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | ' ' | '\u{00A0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
+    )
+}
+
+/// The lines agterm sees: split on `\n`, except where the `\n` follows a `\r` (Swift's `"\r\n"` is one
+/// character, so it is not a `"\n"` separator).
+fn agterm_lines(text: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'\n' && !(i > 0 && bytes[i - 1] == b'\r') {
+            lines.push(&text[start..i]);
+            start = i + 1;
+        }
+    }
+    lines.push(&text[start..]);
+    lines
+}
+
+/// The entries agterm reads from `text`, in order (duplicates kept).
+pub fn parse(text: &str) -> Vec<&str> {
+    agterm_lines(text)
+        .into_iter()
+        .map(|line| line.trim_matches(is_swift_whitespace))
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .collect()
+}
+
+/// Whether agterm would refuse to re-run a command whose `argv[0]` has this basename.
+pub fn denies(text: &str, basename: &str) -> bool {
+    parse(text).contains(&basename)
+}
+
+/// Our block, exactly as we write it (LF only, ending with a newline).
+pub fn our_block() -> String {
+    let mut block = format!("{BLOCK_START}\n{BLOCK_NOTE}\n");
+    for entry in OUR_ENTRIES {
+        block.push_str(entry);
+        block.push('\n');
+    }
+    block.push_str(BLOCK_END);
+    block.push('\n');
+    block
+}
+
+/// Where our block sits in `text`: the byte range from the start of the start-marker line to just after
+/// the end-marker line (its `\n` included when there is one). `None` when there is no complete block.
+pub fn find_block(text: &str) -> Option<std::ops::Range<usize>> {
+    // The nearest start marker before the first end marker: a stray start line above stays outside.
+    let end_line = line_starts_of(text, BLOCK_END).next()?;
+    let start = line_starts_of(&text[..end_line], BLOCK_START).last()?;
+    let mut end = end_line + BLOCK_END.len();
+    if text[end..].starts_with("\r\n") {
+        end += 2;
+    } else if text[end..].starts_with('\n') {
+        end += 1;
+    }
+    Some(start..end)
+}
+
+/// Byte offsets of the lines of `text` that are exactly `line` (optionally followed by `\r`).
+fn line_starts_of<'a>(text: &'a str, line: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let mut offset = 0;
+    text.split_inclusive('\n').filter_map(move |l| {
+        let here = offset;
+        offset += l.len();
+        let body = l.trim_end_matches('\n').trim_end_matches('\r');
+        (body == line).then_some(here)
+    })
+}
+
+/// `existing` with our block in place: refreshed where it is, else appended after one blank line (a missing
+/// final newline is added first). An absent file becomes [`STARTER`], a blank line and our block.
+pub fn with_our_block(existing: Option<&str>) -> String {
+    let block = our_block();
+    let Some(text) = existing else {
+        return format!("{STARTER}\n{block}");
+    };
+    if let Some(range) = find_block(text) {
+        let mut out = String::with_capacity(text.len());
+        out.push_str(&text[..range.start]);
+        out.push_str(&block);
+        out.push_str(&text[range.end..]);
+        return out;
+    }
+    let mut out = text.to_string();
+    if !out.is_empty() && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    if !out.trim().is_empty() {
+        out.push('\n');
+    }
+    out.push_str(&block);
+    out
+}
+
+/// `text` without our block (and without the one blank line we put before it). Everything else stays.
+pub fn without_our_block(text: &str) -> String {
+    let Some(range) = find_block(text) else {
+        return text.to_string();
+    };
+    let mut start = range.start;
+    let before = &text[..start];
+    if before.ends_with("\n\n") {
+        start -= 1;
+    }
+    format!("{}{}", &text[..start], &text[range.end..])
+}
+
+/// Whether `text` holds our block with exactly our entries.
+pub fn has_our_block(text: &str) -> bool {
+    find_block(text)
+        .is_some_and(|r| text[r].trim_end_matches('\n') == our_block().trim_end_matches('\n'))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,3 +1,78 @@
 //! The installer: wires `agterm-backup hook <agent>` into Claude Code's `settings.json`, Codex's
 //! `config.toml` (or `hooks.json`) and agterm's `restore-denylist.conf`, and takes it out again, without
 //! losing a byte of the user's files.
+//!
+//! Shape: the editors are pure functions from the file's text to the new text
+//! ([`json_hooks`] for Claude's `settings.json` and Codex's `hooks.json`, [`codex_toml`] for
+//! `config.toml`, `agterm_backup_denylist` for the denylist). [`engine`] plans a change per target (what
+//! to write, or nothing) and commits it through [`fsio`]: atomic, mode-keeping, symlink-following, with a
+//! `.agterm-backup.bak` and a check that nobody changed the file while we worked. [`paths`] finds the
+//! targets from the environment, [`status`] reports them, [`trust`] asks Codex's app-server to trust our
+//! hooks.
+
+pub mod codex_toml;
+pub mod command;
+pub mod engine;
+pub mod fsio;
+pub mod json_hooks;
+pub mod paths;
+pub mod refusal;
+pub mod status;
+pub mod trust;
+
+pub use engine::{Change, Problem, Target, TargetKind};
+pub use refusal::{FileRefusal, Refusal};
+
+/// The hook events we wire, in the order we write them. Only long-standing names: Claude Code drops a
+/// whole settings file that names an event it does not know.
+pub const OUR_EVENTS: [&str; 4] = ["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"];
+
+/// Codex's snake_case label of an event, as used in its trust keys (`…:session_start:0:0`).
+pub fn codex_event_label(event: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in event.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Where one of our handlers sits in a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookPlace {
+    /// Index of the matcher group within the event (Codex trust keys count these).
+    pub group: usize,
+    /// Index of the handler within the group.
+    pub handler: usize,
+    /// The binary path the command names.
+    pub binary: String,
+    /// Whether the command is exactly the one this binary would write.
+    pub current: bool,
+}
+
+/// One of our events in a file: where our handler is, if anywhere.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventState {
+    pub event: &'static str,
+    pub place: Option<HookPlace>,
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn codex_labels_are_snake_case() {
+        assert_eq!(super::codex_event_label("SessionStart"), "session_start");
+        assert_eq!(
+            super::codex_event_label("UserPromptSubmit"),
+            "user_prompt_submit"
+        );
+        assert_eq!(super::codex_event_label("PreToolUse"), "pre_tool_use");
+        assert_eq!(super::codex_event_label("Stop"), "stop");
+    }
+}

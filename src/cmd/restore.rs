@@ -1,9 +1,99 @@
-//! `agterm-backup restore`.
+//! `agterm-backup restore`: print the plan, ask once, type each resume line, answer Claude's question.
 
 use crate::cli::RestoreArgs;
 use crate::{CliError, CliResult};
+use agterm_backup_core::state::StateDir;
+use agterm_backup_restore::connect::connect;
+use agterm_backup_restore::cutoff::parse_as_of;
+use agterm_backup_restore::dialog::answer_keys;
+use agterm_backup_restore::execute::{type_plan, ExecOptions};
+use agterm_backup_restore::gather::gather;
+use agterm_backup_restore::render::{table, to_json};
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
-pub fn run(_args: RestoreArgs, _socket: Option<PathBuf>) -> CliResult {
-    Err(CliError::failure("restore: not built yet"))
+pub fn run(args: RestoreArgs, socket: Option<PathBuf>) -> CliResult {
+    let as_of = args.as_of.as_deref().map(parse_as_of).transpose().map_err(CliError::refused)?;
+    let answer = if args.no_answer { None } else { Some(args.answer_choice) };
+    if let Some(n) = answer {
+        answer_keys(n).map_err(|e| CliError::refused(format!("--answer-choice: {e}")))?;
+    }
+    let state = state_dir()?;
+    let mut term = connect(socket.as_deref()).map_err(CliError::failure)?;
+    let env = |k: &str| std::env::var(k).ok();
+    let mut planned = gather(&mut term, &state, as_of, &env)
+        .map_err(|e| CliError::failure(format!("could not read agterm's panes: {e}")))?;
+    planned.context.dry_run = args.dry_run;
+    let rows = &planned.rows;
+    let to_type = rows.iter().filter(|r| r.line().is_some()).count();
+    if !args.json {
+        print!("{}", table(rows, use_color()));
+        if rows.is_empty() {
+            println!("nothing captured: no pane has a record in {}", state.root().display());
+        }
+    }
+    let print_json = |outcomes: &[Option<String>]| {
+        println!("{}", serde_json::to_string_pretty(&to_json(&planned.context, rows, outcomes)).unwrap_or_default());
+    };
+    if args.dry_run || to_type == 0 {
+        if args.json {
+            print_json(&[]);
+        } else if to_type == 0 && !rows.is_empty() {
+            println!("nothing to type");
+        }
+        return Ok(());
+    }
+    if !args.yes {
+        confirm(to_type)?;
+    }
+    let opts = ExecOptions::from_env(answer, env);
+    let json = args.json;
+    let mut progress = |line: &str| {
+        if json {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    };
+    let outcomes = type_plan(&mut term, rows, &state, &opts, &mut progress);
+    if json {
+        print_json(&outcomes.iter().map(|o| o.as_ref().map(|o| o.word())).collect::<Vec<_>>());
+    }
+    let failed = outcomes.iter().flatten().filter(|o| o.is_failure()).count();
+    if failed > 0 {
+        return Err(CliError::failure(format!(
+            "{failed} of {to_type} resume lines did not bring their agent up; see the lines above"
+        )));
+    }
+    Ok(())
+}
+
+/// The state directory, or a failure that says how to name one.
+pub fn state_dir() -> Result<StateDir, CliError> {
+    StateDir::from_env()
+        .ok_or_else(|| CliError::failure("no state directory: set AGTERM_BACKUP_HOME or HOME"))
+}
+
+/// Colour only on a terminal, and never with `NO_COLOR` set (https://no-color.org).
+pub fn use_color() -> bool {
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// Asks once on the terminal; refuses (exit 2) when stdin is not one.
+fn confirm(count: usize) -> CliResult {
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        return Err(CliError::refused(format!(
+            "stdin is not a terminal, so nobody can confirm typing {count} resume line(s): rerun with --yes (or --dry-run to only see the plan)"
+        )));
+    }
+    eprint!("Type {count} resume line(s) into the panes above? [y/N] ");
+    let _ = std::io::stderr().flush();
+    let mut answer = String::new();
+    stdin.lock().read_line(&mut answer).map_err(|e| CliError::failure(format!("reading the answer: {e}")))?;
+    if matches!(answer.trim(), "y" | "Y" | "yes" | "YES" | "Yes") {
+        Ok(())
+    } else {
+        Err(CliError::failure("not confirmed: nothing typed"))
+    }
 }

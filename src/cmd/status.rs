@@ -1,9 +1,57 @@
-//! `agterm-backup status`.
+//! `agterm-backup status [--json]`: hooks, the running agterm, and what is captured per pane.
 
 use crate::cli::StatusArgs;
+use crate::cmd::restore::state_dir;
 use crate::{CliError, CliResult};
+use agterm_backup_core::terminal::Terminal;
+use agterm_backup_installer::paths::{self, Process};
+use agterm_backup_installer::status as installer_status;
+use agterm_backup_restore::connect::connect;
+use agterm_backup_restore::gather::{gather, pin_outcomes, plan_offline};
+use agterm_backup_restore::status::{build, render, HookState, StatusInput};
 use std::path::PathBuf;
 
-pub fn run(_args: StatusArgs, _socket: Option<PathBuf>) -> CliResult {
-    Err(CliError::failure("status: not built yet"))
+pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
+    let state = state_dir()?;
+    let env = |k: &str| std::env::var(k).ok();
+    let (hooks, denylist_ok) = hook_states();
+    let mut term = connect(socket.as_deref());
+    let planned = match term.as_mut() {
+        Ok(t) => gather(t as &mut dyn Terminal, &state, None, &env).map_err(|e| e.to_string()),
+        Err(e) => Err(e.clone()),
+    };
+    let (terminal, panes, rows) = match &planned {
+        Ok(p) => (Ok(&p.info), p.panes.clone(), p.rows.clone()),
+        Err(e) => (Err(e.clone()), Vec::new(), plan_offline(&state, &env)),
+    };
+    let outcomes = pin_outcomes(&state, &rows);
+    let report = build(StatusInput { hooks, denylist_ok, terminal, panes: &panes, rows: &rows, pin_outcomes: &outcomes });
+    if args.json {
+        let text = serde_json::to_string_pretty(&report)
+            .map_err(|e| CliError::failure(format!("could not encode the status: {e}")))?;
+        println!("{text}");
+    } else {
+        print!("{}", render(&report));
+    }
+    Ok(())
+}
+
+/// The installer's view of our hooks (per agent) and of agterm's denylist.
+fn hook_states() -> (Vec<HookState>, Option<bool>) {
+    let binary = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("agterm-backup"));
+    let agents = vec!["claude".to_string(), "codex".to_string()];
+    let Ok(targets) = paths::targets(&Process, &binary, &agents, true) else { return (Vec::new(), None) };
+    let report = installer_status::report(&Process, &binary, &targets);
+    let mut hooks = Vec::new();
+    let mut denylist_ok = None;
+    for t in report.targets {
+        if t.target == "denylist" {
+            denylist_ok = t.denies.map(|d| d.values().all(|v| *v));
+            continue;
+        }
+        let trusted = (t.target == "codex")
+            .then(|| t.hooks.iter().filter(|h| h.state != "absent").all(|h| h.trusted == Some(true)));
+        hooks.push(HookState { agent: t.target.to_string(), state: t.state.to_string(), path: t.path, trusted });
+    }
+    (hooks, denylist_ok)
 }

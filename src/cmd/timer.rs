@@ -1,8 +1,86 @@
-//! `agterm-backup timer install|status|uninstall`.
+//! `agterm-backup timer install|status|uninstall`: `snap` on a schedule (launchd / systemd user timer).
 
-use crate::cli::TimerArgs;
+use crate::cli::{TimerAction, TimerArgs};
 use crate::{CliError, CliResult};
+use agterm_backup_core::state::StateDir;
+use agterm_backup_restore::timer::{
+    install, resolve_binary, uninstall, unit_files, unit_paths, Platform, SystemRunner, TimerSpec, UNIT,
+};
+use std::path::{Path, PathBuf};
 
-pub fn run(_args: TimerArgs) -> CliResult {
-    Err(CliError::failure("timer: not built yet"))
+pub fn run(args: TimerArgs) -> CliResult {
+    if args.every == 0 {
+        return Err(CliError::refused("--every 0: the interval must be at least 1 second"));
+    }
+    let home = std::env::var("HOME")
+        .ok()
+        .filter(|h| !h.is_empty())
+        .ok_or_else(|| CliError::failure("HOME is not set: cannot find where user timers live"))?;
+    let home = Path::new(&home);
+    let platform = Platform::current();
+    let xdg = std::env::var_os("XDG_CONFIG_HOME").filter(|v| !v.is_empty()).map(PathBuf::from);
+    let paths = unit_paths(platform, home, xdg.as_deref());
+    let uid = nix_uid();
+    match args.action {
+        TimerAction::Install => {
+            let exe = std::env::current_exe()
+                .map_err(|e| CliError::failure(format!("cannot find the running binary: {e}")))?;
+            let temps = [std::env::temp_dir(), PathBuf::from("/tmp"), PathBuf::from("/var/folders")];
+            let binary = resolve_binary(&exe, &temps).map_err(CliError::refused)?;
+            let env: Vec<(String, String)> = ["AGTERM_BACKUP_HOME", "AGTERM_STATE_DIR"]
+                .iter()
+                .filter_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty()).map(|v| (k.to_string(), v)))
+                .collect();
+            let spec = TimerSpec { binary, every_secs: args.every, env };
+            let log = StateDir::from_env().map_or_else(|| home.join(".agterm-backup"), |s| s.root().to_path_buf()).join("timer.log");
+            let files = unit_files(platform, &spec, &paths, &log);
+            let done = install(platform, &files, uid, &SystemRunner).map_err(CliError::failure)?;
+            for d in done {
+                println!("{d}");
+            }
+            println!("snap runs every {} seconds", args.every);
+            Ok(())
+        }
+        TimerAction::Uninstall => {
+            let done = uninstall(platform, &paths, uid, &SystemRunner).map_err(CliError::failure)?;
+            if done.iter().all(|d| d.starts_with("note:")) {
+                println!("no timer was installed");
+            }
+            for d in done {
+                println!("{d}");
+            }
+            Ok(())
+        }
+        TimerAction::Status => {
+            for p in &paths {
+                let state = if p.exists() { "present" } else { "absent" };
+                println!("{state:<8} {}", p.display());
+                if let (true, Ok(text)) = (p.exists(), std::fs::read_to_string(p)) {
+                    for l in text.lines().filter(|l| l.starts_with("ExecStart=") || l.starts_with("OnUnitActiveSec=") || l.contains("<integer>")) {
+                        println!("         {}", l.trim());
+                    }
+                }
+            }
+            if platform == Platform::Systemd {
+                let active = std::process::Command::new("systemctl")
+                    .args(["--user", "is-active", &format!("{UNIT}.timer")])
+                    .output();
+                match active {
+                    Ok(o) => println!("systemd: {}", String::from_utf8_lossy(&o.stdout).trim()),
+                    Err(e) => println!("systemd: cannot ask systemctl ({e})"),
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+fn nix_uid() -> u32 {
+    // SAFETY: getuid has no preconditions and cannot fail.
+    unsafe { libc_getuid() }
+}
+
+extern "C" {
+    #[link_name = "getuid"]
+    fn libc_getuid() -> u32;
 }

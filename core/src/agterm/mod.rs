@@ -1,1 +1,24 @@
 //! agterm's control socket client, and agterm as a [`crate::terminal::Terminal`].
+//!
+//! - [`socket_path`]: where the socket is (`--socket`, `$AGTERM_SOCKET`, `$AGTERM_STATE_DIR`, `~/Library/…`).
+//! - [`wire`]: requests exactly as `agtermctl` sends them; [`response`]: lenient typed answers.
+//! - [`client`]: one JSON line out, one in, with timeouts and clear errors.
+//! - [`peer`]: which agterm launch answered (peer pid and its start time).
+//! - [`features`]: feature detection by probing, cached per launch.
+//! - [`panes`], [`terminal`]: the [`AgtermTerminal`] implementation of the terminal seam.
+
+pub mod client;
+pub mod features;
+pub mod panes;
+pub mod peer;
+pub mod response;
+pub mod socket_path;
+pub mod terminal;
+pub mod wire;
+
+pub use client::{AgtermError, Client, Reply, Timeouts};
+pub use features::Features;
+pub use peer::Launch;
+pub use socket_path::{resolve_socket_path, socket_path_from_env};
+pub use terminal::AgtermTerminal;
+pub use wire::{PaneSelector, PinAction, Request, TextRange};

@@ -1,10 +1,188 @@
 //! The capture hook: `agterm-backup hook <agent>` turns one agent hook event into the pane's live record,
 //! a journal line when the conversation or its directory changed, and a pin of the pane's resume line.
+//!
+//! The decision is pure ([`decide::decide`] over the environment, the payload, the process walk and the
+//! previous record); this module is the thin I/O around it, holding the hook's promises: nothing on
+//! stdout or stderr, exit 0, a fixed time budget (stdin, pane lock, pin), atomic 0600 writes, errors to
+//! the state directory's capped log.
+
+pub mod agent_cwd;
+pub mod codex_daemon;
+pub mod decide;
+pub mod lock;
+pub mod pane_env;
+pub mod payload;
+pub mod pin;
+pub mod skip;
+pub mod stdin;
+
+use agterm_backup_core::agent;
+use agterm_backup_core::process::{self, locate_agent};
+use agterm_backup_core::state::StateDir;
+use decide::{decide, Decision, HookInput, ProcessFacts};
+use pane_env::{Env, PaneEnv};
+use payload::Payload;
+use std::time::{Duration, Instant};
+
+/// How long the hook waits for its payload.
+pub const STDIN_BUDGET: Duration = Duration::from_secs(2);
+/// How long the hook waits for another hook of the same pane to finish.
+pub const LOCK_BUDGET: Duration = Duration::from_millis(500);
+/// How long pinning may take.
+pub const PIN_BUDGET: Duration = Duration::from_millis(1500);
 
 /// Runs the hook for `agent` with this process's environment and stdin. Never prints, never panics out,
 /// never fails: every error goes to the state directory's log.
-pub mod pin;
-
 pub fn run_from_env(agent: &str) {
-    let _ = agent;
+    let started = Instant::now();
+    let state = StateDir::from_env();
+    // The default panic hook prints to stderr, and the release profile aborts on panic: log instead and
+    // leave with 0 from inside the hook, which works with either panic strategy.
+    let for_panics = state.clone();
+    std::panic::set_hook(Box::new(move |info| {
+        if let Some(s) = &for_panics {
+            s.log(&format!("hook: internal error, nothing recorded: {info}"));
+        }
+        std::process::exit(0);
+    }));
+    if let Some(state) = state {
+        let _ = std::panic::catch_unwind(|| run(agent, started, &state));
+    }
+}
+
+fn run(agent_name: &str, started: Instant, state: &StateDir) {
+    let env: Env = std::env::vars_os()
+        .map(|(k, v)| {
+            (
+                k.to_string_lossy().into_owned(),
+                v.to_string_lossy().into_owned(),
+            )
+        })
+        .collect();
+    // Cheap checks first: outside agterm the hook costs nothing more than this.
+    let pane = match PaneEnv::from_env(&env) {
+        Ok(p) => p,
+        Err(skip) => {
+            if skip.worth_logging() {
+                log(state, &skip.to_string());
+            }
+            return;
+        }
+    };
+    let Some(spec) = agent::agent(agent_name) else {
+        log(
+            state,
+            &format!(
+                "unknown agent {agent_name:?} in the hook command (known: {}); fix the hook \
+                 command in the agent's settings or run `agterm-backup installer apply`",
+                agent::agent_names().join(", ")
+            ),
+        );
+        return;
+    };
+    let (bytes, cut) = stdin::read_bounded(0, stdin::STDIN_CAP, started + STDIN_BUDGET);
+    let payload = match Payload::parse(&bytes) {
+        Ok(p) => p,
+        Err(e) => {
+            let why = if cut {
+                " (stdin cut at the size or time budget)"
+            } else {
+                ""
+            };
+            log(state, &format!("{agent_name}: {e}{why}; nothing recorded"));
+            return;
+        }
+    };
+
+    let src = process::default_source();
+    let pinned = spec
+        .pid_env
+        .and_then(|var| env.get(var))
+        .and_then(|v| v.trim().parse().ok());
+    let located = locate_agent(&*src, spec, std::os::unix::process::parent_id(), pinned);
+    let facts = ProcessFacts {
+        cwd: located
+            .agent
+            .as_ref()
+            .and_then(|a| src.cwd(a.pid))
+            .map(|p| p.to_string_lossy().into_owned()),
+        start_time: located.agent.as_ref().and_then(|a| src.start_time(a.pid)),
+        located,
+    };
+
+    if let Err(e) = state.ensure() {
+        // Probably unwritable; the log below is best effort for the same reason.
+        log(
+            state,
+            &format!(
+                "cannot create the state directory {}: {e}",
+                state.root().display()
+            ),
+        );
+        return;
+    }
+    let key = pane.key();
+    let _lock = match lock::lock_until(&state.lock_path(&key), Instant::now() + LOCK_BUDGET) {
+        Ok(l) => l,
+        Err(e) => {
+            log(state, &format!("{key}: {e}; this event was not recorded"));
+            return;
+        }
+    };
+    let previous = state.read_record(&key);
+    let input = HookInput {
+        spec,
+        env: &env,
+        payload: &payload,
+        process: &facts,
+        previous: previous.as_ref(),
+        now: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+    };
+    let (mut record, journal) = match decide(&input) {
+        Decision::Write { record, journal } => (*record, journal),
+        Decision::Skip(skip) => {
+            if skip.worth_logging() {
+                log(state, &format!("{key}: {skip}"));
+            }
+            return;
+        }
+    };
+    let target = pin::PinTarget {
+        socket: pane.socket.clone(),
+        agterm_session: pane.session.clone(),
+        pane: pane.pane.clone(),
+        pane_id: pane.pane_id.clone(),
+    };
+    pin::pin_if_changed(
+        &target,
+        previous.as_ref(),
+        &mut record,
+        Instant::now() + PIN_BUDGET,
+    );
+    // Journal first: if the record write then fails, the next event sees the old record and appends
+    // again (a duplicate line) rather than never journalling the change.
+    if journal {
+        if let Err(e) = state.append_journal(&record) {
+            log(
+                state,
+                &format!(
+                    "cannot append to {}: {e}",
+                    state.journal_path(&key).display()
+                ),
+            );
+            return;
+        }
+    }
+    if let Err(e) = state.write_record(&record) {
+        log(
+            state,
+            &format!("cannot write {}: {e}", state.record_path(&key).display()),
+        );
+    }
+}
+
+fn log(state: &StateDir, message: &str) {
+    // The log lives in the state directory, which may not exist yet on a fresh machine.
+    let _ = state.ensure();
+    state.log(&format!("hook: {message}"));
 }

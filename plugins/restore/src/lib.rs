@@ -1,2 +1,34 @@
 //! The restore plugin: joins the live records to the panes agterm brought back and types each pane's
 //! resume line where it is safe; also `status`, `answer`, `snap` and `timer`.
+//!
+//! - [`plan`]: the pure planner (records + journals × panes × mode × launch time × transcripts → rows).
+//! - [`transcripts`]: which conversations still exist (computed at the edge).
+//! - [`connect`]: reaching the running agterm.
+//! - [`cutoff`]: `--as-of`.
+//! - [`render`]: the plan as an aligned table or versioned JSON.
+//! - [`dialog`]: Claude's "resume from summary?" question: spotting it and the keys that answer it.
+//! - [`execute`]: typing the plan through the [`Terminal`](agterm_backup_core::terminal::Terminal) seam,
+//!   re-checking each pane first and confirming the agent came up; answering the dialog.
+//! - [`gather`]: one planning pass against the running terminal (the edge around [`plan`]).
+//! - [`load`]: reading records, journals and harvested snapshot entries from the state directory.
+//! - [`snapshot`]: `snap` and `snap --harvest`.
+//! - [`status`]: the `status` report.
+//! - [`timer`]: launchd / systemd unit generation and installation for `snap` on a schedule.
+//! - [`mock`]: an in-memory [`Terminal`](agterm_backup_core::terminal::Terminal) for tests.
+
+pub mod connect;
+pub mod cutoff;
+pub mod dialog;
+pub mod execute;
+pub mod gather;
+pub mod load;
+pub mod mock;
+pub mod plan;
+pub mod render;
+pub mod snapshot;
+pub mod status;
+pub mod timer;
+pub mod transcripts;
+
+#[cfg(test)]
+mod fixtures;

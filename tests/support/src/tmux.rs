@@ -7,12 +7,22 @@ use std::time::{Duration, Instant};
 /// One private tmux server. Killed on drop.
 pub struct Tmux {
     socket: PathBuf,
+    kill_on_drop: bool,
 }
 
 impl Tmux {
     /// A server whose socket lives at `socket` (keep the path short: sun_path is ~104 bytes).
     pub fn new(socket: impl Into<PathBuf>) -> Tmux {
-        Tmux { socket: socket.into() }
+        Tmux {
+            socket: socket.into(),
+            kill_on_drop: true,
+        }
+    }
+
+    /// Keeps the server running when this handle is dropped (the fake agterm's Live panes outlive it).
+    pub fn keep_on_drop(mut self) -> Tmux {
+        self.kill_on_drop = false;
+        self
     }
 
     pub fn socket(&self) -> &Path {
@@ -44,7 +54,13 @@ impl Tmux {
     }
 
     /// Starts a detached window running `shell_argv` in `cwd` with `env` set; returns its pane id (`%N`).
-    pub fn spawn(&self, name: &str, cwd: &Path, env: &[(String, String)], shell_argv: &[&str]) -> String {
+    pub fn spawn(
+        &self,
+        name: &str,
+        cwd: &Path,
+        env: &[(String, String)],
+        shell_argv: &[&str],
+    ) -> String {
         let mut args: Vec<String> = vec![
             "new-session".into(),
             "-d".into(),
@@ -100,7 +116,10 @@ impl Tmux {
             if let Some(v) = f() {
                 return v;
             }
-            assert!(start.elapsed() < timeout, "timed out after {timeout:?} waiting for {what}");
+            assert!(
+                start.elapsed() < timeout,
+                "timed out after {timeout:?} waiting for {what}"
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
     }
@@ -112,6 +131,8 @@ impl Tmux {
 
 impl Drop for Tmux {
     fn drop(&mut self) {
-        self.kill_server();
+        if self.kill_on_drop {
+            self.kill_server();
+        }
     }
 }

@@ -1,0 +1,151 @@
+//! Joining agterm's answers into [`PaneView`]s: `window.list` × `tree` per open window × `zmx.list`.
+//! Pure, so the planner's view of agterm is tested without a socket.
+
+use super::wire::{pane_id_from_daemon, SessionNode, Tree, WindowInfo, ZmxEntry, ZmxInventory};
+use crate::pane::PaneRole;
+use crate::terminal::{LiveDaemon, PaneView};
+
+/// One open window and its tree.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WindowTree {
+    pub window: WindowInfo,
+    pub tree: Tree,
+}
+
+/// Every left pane, and every right pane of a session that has a split, in tree order.
+pub fn join_panes(windows: &[WindowTree], zmx: Option<&ZmxInventory>) -> Vec<PaneView> {
+    let mut panes = Vec::new();
+    for w in windows {
+        for ws in &w.tree.workspaces {
+            for s in &ws.sessions {
+                let Some(id) = s.id.clone() else { continue };
+                panes.push(view(w, s, &id, PaneRole::Left, zmx));
+                if s.has_split.unwrap_or(false) || s.split.unwrap_or(false) {
+                    panes.push(view(w, s, &id, PaneRole::Right, zmx));
+                }
+            }
+        }
+    }
+    panes
+}
+
+fn view(
+    w: &WindowTree,
+    s: &SessionNode,
+    id: &str,
+    role: PaneRole,
+    zmx: Option<&ZmxInventory>,
+) -> PaneView {
+    let left = role == PaneRole::Left;
+    let row = zmx.and_then(|z| zmx_row(z, id, role));
+    let surface_kind = role.as_str();
+    let token = s
+        .surfaces
+        .iter()
+        .find(|sf| sf.kind.as_deref() == Some(surface_kind))
+        .and_then(|sf| sf.pane_id.clone())
+        .or_else(|| {
+            row.and_then(|r| r.daemon.as_deref())
+                .and_then(pane_id_from_daemon)
+        });
+    let realized = match (s.realized, left) {
+        (Some(r), true) => Some(r),
+        // The split's liveness shows only through its font size, which is omitted while unrealized.
+        (Some(_), false) => Some(s.split_font_size.is_some()),
+        (None, _) => None,
+    };
+    PaneView {
+        session_id: id.to_ascii_uppercase(),
+        role,
+        pane_id: token,
+        window_id: w.window.id.clone(),
+        session_name: s.name.clone(),
+        cwd: if left {
+            s.cwd.clone()
+        } else {
+            s.split_cwd.clone()
+        },
+        foreground: if left {
+            s.foreground.clone()
+        } else {
+            s.split_foreground.clone()
+        }
+        .map(|a| a.into_words()),
+        realized,
+        pin: if left {
+            s.restore_command.clone()
+        } else {
+            s.split_restore_command.clone()
+        },
+        live: row.and_then(|r| {
+            Some(LiveDaemon {
+                daemon: r.daemon.clone()?,
+                running: r.observation.as_deref() == Some("running"),
+                clients: r.clients,
+            })
+        }),
+    }
+}
+
+fn zmx_row<'a>(z: &'a ZmxInventory, session: &str, role: PaneRole) -> Option<&'a ZmxEntry> {
+    z.entries.iter().find(|e| {
+        e.session_id
+            .as_deref()
+            .is_some_and(|s| s.eq_ignore_ascii_case(session))
+            && e.pane.as_deref() == Some(role.as_str())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(json: &str) -> Tree {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn joins_splits_pins_and_live_rows() {
+        let w = WindowTree {
+            window: WindowInfo {
+                id: Some("W1".into()),
+                open: Some(true),
+                ..Default::default()
+            },
+            tree: tree(
+                r#"{"workspaces":[{"id":"WS","sessions":[
+                  {"id":"aaaa-1","name":"api","cwd":"/w/a","splitCwd":"/w/b","split":true,"hasSplit":true,
+                   "realized":true,"fontSize":13,"restoreCommand":"cd '/w/a' && 'claude'","foreground":["claude"]},
+                  {"id":"BBBB-2","name":"web","cwd":"/w/c","split":false,"realized":false}]}]}"#,
+            ),
+        };
+        let zmx: ZmxInventory = serde_json::from_str(
+            r#"{"entries":[{"daemon":"agterm-9a2f00000000000000000000000000ab","observation":"running",
+                "clients":1,"sessionID":"AAAA-1","pane":"right"}]}"#,
+        )
+        .unwrap();
+        let panes = join_panes(&[w], Some(&zmx));
+        assert_eq!(panes.len(), 3);
+        let (l, r, other) = (&panes[0], &panes[1], &panes[2]);
+        assert_eq!((l.session_id.as_str(), l.role), ("AAAA-1", PaneRole::Left));
+        assert_eq!(l.pin.as_deref(), Some("cd '/w/a' && 'claude'"));
+        assert_eq!(l.foreground, Some(vec!["claude".to_string()]));
+        assert_eq!(l.realized, Some(true));
+        assert!(l.live.is_none());
+        assert_eq!(r.cwd.as_deref(), Some("/w/b"));
+        assert_eq!(
+            r.realized,
+            Some(false),
+            "no splitFontSize: the split is not up"
+        );
+        assert_eq!(r.pin, None);
+        assert_eq!(
+            r.pane_id.as_deref(),
+            Some("9A2F0000-0000-0000-0000-0000000000AB")
+        );
+        assert!(r.live.as_ref().unwrap().running);
+        assert_eq!(other.role, PaneRole::Left);
+        assert_eq!(other.window_id.as_deref(), Some("W1"));
+        assert_eq!(other.realized, Some(false));
+    }
+}

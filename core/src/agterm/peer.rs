@@ -1,0 +1,202 @@
+//! Who is on the other end of the socket, and since when: the launch of the agterm process that serves
+//! it. Restore uses the launch time to tell records written before this agterm started from those after.
+//!
+//! The peer pid comes from the kernel (`SO_PEERCRED` on Linux, `LOCAL_PEERPID` on macOS). The start time
+//! comes from `/proc/<pid>/stat` plus the boot time on Linux, and from `ps -o lstart=` elsewhere; the `ps`
+//! path is compiled and tested everywhere.
+
+use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
+use std::os::fd::BorrowedFd;
+use std::process::Command;
+
+/// One launch of agterm: its pid and when that process started. Two launches never share both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Launch {
+    pub pid: u32,
+    pub started_at: DateTime<Utc>,
+}
+
+impl Launch {
+    /// The launch of the process `pid`, if its start time can be read.
+    pub fn of_pid(pid: u32) -> Option<Launch> {
+        Some(Launch {
+            pid,
+            started_at: process_start_time(pid)?,
+        })
+    }
+}
+
+/// The pid of the process on the other end of a connected Unix socket.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub fn peer_pid(fd: BorrowedFd<'_>) -> Option<u32> {
+    use nix::sys::socket::{getsockopt, sockopt::PeerCredentials};
+    let cred = getsockopt(&fd, PeerCredentials).ok()?;
+    u32::try_from(cred.pid()).ok().filter(|&p| p > 0)
+}
+
+/// The pid of the process on the other end of a connected Unix socket.
+#[cfg(any(target_os = "macos", target_os = "ios"))]
+pub fn peer_pid(fd: BorrowedFd<'_>) -> Option<u32> {
+    use std::os::fd::AsRawFd;
+    // <sys/un.h>: SOL_LOCAL = 0, LOCAL_PEERPID = 0x002.
+    const SOL_LOCAL: libc::c_int = 0;
+    const LOCAL_PEERPID: libc::c_int = 0x002;
+    let mut pid: libc::pid_t = 0;
+    let mut len = std::mem::size_of::<libc::pid_t>() as libc::socklen_t;
+    // SAFETY: pid and len are valid for writes of the sizes given.
+    let rc = unsafe {
+        libc::getsockopt(
+            fd.as_raw_fd(),
+            SOL_LOCAL,
+            LOCAL_PEERPID,
+            &mut pid as *mut libc::pid_t as *mut libc::c_void,
+            &mut len,
+        )
+    };
+    (rc == 0 && pid > 0).then_some(pid as u32)
+}
+
+/// Other systems: the peer is unknown, so launches are not told apart.
+#[cfg(not(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "macos",
+    target_os = "ios"
+)))]
+pub fn peer_pid(_fd: BorrowedFd<'_>) -> Option<u32> {
+    None
+}
+
+/// macOS raises SIGPIPE on a write to a closed socket unless told not to (Linux: std ignores SIGPIPE).
+pub(crate) fn disable_sigpipe(fd: &impl std::os::fd::AsFd) {
+    #[cfg(any(target_os = "macos", target_os = "ios"))]
+    {
+        use std::os::fd::AsRawFd;
+        let one: libc::c_int = 1;
+        // SAFETY: `one` outlives the call; the size matches.
+        unsafe {
+            libc::setsockopt(
+                fd.as_fd().as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_NOSIGPIPE,
+                &one as *const libc::c_int as *const libc::c_void,
+                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+            );
+        }
+    }
+    #[cfg(not(any(target_os = "macos", target_os = "ios")))]
+    let _ = fd;
+}
+
+/// When process `pid` started: `/proc` on Linux, else `ps`.
+pub fn process_start_time(pid: u32) -> Option<DateTime<Utc>> {
+    if cfg!(any(target_os = "linux", target_os = "android")) {
+        if let Some(t) = proc_start_time(pid) {
+            return Some(t);
+        }
+    }
+    ps_start_time(pid)
+}
+
+/// Linux: `starttime` (clock ticks after boot) from `/proc/<pid>/stat`, plus `btime` from `/proc/stat`.
+pub fn proc_start_time(pid: u32) -> Option<DateTime<Utc>> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let boot = std::fs::read_to_string("/proc/stat").ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let ticks_per_sec = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    start_time_from_proc(&stat, &boot, u64::try_from(ticks_per_sec).ok()?)
+}
+
+/// Pure part of [`proc_start_time`].
+pub fn start_time_from_proc(
+    pid_stat: &str,
+    proc_stat: &str,
+    ticks_per_sec: u64,
+) -> Option<DateTime<Utc>> {
+    if ticks_per_sec == 0 {
+        return None;
+    }
+    // The command name (field 2) may hold spaces and ')'; fields resume after the last ')'.
+    let after = &pid_stat[pid_stat.rfind(')')? + 1..];
+    // After ')' comes field 3 (state); starttime is field 22.
+    let ticks: u64 = after.split_whitespace().nth(22 - 3)?.parse().ok()?;
+    let btime: i64 = proc_stat
+        .lines()
+        .find_map(|l| l.strip_prefix("btime "))?
+        .trim()
+        .parse()
+        .ok()?;
+    let millis = btime * 1000 + i64::try_from(ticks * 1000 / ticks_per_sec).ok()?;
+    Utc.timestamp_millis_opt(millis).single()
+}
+
+/// Any Unix: `ps -o lstart= -p <pid>` in the C locale and UTC (second precision).
+pub fn ps_start_time(pid: u32) -> Option<DateTime<Utc>> {
+    let out = Command::new("ps")
+        .args(["-o", "lstart=", "-p", &pid.to_string()])
+        .env("LC_ALL", "C")
+        .env("TZ", "UTC")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    parse_lstart(&String::from_utf8_lossy(&out.stdout))
+}
+
+/// Parses `ps`'s `lstart` (`Tue Dec  1 00:46:19 2026`, C locale) as UTC.
+pub fn parse_lstart(text: &str) -> Option<DateTime<Utc>> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if words.len() != 5 {
+        return None;
+    }
+    let normalized = words.join(" ");
+    NaiveDateTime::parse_from_str(&normalized, "%a %b %d %H:%M:%S %Y")
+        .ok()
+        .map(|n| n.and_utc())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proc_stat_with_a_nasty_comm() {
+        let stat =
+            "4242 (a) b (c) S 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 250 1000 10";
+        let t = start_time_from_proc(stat, "cpu 1 2\nbtime 1700000000\n", 100).unwrap();
+        assert_eq!(t.timestamp_millis(), 1_700_000_002_500);
+        assert!(start_time_from_proc(stat, "cpu 1 2\n", 100).is_none());
+        assert!(start_time_from_proc("4242 (x", "btime 1\n", 100).is_none());
+    }
+
+    #[test]
+    fn lstart_parses_padded_days() {
+        let t = parse_lstart("Tue Dec  1 00:46:19 2026\n").unwrap();
+        assert_eq!(t.to_rfc3339(), "2026-12-01T00:46:19+00:00");
+        assert!(parse_lstart("").is_none());
+        assert!(parse_lstart("garbage").is_none());
+    }
+
+    #[test]
+    fn proc_and_ps_agree_on_this_process() {
+        let me = std::process::id();
+        let ps = ps_start_time(me).expect("ps -o lstart= works here");
+        if let Some(proc) = proc_start_time(me) {
+            let diff = (proc - ps).num_milliseconds().abs();
+            assert!(diff <= 1500, "/proc {proc} vs ps {ps}");
+        }
+        let age = Utc::now() - ps;
+        assert!(age.num_seconds() >= -2 && age.num_hours() < 24, "{ps}");
+    }
+
+    #[test]
+    fn a_dead_pid_has_no_launch() {
+        let mut child = Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        assert!(Launch::of_pid(pid).is_none());
+    }
+}

@@ -1,1 +1,0 @@
-//! Process inspection: argv, real cwd, parent and start time of a process.

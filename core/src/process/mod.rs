@@ -1,0 +1,150 @@
+//! Process inspection: argv, real cwd, parent and start time of a process, and the walk from the hook up
+//! to the agent that ran it.
+//!
+//! The facts come from a [`ProcessSource`]: [`ProcFs`] reads `/proc` (Linux, the default there), [`Ps`]
+//! asks `ps`/`lsof` (everywhere; the default on macOS, and compiled and tested on Linux too), and
+//! [`FakeProcesses`] is a plain table for tests. The walk itself ([`locate_agent`]) is pure over a source.
+
+mod fake;
+mod procfs;
+mod ps;
+
+pub use fake::{FakeProcess, FakeProcesses};
+pub use procfs::ProcFs;
+pub use ps::Ps;
+
+use crate::agent::{AgentSpec, AGENTS};
+use std::path::PathBuf;
+
+/// How far up the tree a walk goes before giving up (a real chain is a handful of levels).
+pub const MAX_WALK_DEPTH: usize = 64;
+
+/// Interpreters that run an agent's npm package as a script.
+const SCRIPT_RUNNERS: &[&str] = &["node", "nodejs", "bun"];
+
+/// Where facts about processes come from. Every method returns `None` when the process is gone or
+/// unreadable; callers treat that as "unknown", never as an error to report.
+pub trait ProcessSource {
+    /// The parent pid.
+    fn parent(&self, pid: u32) -> Option<u32>;
+    /// The argument vector, argv\[0] first.
+    fn argv(&self, pid: u32) -> Option<Vec<String>>;
+    /// The real (symlink-resolved) current directory.
+    fn cwd(&self, pid: u32) -> Option<PathBuf>;
+    /// Start time in Unix seconds (tells a live process from a reused pid).
+    fn start_time(&self, pid: u32) -> Option<i64>;
+}
+
+/// The default source of this platform: `/proc` on Linux, `ps`/`lsof` elsewhere.
+pub fn default_source() -> Box<dyn ProcessSource> {
+    #[cfg(target_os = "linux")]
+    {
+        Box::new(ProcFs)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        Box::new(Ps::new())
+    }
+}
+
+/// The final path component of `path` (`/usr/bin/node` → `node`).
+fn basename(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// When `argv` is the agent `spec` — its native binary, or node/bun running a script of its npm package
+/// (`…/node_modules/<package>/…`) — the agent's own arguments (after the binary or the script).
+pub fn agent_args<'a>(spec: &AgentSpec, argv: &'a [String]) -> Option<&'a [String]> {
+    let program = basename(argv.first()?);
+    if spec.binaries.contains(&program) {
+        return Some(&argv[1..]);
+    }
+    if !SCRIPT_RUNNERS.contains(&program) {
+        return None;
+    }
+    let script = argv[1..].iter().position(|a| {
+        spec.npm_packages
+            .iter()
+            .any(|pkg| a.contains(&format!("node_modules/{pkg}/")))
+    })?;
+    Some(&argv[script + 2..])
+}
+
+/// The agent `argv` belongs to, if any.
+pub fn which_agent(argv: &[String]) -> Option<&'static AgentSpec> {
+    AGENTS.iter().find(|spec| agent_args(spec, argv).is_some())
+}
+
+/// The agent process that ran the hook.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentProcess {
+    pub pid: u32,
+    pub argv: Vec<String>,
+}
+
+/// What the walk found.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Located {
+    /// The agent process, when found.
+    pub agent: Option<AgentProcess>,
+    /// An agent above it (`(pid, agent name)`): the found agent runs nested inside another one.
+    pub enclosing: Option<(u32, &'static str)>,
+}
+
+/// Finds the agent `spec` that ran the hook: `pinned` (e.g. `$CLAUDE_PID`) when it is readable, else the
+/// nearest process at or above `start` (the hook's parent) that is the agent. Then looks further up for
+/// an enclosing agent, skipping the agent's own wrappers directly above it (the node launcher of the
+/// native `codex`).
+pub fn locate_agent(
+    src: &dyn ProcessSource,
+    spec: &AgentSpec,
+    start: u32,
+    pinned: Option<u32>,
+) -> Located {
+    let pinned = pinned.and_then(|pid| src.argv(pid).map(|argv| AgentProcess { pid, argv }));
+    let agent = pinned.or_else(|| find_agent(src, spec, start));
+    let enclosing = agent
+        .as_ref()
+        .and_then(|a| enclosing_agent(src, spec, a.pid));
+    Located { agent, enclosing }
+}
+
+fn find_agent(src: &dyn ProcessSource, spec: &AgentSpec, start: u32) -> Option<AgentProcess> {
+    let mut pid = start;
+    for _ in 0..MAX_WALK_DEPTH {
+        if pid <= 1 {
+            return None;
+        }
+        let argv = src.argv(pid)?;
+        if agent_args(spec, &argv).is_some() {
+            return Some(AgentProcess { pid, argv });
+        }
+        pid = src.parent(pid)?;
+    }
+    None
+}
+
+fn enclosing_agent(
+    src: &dyn ProcessSource,
+    spec: &AgentSpec,
+    agent_pid: u32,
+) -> Option<(u32, &'static str)> {
+    let mut in_wrappers = true;
+    let mut pid = src.parent(agent_pid)?;
+    for _ in 0..MAX_WALK_DEPTH {
+        if pid <= 1 {
+            return None;
+        }
+        let argv = src.argv(pid)?;
+        match which_agent(&argv) {
+            Some(other) if in_wrappers && other.name == spec.name => {}
+            Some(other) => return Some((pid, other.name)),
+            None => in_wrappers = false,
+        }
+        pid = src.parent(pid)?;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,59 @@
+//! [`ProcessSource`] over Linux's `/proc`: a couple of small file reads per process, no child processes.
+
+use super::ProcessSource;
+use std::fs;
+use std::path::PathBuf;
+
+/// Reads `/proc/<pid>/{stat,cmdline,cwd}`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ProcFs;
+
+/// The fields of `/proc/<pid>/stat` after the parenthesised command name (which may hold spaces and
+/// parentheses itself, so the split is at the last `)`): index 0 is field 3 (`state`).
+fn stat_fields(pid: u32) -> Option<Vec<String>> {
+    let text = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after = &text[text.rfind(')')? + 1..];
+    Some(after.split_whitespace().map(String::from).collect())
+}
+
+/// `btime` of `/proc/stat`: the boot time in Unix seconds.
+fn boot_time() -> Option<i64> {
+    let text = fs::read_to_string("/proc/stat").ok()?;
+    text.lines()
+        .find_map(|l| l.strip_prefix("btime "))
+        .and_then(|v| v.trim().parse().ok())
+}
+
+impl ProcessSource for ProcFs {
+    fn parent(&self, pid: u32) -> Option<u32> {
+        // Field 4, `ppid`.
+        stat_fields(pid)?.get(1)?.parse().ok()
+    }
+
+    fn argv(&self, pid: u32) -> Option<Vec<String>> {
+        let raw = fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+        if raw.is_empty() {
+            // A kernel thread or a zombie: no argv to read.
+            return None;
+        }
+        let raw = raw.strip_suffix(b"\0").unwrap_or(&raw);
+        Some(
+            raw.split(|&b| b == 0)
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect(),
+        )
+    }
+
+    fn cwd(&self, pid: u32) -> Option<PathBuf> {
+        fs::read_link(format!("/proc/{pid}/cwd")).ok()
+    }
+
+    fn start_time(&self, pid: u32) -> Option<i64> {
+        // Field 22, `starttime`, in clock ticks since boot.
+        let ticks: i64 = stat_fields(pid)?.get(19)?.parse().ok()?;
+        // SAFETY: sysconf has no preconditions.
+        let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+        let hz = if hz > 0 { hz as i64 } else { 100 };
+        Some(boot_time()? + ticks / hz)
+    }
+}

@@ -1,0 +1,253 @@
+//! Planning and committing: for each target, the new text (or nothing to do), shown as a diff in a dry
+//! run, written through [`fsio`] otherwise.
+//!
+//! `remove` gives back the exact original bytes when nothing but our edit happened since: if the backup
+//! holds none of ours and applying to it gives today's text, the backup *is* the original. A file we
+//! created (today's text is what we write into an absent file) is deleted. Otherwise only our entries are
+//! cut out.
+
+use crate::fsio::{self, CommitError, FileState};
+use crate::refusal::{decode_utf8, FileRefusal, Refusal};
+use crate::{codex_toml, json_hooks};
+use agterm_backup_denylist as denylist;
+use std::path::{Path, PathBuf};
+
+/// What kind of file a target is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TargetKind {
+    /// Claude Code's `settings.json`.
+    ClaudeSettings,
+    /// Codex's `config.toml`.
+    CodexConfig,
+    /// Codex's `hooks.json`.
+    CodexHooksJson,
+    /// agterm's `restore-denylist.conf`.
+    Denylist,
+}
+
+impl TargetKind {
+    /// The name used in messages and `status --json` (`claude`, `codex`, `denylist`).
+    pub fn target_name(self) -> &'static str {
+        match self {
+            TargetKind::ClaudeSettings => "claude",
+            TargetKind::CodexConfig | TargetKind::CodexHooksJson => "codex",
+            TargetKind::Denylist => "denylist",
+        }
+    }
+
+    /// Mode of a file we create: agent configs may hold secrets, the denylist does not.
+    fn new_file_mode(self) -> u32 {
+        match self {
+            TargetKind::Denylist => 0o644,
+            _ => 0o600,
+        }
+    }
+}
+
+/// One file to wire, with the hook command that goes into it (empty for the denylist).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    pub kind: TargetKind,
+    pub path: PathBuf,
+    pub command: String,
+}
+
+impl Target {
+    /// The text with our entries in place (`None` = the file does not exist).
+    pub fn apply_text(&self, original: Option<&str>) -> Result<String, Refusal> {
+        match self.kind {
+            TargetKind::ClaudeSettings => json_hooks::apply(original, "claude", &self.command),
+            TargetKind::CodexHooksJson => json_hooks::apply(original, "codex", &self.command),
+            TargetKind::CodexConfig => codex_toml::apply(original, &self.command),
+            TargetKind::Denylist => Ok(denylist::with_our_block(original)),
+        }
+    }
+
+    /// The text without our entries.
+    pub fn remove_text(&self, current: &str) -> Result<String, Refusal> {
+        match self.kind {
+            TargetKind::ClaudeSettings => json_hooks::remove(current, "claude"),
+            TargetKind::CodexHooksJson => json_hooks::remove(current, "codex"),
+            TargetKind::CodexConfig => codex_toml::remove(current),
+            TargetKind::Denylist => Ok(denylist::without_our_block(current)),
+        }
+    }
+
+    /// Whether `text` holds any entry of ours (whatever binary path it names).
+    pub fn has_ours(&self, text: &str) -> bool {
+        match self.kind {
+            TargetKind::ClaudeSettings => inspect_json(text, "claude"),
+            TargetKind::CodexHooksJson => inspect_json(text, "codex"),
+            TargetKind::CodexConfig => text
+                .lines()
+                .any(|l| l.trim_end() == codex_toml::BLOCK_START),
+            TargetKind::Denylist => denylist::find_block(text).is_some(),
+        }
+    }
+}
+
+fn inspect_json(text: &str, agent: &str) -> bool {
+    json_hooks::inspect(Some(text), agent, "")
+        .map(|states| states.iter().any(|s| s.place.is_some()))
+        .unwrap_or(false)
+}
+
+/// A planned change of one file: `after` is `None` when the file is to be deleted.
+#[derive(Debug, Clone)]
+pub struct Change {
+    pub target: Target,
+    pub file: FileState,
+    pub before: Option<String>,
+    pub after: Option<String>,
+}
+
+impl Change {
+    /// Nothing to write.
+    pub fn is_noop(&self) -> bool {
+        self.before == self.after
+    }
+
+    /// A unified diff of the change (empty for a no-op).
+    pub fn diff(&self) -> String {
+        if self.is_noop() {
+            return String::new();
+        }
+        let old = self.before.as_deref().unwrap_or("");
+        let new = self.after.as_deref().unwrap_or("");
+        let path = self.target.path.display().to_string();
+        let old_name = if self.before.is_some() {
+            format!("a{path}")
+        } else {
+            "/dev/null".into()
+        };
+        let new_name = if self.after.is_some() {
+            format!("b{path}")
+        } else {
+            "/dev/null".into()
+        };
+        similar::TextDiff::from_lines(old, new)
+            .unified_diff()
+            .context_radius(3)
+            .header(&old_name, &new_name)
+            .to_string()
+    }
+
+    /// Writes the change (nothing for a no-op, so not even the mtime moves).
+    pub fn commit(&self) -> Result<(), Problem> {
+        if self.is_noop() {
+            return Ok(());
+        }
+        if self.file.is_read_only() {
+            return Err(read_only(&self.file));
+        }
+        fsio::commit(&self.file, self.after.as_deref().map(str::as_bytes), self.target.kind.new_file_mode())
+            .map_err(|e| match e {
+                CommitError::Changed => Problem::Failed(format!(
+                    "{}: changed by something else while we were editing it; nothing written, run the command again",
+                    self.file.addressed.display()
+                )),
+                CommitError::Io(e) => Problem::Failed(format!(
+                    "{}: cannot write: {e}",
+                    self.file.real.display()
+                )),
+            })
+    }
+}
+
+/// Why a plan or commit stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// A file we will not touch (exit 2).
+    Refused(FileRefusal),
+    /// An operation that failed (exit 1).
+    Failed(String),
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Problem::Refused(r) => r.fmt(f),
+            Problem::Failed(m) => f.write_str(m),
+        }
+    }
+}
+
+fn read_only(file: &FileState) -> Problem {
+    Problem::Failed(format!(
+        "{}: is read-only (mode {:o}); make it writable or add the hook by hand, nothing written",
+        file.real.display(),
+        file.mode.unwrap_or(0)
+    ))
+}
+
+fn read_text(path: &Path) -> Result<(FileState, Option<String>), Problem> {
+    let file = fsio::read(path)
+        .map_err(|e| Problem::Failed(format!("{}: cannot read: {e}", path.display())))?;
+    let text = match &file.bytes {
+        Some(bytes) => Some(
+            decode_utf8(bytes)
+                .map_err(|r| Problem::Refused(r.in_file(path)))?
+                .to_string(),
+        ),
+        None => None,
+    };
+    Ok((file, text))
+}
+
+/// Plans adding our entries to `target`.
+pub fn plan_apply(target: &Target) -> Result<Change, Problem> {
+    let (file, before) = read_text(&target.path)?;
+    let after = target
+        .apply_text(before.as_deref())
+        .map_err(|r| Problem::Refused(r.in_file(&target.path)))?;
+    let change = Change {
+        target: target.clone(),
+        file,
+        before,
+        after: Some(after),
+    };
+    if !change.is_noop() && change.file.is_read_only() {
+        return Err(read_only(&change.file));
+    }
+    Ok(change)
+}
+
+/// Plans taking our entries out of `target` (see the module docs for when the original comes back).
+pub fn plan_remove(target: &Target) -> Result<Change, Problem> {
+    let (file, before) = read_text(&target.path)?;
+    let refuse = |r: Refusal| Problem::Refused(r.in_file(&target.path));
+    let after = match before.as_deref() {
+        None => None,
+        Some(current) => {
+            // Parse first: a file we cannot read is refused here too, even when it holds nothing of ours.
+            let cut = target.remove_text(current).map_err(refuse)?;
+            let backup = std::fs::read(file.backup_path())
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
+                .filter(|b| !target.has_ours(b));
+            match backup {
+                Some(original)
+                    if target.apply_text(Some(&original)).ok().as_deref() == Some(current) =>
+                {
+                    Some(original)
+                }
+                _ if target.has_ours(current)
+                    && target.apply_text(None).ok().as_deref() == Some(current) =>
+                {
+                    None
+                }
+                _ => Some(cut),
+            }
+        }
+    };
+    let change = Change {
+        target: target.clone(),
+        file,
+        before,
+        after,
+    };
+    if !change.is_noop() && change.file.is_read_only() {
+        return Err(read_only(&change.file));
+    }
+    Ok(change)
+}

@@ -1,0 +1,216 @@
+//! Where the three targets live, from the environment (an injected lookup, so tests need no real HOME).
+//!
+//! - Claude Code: `$CLAUDE_CONFIG_DIR/settings.json`, else `~/.claude/settings.json`.
+//! - Codex: `$CODEX_HOME` else `~/.codex`; `config.toml`, or `hooks.json` when the user already keeps hooks
+//!   there (and our block is not already in `config.toml`): Codex warns when one layer uses both.
+//! - agterm's denylist: see `agterm_backup_denylist::config_dir`.
+
+use crate::command::hook_command;
+use crate::engine::{Target, TargetKind};
+use std::path::{Path, PathBuf};
+
+/// Reads the environment and the files that decide where things go.
+pub trait Lookup {
+    fn env(&self, key: &str) -> Option<String>;
+    fn read(&self, path: &Path) -> Option<String>;
+    fn exists(&self, path: &Path) -> bool;
+}
+
+/// The real process environment and file system.
+pub struct Process;
+
+impl Lookup for Process {
+    fn env(&self, key: &str) -> Option<String> {
+        std::env::var(key).ok()
+    }
+    fn read(&self, path: &Path) -> Option<String> {
+        std::fs::read_to_string(path).ok()
+    }
+    fn exists(&self, path: &Path) -> bool {
+        path.exists()
+    }
+}
+
+fn non_empty(lookup: &dyn Lookup, key: &str) -> Option<PathBuf> {
+    lookup.env(key).filter(|v| !v.is_empty()).map(PathBuf::from)
+}
+
+fn home(lookup: &dyn Lookup) -> Result<PathBuf, String> {
+    non_empty(lookup, "HOME")
+        .ok_or_else(|| "HOME is not set; set HOME (or CLAUDE_CONFIG_DIR / CODEX_HOME)".into())
+}
+
+/// Claude Code's user settings file.
+pub fn claude_settings(lookup: &dyn Lookup) -> Result<PathBuf, String> {
+    match non_empty(lookup, "CLAUDE_CONFIG_DIR") {
+        Some(dir) => Ok(dir.join("settings.json")),
+        None => Ok(home(lookup)?.join(".claude/settings.json")),
+    }
+}
+
+/// Codex's home folder.
+pub fn codex_home(lookup: &dyn Lookup) -> Result<PathBuf, String> {
+    match non_empty(lookup, "CODEX_HOME") {
+        Some(dir) => Ok(dir),
+        None => Ok(home(lookup)?.join(".codex")),
+    }
+}
+
+/// Which Codex file takes our hooks.
+pub fn codex_target(lookup: &dyn Lookup) -> Result<(TargetKind, PathBuf), String> {
+    let home = codex_home(lookup)?;
+    let config = home.join("config.toml");
+    let hooks_json = home.join("hooks.json");
+    let block_in_config = lookup.read(&config).is_some_and(|t| {
+        t.lines()
+            .any(|l| l.trim_end() == crate::codex_toml::BLOCK_START)
+    });
+    if !block_in_config && lookup.exists(&hooks_json) {
+        Ok((TargetKind::CodexHooksJson, hooks_json))
+    } else {
+        Ok((TargetKind::CodexConfig, config))
+    }
+}
+
+/// agterm's `restore-denylist.conf`.
+pub fn denylist(lookup: &dyn Lookup) -> Result<PathBuf, String> {
+    agterm_backup_denylist::denylist_path(|k| lookup.env(k), |p| lookup.read(p))
+        .ok_or_else(|| "HOME is not set; set HOME or AGTERM_STATE_DIR".into())
+}
+
+/// The targets for `agents` (`claude`, `codex`) plus the denylist unless left out. Unknown agents are
+/// an error naming the agent.
+pub fn targets(
+    lookup: &dyn Lookup,
+    binary: &Path,
+    agents: &[String],
+    with_denylist: bool,
+) -> Result<Vec<Target>, String> {
+    let mut out = Vec::new();
+    for agent in agents {
+        match agent.trim() {
+            "claude" => out.push(Target {
+                kind: TargetKind::ClaudeSettings,
+                path: claude_settings(lookup)?,
+                command: hook_command(binary, "claude"),
+            }),
+            "codex" => {
+                let (kind, path) = codex_target(lookup)?;
+                out.push(Target {
+                    kind,
+                    path,
+                    command: hook_command(binary, "codex"),
+                });
+            }
+            other => {
+                return Err(format!(
+                    "unknown agent `{other}` in --agents; the installer knows claude and codex"
+                ))
+            }
+        }
+    }
+    out.dedup();
+    if with_denylist {
+        out.push(Target {
+            kind: TargetKind::Denylist,
+            path: denylist(lookup)?,
+            command: String::new(),
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    struct Fake {
+        env: HashMap<&'static str, &'static str>,
+        files: HashMap<PathBuf, String>,
+    }
+
+    impl Lookup for Fake {
+        fn env(&self, key: &str) -> Option<String> {
+            self.env.get(key).map(|v| v.to_string())
+        }
+        fn read(&self, path: &Path) -> Option<String> {
+            self.files.get(path).cloned()
+        }
+        fn exists(&self, path: &Path) -> bool {
+            self.files.contains_key(path)
+        }
+    }
+
+    fn fake(env: &[(&'static str, &'static str)], files: &[(&str, &str)]) -> Fake {
+        Fake {
+            env: env.iter().cloned().collect(),
+            files: files
+                .iter()
+                .map(|(p, t)| (PathBuf::from(p), t.to_string()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn env_overrides_home() {
+        let f = fake(
+            &[
+                ("HOME", "/h"),
+                ("CLAUDE_CONFIG_DIR", "/c"),
+                ("CODEX_HOME", "/x"),
+            ],
+            &[],
+        );
+        assert_eq!(
+            claude_settings(&f).unwrap(),
+            PathBuf::from("/c/settings.json")
+        );
+        assert_eq!(codex_target(&f).unwrap().1, PathBuf::from("/x/config.toml"));
+        let f = fake(&[("HOME", "/h"), ("CLAUDE_CONFIG_DIR", "")], &[]);
+        assert_eq!(
+            claude_settings(&f).unwrap(),
+            PathBuf::from("/h/.claude/settings.json")
+        );
+        assert_eq!(
+            denylist(&f).unwrap(),
+            PathBuf::from("/h/.config/agterm/restore-denylist.conf")
+        );
+    }
+
+    #[test]
+    fn hooks_json_users_keep_hooks_json_unless_our_block_is_in_config() {
+        let f = fake(&[("HOME", "/h")], &[("/h/.codex/hooks.json", "{}")]);
+        assert_eq!(
+            codex_target(&f).unwrap(),
+            (
+                TargetKind::CodexHooksJson,
+                PathBuf::from("/h/.codex/hooks.json")
+            )
+        );
+        let f = fake(
+            &[("HOME", "/h")],
+            &[
+                ("/h/.codex/hooks.json", "{}"),
+                ("/h/.codex/config.toml", "# >>> agterm-backup hooks >>>\n"),
+            ],
+        );
+        assert_eq!(codex_target(&f).unwrap().0, TargetKind::CodexConfig);
+    }
+
+    #[test]
+    fn unknown_agent_is_named() {
+        let f = fake(&[("HOME", "/h")], &[]);
+        let err = targets(&f, Path::new("/b/agterm-backup"), &["gemini".into()], true).unwrap_err();
+        assert!(err.contains("gemini"), "{err}");
+        let t = targets(
+            &f,
+            Path::new("/b/agterm-backup"),
+            &["claude".into(), "codex".into()],
+            false,
+        )
+        .unwrap();
+        assert_eq!(t.len(), 2);
+        assert_eq!(t[1].command, "'/b/agterm-backup' hook codex");
+    }
+}

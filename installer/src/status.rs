@@ -1,0 +1,294 @@
+//! `installer status`: where each target stands.
+//!
+//! JSON shape of `agterm-backup installer status --json` (one object):
+//!
+//! ```json
+//! {
+//!   "binary": "/usr/local/bin/agterm-backup",
+//!   "targets": [
+//!     {
+//!       "target": "claude",                // "claude" | "codex" | "denylist"
+//!       "file": "settings.json",           // "settings.json" | "config.toml" | "hooks.json" | "restore-denylist.conf"
+//!       "path": "/Users/me/.claude/settings.json",
+//!       "state": "present",                // "present" | "outdated" | "partial" | "absent" | "unreadable"
+//!       "error": null,                     // the reason when "unreadable" (path:line:col: …)
+//!       "hooks": [                         // one per event, empty for the denylist
+//!         {
+//!           "event": "SessionStart",
+//!           "state": "present",            // "present" | "outdated" (names another binary) | "absent"
+//!           "binary": "/usr/local/bin/agterm-backup",   // the path our entry names, null when absent
+//!           "trust_key": null,             // Codex only: "<file>:session_start:<group>:<handler>"
+//!           "trusted": null                // Codex only: a hooks.state entry with a trusted_hash exists
+//!         }
+//!       ],
+//!       "denies": null,                    // denylist only: {"claude": true, "codex": true} as agterm reads it
+//!       "warnings": []                     // e.g. Codex hooks turned off by [features] hooks = false
+//!     }
+//!   ]
+//! }
+//! ```
+//!
+//! `present` means every hook names this binary; `outdated` that every hook is there but at least one
+//! names another binary (run `installer apply` to refresh); `partial` that some events lack ours.
+//! `trusted` says that a trust record exists for the hook's position; Codex also checks its hash, which
+//! `installer apply --trust` keeps right.
+
+use crate::engine::{Target, TargetKind};
+use crate::paths::{self, Lookup};
+use crate::refusal::Refusal;
+use crate::{codex_event_label, codex_toml, json_hooks, EventState};
+use agterm_backup_denylist as denylist;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub binary: String,
+    pub targets: Vec<TargetReport>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TargetReport {
+    pub target: &'static str,
+    pub file: &'static str,
+    pub path: String,
+    pub state: &'static str,
+    pub error: Option<String>,
+    pub hooks: Vec<HookReport>,
+    pub denies: Option<BTreeMap<&'static str, bool>>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct HookReport {
+    pub event: &'static str,
+    pub state: &'static str,
+    pub binary: Option<String>,
+    pub trust_key: Option<String>,
+    pub trusted: Option<bool>,
+}
+
+fn file_name(kind: TargetKind) -> &'static str {
+    match kind {
+        TargetKind::ClaudeSettings => "settings.json",
+        TargetKind::CodexConfig => "config.toml",
+        TargetKind::CodexHooksJson => "hooks.json",
+        TargetKind::Denylist => "restore-denylist.conf",
+    }
+}
+
+/// Summarises per-event states into one word.
+pub fn overall(states: &[&'static str]) -> &'static str {
+    if states.iter().all(|s| *s == "present") {
+        "present"
+    } else if states.iter().all(|s| *s == "absent") {
+        "absent"
+    } else if states.iter().all(|s| *s != "absent") {
+        "outdated"
+    } else {
+        "partial"
+    }
+}
+
+fn event_states(target: &Target, text: Option<&str>) -> Result<Vec<EventState>, Refusal> {
+    match target.kind {
+        TargetKind::ClaudeSettings => json_hooks::inspect(text, "claude", &target.command),
+        TargetKind::CodexHooksJson => json_hooks::inspect(text, "codex", &target.command),
+        TargetKind::CodexConfig => codex_toml::inspect(text, &target.command),
+        TargetKind::Denylist => Ok(Vec::new()),
+    }
+}
+
+/// The report for one target; `codex_config` is Codex's config.toml text (where trust records live).
+pub fn target_report(
+    target: &Target,
+    text: Option<&str>,
+    codex_config: Option<&str>,
+) -> TargetReport {
+    let mut report = TargetReport {
+        target: target.kind.target_name(),
+        file: file_name(target.kind),
+        path: target.path.display().to_string(),
+        state: "absent",
+        error: None,
+        hooks: Vec::new(),
+        denies: None,
+        warnings: Vec::new(),
+    };
+    if target.kind == TargetKind::Denylist {
+        let text = text.unwrap_or("");
+        report.state = if denylist::has_our_block(text) {
+            "present"
+        } else {
+            "absent"
+        };
+        report.denies = Some(
+            denylist::OUR_ENTRIES
+                .iter()
+                .map(|e| (*e, denylist::denies(text, e)))
+                .collect(),
+        );
+        return report;
+    }
+    let states = match event_states(target, text) {
+        Ok(states) => states,
+        Err(refusal) => {
+            report.state = "unreadable";
+            report.error = Some(refusal.in_file(&target.path).to_string());
+            return report;
+        }
+    };
+    let codex = target.kind.target_name() == "codex";
+    let trusted = codex_config
+        .map(codex_toml::trusted_keys)
+        .unwrap_or_default();
+    let prefixes = key_prefixes(&target.path);
+    for state in states {
+        let (word, binary, key) = match &state.place {
+            None => ("absent", None, None),
+            Some(place) => {
+                let key = format!(
+                    "{}:{}:{}:{}",
+                    target.path.display(),
+                    codex_event_label(state.event),
+                    place.group,
+                    place.handler
+                );
+                let word = if place.current { "present" } else { "outdated" };
+                (word, Some(place.binary.clone()), Some(key))
+            }
+        };
+        let is_trusted = key.as_ref().map(|k| {
+            let suffix = &k[target.path.display().to_string().len()..];
+            prefixes
+                .iter()
+                .any(|p| trusted.iter().any(|t| t == &format!("{p}{suffix}")))
+        });
+        report.hooks.push(HookReport {
+            event: state.event,
+            state: word,
+            binary,
+            trust_key: if codex { key } else { None },
+            trusted: if codex {
+                is_trusted.or(Some(false))
+            } else {
+                None
+            },
+        });
+    }
+    report.state = overall(&report.hooks.iter().map(|h| h.state).collect::<Vec<_>>());
+    if codex {
+        if let Some(key) = codex_config.and_then(codex_toml::hooks_disabled_by) {
+            report.warnings.push(format!(
+                "Codex hooks are turned off by `{key} = false` in config.toml"
+            ));
+        }
+    }
+    report
+}
+
+/// The spellings of a path Codex may use in a trust key (as configured, and canonical).
+fn key_prefixes(path: &Path) -> Vec<String> {
+    let mut out = vec![path.display().to_string()];
+    let canonical = path
+        .parent()
+        .and_then(|d| std::fs::canonicalize(d).ok())
+        .zip(path.file_name())
+        .map(|(d, n)| d.join(n));
+    if let Some(c) = canonical.map(|c: PathBuf| c.display().to_string()) {
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The full report over `targets`.
+pub fn report(lookup: &dyn Lookup, binary: &Path, targets: &[Target]) -> Report {
+    let codex_config = paths::codex_home(lookup)
+        .ok()
+        .and_then(|h| lookup.read(&h.join("config.toml")));
+    Report {
+        binary: binary.display().to_string(),
+        targets: targets
+            .iter()
+            .map(|t| target_report(t, lookup.read(&t.path).as_deref(), codex_config.as_deref()))
+            .collect(),
+    }
+}
+
+/// Human-readable lines, one per target and one per hook that is not current.
+pub fn render(report: &Report) -> String {
+    let mut out = format!("binary: {}\n", report.binary);
+    for t in &report.targets {
+        out.push_str(&format!("{:<9} {:<9} {}\n", t.target, t.state, t.path));
+        if let Some(e) = &t.error {
+            out.push_str(&format!("          error: {e}\n"));
+        }
+        for h in &t.hooks {
+            let trust = match h.trusted {
+                Some(true) => ", trusted",
+                Some(false) if h.state != "absent" => ", not trusted yet",
+                _ => "",
+            };
+            let binary = match (&h.binary, h.state) {
+                (Some(b), "outdated") => format!(" (names {b})"),
+                _ => String::new(),
+            };
+            out.push_str(&format!(
+                "          {:<17} {}{binary}{trust}\n",
+                h.event, h.state
+            ));
+        }
+        if let Some(denies) = &t.denies {
+            let listed: Vec<String> = denies.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            out.push_str(&format!(
+                "          denied by agterm: {}\n",
+                listed.join(" ")
+            ));
+        }
+        for w in &t.warnings {
+            out.push_str(&format!("          warning: {w}\n"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overall_words() {
+        assert_eq!(overall(&["present", "present"]), "present");
+        assert_eq!(overall(&["absent", "absent"]), "absent");
+        assert_eq!(overall(&["present", "outdated"]), "outdated");
+        assert_eq!(overall(&["present", "absent"]), "partial");
+    }
+
+    #[test]
+    fn codex_trust_is_found_by_position() {
+        let target = Target {
+            kind: TargetKind::CodexConfig,
+            path: PathBuf::from("/nonexistent-dir/config.toml"),
+            command: "'/b/agterm-backup' hook codex".into(),
+        };
+        let applied = codex_toml::apply(
+            Some("[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"x\"\n"),
+            &target.command,
+        )
+        .unwrap();
+        let trusted = format!("{applied}\n[hooks.state.\"/nonexistent-dir/config.toml:stop:1:0\"]\ntrusted_hash = \"sha256:1\"\n");
+        let r = target_report(&target, Some(&trusted), Some(&trusted));
+        assert_eq!(r.state, "present");
+        let stop = r.hooks.iter().find(|h| h.event == "Stop").unwrap();
+        assert_eq!(
+            stop.trust_key.as_deref(),
+            Some("/nonexistent-dir/config.toml:stop:1:0")
+        );
+        assert_eq!(stop.trusted, Some(true));
+        let start = r.hooks.iter().find(|h| h.event == "SessionStart").unwrap();
+        assert_eq!(start.trusted, Some(false));
+    }
+}

@@ -1,0 +1,153 @@
+//! The hook's decision, pure over plain data: given the environment, the payload, what the process walk
+//! found and the pane's previous record, what (if anything) to write.
+
+use crate::agent_cwd::{choose_agent_cwd, CwdFacts};
+use crate::pane_env::{Env, PaneEnv};
+use crate::payload::Payload;
+use crate::skip::Skip;
+use agterm_backup_core::agent::AgentSpec;
+use agterm_backup_core::flags::filter_launch_args;
+use agterm_backup_core::id::is_valid_session_id;
+use agterm_backup_core::process::{agent_args, Located};
+use agterm_backup_core::record::{LiveRecord, RECORD_VERSION};
+use serde_json::Value;
+
+/// Record key holding the agent process's start time (Unix seconds), to tell it from a reused pid.
+pub const AGENT_START_KEY: &str = "agent_start";
+
+/// What the process inspection found about the agent.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProcessFacts {
+    pub located: Located,
+    /// The agent process's real cwd.
+    pub cwd: Option<String>,
+    /// The agent process's start time, Unix seconds.
+    pub start_time: Option<i64>,
+}
+
+/// Everything the decision looks at.
+#[derive(Debug, Clone)]
+pub struct HookInput<'a> {
+    pub spec: &'static AgentSpec,
+    pub env: &'a Env,
+    pub payload: &'a Payload,
+    pub process: &'a ProcessFacts,
+    /// The pane's current record, read under the pane lock.
+    pub previous: Option<&'a LiveRecord>,
+    /// The write time, UTC RFC 3339.
+    pub now: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Decision {
+    Skip(Skip),
+    Write {
+        record: Box<LiveRecord>,
+        /// A journal line is due (agent, session id or agent cwd changed).
+        journal: bool,
+    },
+}
+
+/// Decides what this hook run writes.
+pub fn decide(input: &HookInput<'_>) -> Decision {
+    match build_record(input) {
+        Ok(record) => {
+            let journal = LiveRecord::journal_worthy_change(input.previous, &record);
+            Decision::Write {
+                record: Box::new(record),
+                journal,
+            }
+        }
+        Err(skip) => Decision::Skip(skip),
+    }
+}
+
+fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
+    let HookInput {
+        spec,
+        env,
+        payload,
+        process,
+        previous,
+        ..
+    } = input;
+    let pane = PaneEnv::from_env(env)?;
+    if !is_valid_session_id(&payload.session_id) {
+        return Err(Skip::BadSessionId(payload.session_id.clone()));
+    }
+    if let Some((var, interactive)) = spec.interactive_entrypoint {
+        if let Some(v) = env.get(var).filter(|v| v.as_str() != interactive) {
+            return Err(Skip::Headless(format!("{var}={v}")));
+        }
+    }
+    if let Some((pid, name)) = process.located.enclosing {
+        return Err(Skip::Nested(pid, name));
+    }
+    let launch = process.located.agent.as_ref().map(|a| {
+        // A pinned pid ($CLAUDE_PID) may run under a name the table does not know (a versioned binary):
+        // its arguments are still everything after argv[0].
+        let args = agent_args(spec, &a.argv).unwrap_or(a.argv.get(1..).unwrap_or(&[]));
+        filter_launch_args(spec, args)
+    });
+    if let Some(l) = launch.as_ref().filter(|l| l.headless) {
+        let what = l
+            .subcommand
+            .clone()
+            .unwrap_or_else(|| "a headless flag".into());
+        return Err(Skip::Headless(format!("launched with {what}")));
+    }
+    let same_session =
+        previous.filter(|p| p.agent == spec.name && p.session_id == payload.session_id);
+    let flags = match (launch, same_session) {
+        (Some(l), _) => l.flags,
+        (None, Some(p)) => p.flags.clone(),
+        (None, None) => Vec::new(),
+    };
+    let agent_cwd = choose_agent_cwd(&CwdFacts {
+        agent: spec.name,
+        transcript_path: payload.transcript_path.as_deref(),
+        process_cwd: process.cwd.as_deref(),
+        project_dir: env.get("CLAUDE_PROJECT_DIR").map(String::as_str),
+        payload_cwd: payload.cwd.as_deref(),
+        previous: *previous,
+    });
+
+    // Unknown keys and the pin outcome of the previous record survive the rewrite.
+    let mut extra = previous.map(|p| p.extra.clone()).unwrap_or_default();
+    match process.start_time {
+        Some(t) => extra.insert(AGENT_START_KEY.into(), Value::from(t)),
+        None => extra.remove(AGENT_START_KEY),
+    };
+    Ok(LiveRecord {
+        v: RECORD_VERSION,
+        agent: spec.name.to_string(),
+        session_id: payload.session_id.clone(),
+        agterm_session: pane.session.clone(),
+        role: pane.role,
+        pane_id: pane.pane_id.clone(),
+        transcript_path: payload.transcript_path.clone(),
+        agent_cwd,
+        hook_cwd: payload.cwd.clone().unwrap_or_default(),
+        flags,
+        agent_pid: process.located.agent.as_ref().map(|a| a.pid),
+        event: payload
+            .hook_event_name
+            .clone()
+            .unwrap_or_else(|| "unknown".into()),
+        ts: input.now.clone(),
+        terminal: "agterm".into(),
+        // SessionStart carries `source`; later events of the same session keep it.
+        source: payload
+            .source
+            .clone()
+            .or_else(|| same_session.and_then(|p| p.source.clone())),
+        window_id: pane.window_id.clone(),
+        workspace_id: pane.workspace_id.clone(),
+        pin: previous.and_then(|p| p.pin),
+        pinned_line: previous.and_then(|p| p.pinned_line.clone()),
+        extra,
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,254 @@
+use super::*;
+use agterm_backup_core::agent::{CLAUDE, CODEX};
+use agterm_backup_core::pane::PaneRole;
+use agterm_backup_core::process::AgentProcess;
+use agterm_backup_core::record::PinOutcome;
+
+const PANE_SESSION: &str = "6b1e0c2a-aaaa-bbbb-cccc-0123456789ab";
+const ID: &str = "77e8ca85-2b1c-4a8e-9d0b-0c1d2e3f4a5b";
+
+fn env(extra: &[(&str, &str)]) -> Env {
+    let mut e: Env = [
+        ("AGTERM_SESSION_ID", PANE_SESSION),
+        ("AGTERM_PANE", "left"),
+        ("AGTERM_PANE_ID", "PANE-1"),
+        ("AGTERM_WINDOW_ID", "W-1"),
+        ("CLAUDE_CODE_ENTRYPOINT", "cli"),
+        ("CLAUDE_PROJECT_DIR", "/w/p"),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    for (k, v) in extra {
+        e.insert(k.to_string(), v.to_string());
+    }
+    e
+}
+
+fn payload(event: &str, transcript_folder: &str) -> Payload {
+    Payload {
+        session_id: ID.into(),
+        transcript_path: Some(format!(
+            "/h/.claude/projects/{transcript_folder}/{ID}.jsonl"
+        )),
+        cwd: Some("/w/p/sub".into()),
+        hook_event_name: Some(event.into()),
+        source: (event == "SessionStart").then(|| "startup".into()),
+    }
+}
+
+fn process(cmdline: &str, cwd: &str) -> ProcessFacts {
+    ProcessFacts {
+        located: Located {
+            agent: Some(AgentProcess {
+                pid: 4242,
+                argv: cmdline.split_whitespace().map(String::from).collect(),
+            }),
+            enclosing: None,
+        },
+        cwd: Some(cwd.into()),
+        start_time: Some(1_700_000_000),
+    }
+}
+
+fn run(
+    spec: &'static AgentSpec,
+    env: &Env,
+    payload: &Payload,
+    process: &ProcessFacts,
+    previous: Option<&LiveRecord>,
+) -> Decision {
+    decide(&HookInput {
+        spec,
+        env,
+        payload,
+        process,
+        previous,
+        now: "2026-12-01T00:00:00.000Z".into(),
+    })
+}
+
+fn written(d: Decision) -> (LiveRecord, bool) {
+    match d {
+        Decision::Write { record, journal } => (*record, journal),
+        Decision::Skip(s) => panic!("skipped: {s}"),
+    }
+}
+
+#[test]
+fn first_event_writes_a_full_record_and_a_journal_line() {
+    let e = env(&[]);
+    let p = payload("SessionStart", "-w-p");
+    let facts = process("claude --model sonnet -c fix the bug", "/w/p");
+    let (r, journal) = written(run(&CLAUDE, &e, &p, &facts, None));
+    assert!(journal);
+    assert_eq!(r.agent, "claude");
+    assert_eq!(r.session_id, ID);
+    assert_eq!(r.agterm_session, PANE_SESSION.to_ascii_uppercase());
+    assert_eq!(r.role, PaneRole::Left);
+    assert_eq!(r.pane_id.as_deref(), Some("PANE-1"));
+    assert_eq!(r.window_id.as_deref(), Some("W-1"));
+    assert_eq!(r.flags, vec!["--model", "sonnet"]);
+    assert_eq!(r.agent_cwd, "/w/p");
+    assert_eq!(r.hook_cwd, "/w/p/sub");
+    assert_eq!(r.agent_pid, Some(4242));
+    assert_eq!(r.source.as_deref(), Some("startup"));
+    assert_eq!(r.event, "SessionStart");
+    assert_eq!(r.terminal, "agterm");
+    assert_eq!(
+        r.extra.get(AGENT_START_KEY),
+        Some(&Value::from(1_700_000_000))
+    );
+}
+
+#[test]
+fn later_events_keep_source_pin_and_unknown_keys_without_a_journal_line() {
+    let e = env(&[]);
+    let facts = process("claude --model sonnet", "/w/p");
+    let (mut first, _) = written(run(
+        &CLAUDE,
+        &e,
+        &payload("SessionStart", "-w-p"),
+        &facts,
+        None,
+    ));
+    first.pin = Some(PinOutcome::Ok);
+    first.pinned_line = Some("cd '/w/p' && claude --resume x".into());
+    first.extra.insert("future".into(), Value::from("kept"));
+    let (next, journal) = written(run(
+        &CLAUDE,
+        &e,
+        &payload("PreToolUse", "-w-p"),
+        &facts,
+        Some(&first),
+    ));
+    assert!(!journal);
+    assert_eq!(next.event, "PreToolUse");
+    assert_eq!(next.source.as_deref(), Some("startup"));
+    assert_eq!(next.pin, Some(PinOutcome::Ok));
+    assert_eq!(next.pinned_line, first.pinned_line);
+    assert_eq!(next.extra.get("future"), Some(&Value::from("kept")));
+}
+
+#[test]
+fn agent_cwd_is_kept_while_the_transcript_is_the_same_and_rechosen_when_it_changes() {
+    let e = env(&[]);
+    let facts = process("claude", "/w/p");
+    let (first, _) = written(run(
+        &CLAUDE,
+        &e,
+        &payload("SessionStart", "-w-p"),
+        &facts,
+        None,
+    ));
+    // The process cwd moved (it cannot for Claude, but the rule must not look): kept.
+    let moved = process("claude", "/elsewhere");
+    let (same, _) = written(run(
+        &CLAUDE,
+        &e,
+        &payload("Stop", "-w-p"),
+        &moved,
+        Some(&first),
+    ));
+    assert_eq!(same.agent_cwd, "/w/p");
+    // A new transcript under the payload cwd's slug: re-chosen, and journalled.
+    let mut p = payload("SessionStart", "-w-p-sub");
+    p.session_id = "aaaaaaaa-0000-0000-0000-000000000001".into();
+    let (changed, journal) = written(run(&CLAUDE, &e, &p, &moved, Some(&same)));
+    assert_eq!(changed.agent_cwd, "/w/p/sub");
+    assert!(journal);
+    // The previous agent cwd is itself a candidate (a resume from elsewhere reports the real file later).
+    let mut e2 = env(&[]);
+    e2.remove("CLAUDE_PROJECT_DIR");
+    let mut p = payload("UserPromptSubmit", "-w-p");
+    p.transcript_path = Some(format!("/h/.claude/projects/-w-p/{ID}.jsonl"));
+    p.cwd = Some("/tmp".into());
+    let mut prev = first.clone();
+    prev.transcript_path = Some("/h/.claude/projects/-tmp/never-created.jsonl".into());
+    let (r, _) = written(run(
+        &CLAUDE,
+        &e2,
+        &p,
+        &process("claude", "/tmp"),
+        Some(&prev),
+    ));
+    assert_eq!(r.agent_cwd, "/w/p");
+}
+
+#[test]
+fn codex_records_the_session_cwd_and_drops_resume() {
+    let e = env(&[]);
+    let mut p = payload("SessionStart", "ignored");
+    p.transcript_path = Some("/c/sessions/2026/12/01/rollout-x.jsonl".into());
+    p.cwd = Some("/w/q".into());
+    let facts = process(&format!("codex resume {ID} -m o3 --search"), "/w/q");
+    let (r, _) = written(run(&CODEX, &e, &p, &facts, None));
+    assert_eq!(r.agent_cwd, "/w/q");
+    assert_eq!(r.flags, vec!["-m", "o3", "--search"]);
+}
+
+#[test]
+fn headless_nested_and_bad_ids_write_nothing() {
+    let e = env(&[]);
+    let p = payload("SessionStart", "-w-p");
+    let skip = |d: Decision| match d {
+        Decision::Skip(s) => s,
+        Decision::Write { .. } => panic!("wrote a record"),
+    };
+    assert!(matches!(
+        skip(run(&CLAUDE, &e, &p, &process("claude -p hi", "/w/p"), None)),
+        Skip::Headless(_)
+    ));
+    let sdk = env(&[("CLAUDE_CODE_ENTRYPOINT", "sdk-cli")]);
+    assert_eq!(
+        skip(run(&CLAUDE, &sdk, &p, &process("claude", "/w/p"), None)),
+        Skip::Headless("CLAUDE_CODE_ENTRYPOINT=sdk-cli".into())
+    );
+    // The entrypoint variable is Claude's: a codex hook ignores it.
+    let mut cp = p.clone();
+    cp.transcript_path = None;
+    assert!(matches!(
+        run(&CODEX, &sdk, &cp, &process("codex", "/w"), None),
+        Decision::Write { .. }
+    ));
+    assert!(matches!(
+        skip(run(&CODEX, &e, &cp, &process("codex exec hi", "/w"), None)),
+        Skip::Headless(_)
+    ));
+    let mut nested = process("claude", "/w/p");
+    nested.located.enclosing = Some((7, "codex"));
+    assert_eq!(
+        skip(run(&CLAUDE, &e, &p, &nested, None)),
+        Skip::Nested(7, "codex")
+    );
+    for bad in ["../x", "a'b", &"a".repeat(10_000)] {
+        let mut bp = p.clone();
+        bp.session_id = bad.to_string();
+        assert!(matches!(
+            skip(run(&CLAUDE, &e, &bp, &process("claude", "/w/p"), None)),
+            Skip::BadSessionId(_)
+        ));
+    }
+    let overlay = env(&[("AGTERM_PANE", "")]);
+    assert_eq!(
+        skip(run(&CLAUDE, &overlay, &p, &process("claude", "/w/p"), None)),
+        Skip::Overlay
+    );
+}
+
+#[test]
+fn without_an_agent_process_flags_come_from_the_same_session_or_are_empty() {
+    let e = env(&[]);
+    let p = payload("PreToolUse", "-w-p");
+    let none = ProcessFacts::default();
+    let (r, _) = written(run(&CLAUDE, &e, &p, &none, None));
+    assert_eq!(
+        (r.flags.len(), r.agent_pid, r.agent_cwd.as_str()),
+        (0, None, "/w/p")
+    );
+    let mut prev = r.clone();
+    prev.flags = vec!["--verbose".into()];
+    let (r2, _) = written(run(&CLAUDE, &e, &p, &none, Some(&prev)));
+    assert_eq!(r2.flags, vec!["--verbose"]);
+    assert!(!r2.extra.contains_key(AGENT_START_KEY));
+}

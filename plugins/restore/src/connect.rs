@@ -1,0 +1,13 @@
+//! Reaching the running agterm: the one place that picks the terminal implementation.
+
+use agterm_backup_core::agterm::{socket_path_from_env, AgtermTerminal, Client, Timeouts};
+use std::path::Path;
+
+/// agterm behind its control socket (`--socket`, `$AGTERM_SOCKET`, `$AGTERM_STATE_DIR`, `~/Library/…`).
+/// The error says where we looked.
+pub fn connect(socket: Option<&Path>) -> Result<AgtermTerminal, String> {
+    let path = socket_path_from_env(socket).ok_or_else(|| {
+        "cannot find agterm's control socket: set AGTERM_SOCKET or pass --socket PATH".to_string()
+    })?;
+    Ok(AgtermTerminal::new(Client::new(path, Timeouts::CLI)))
+}

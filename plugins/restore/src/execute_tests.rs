@@ -1,0 +1,132 @@
+use super::*;
+use crate::fixtures::{captured, pane, record, ID_A, ID_B};
+use crate::mock::MockTerminal;
+use crate::plan::{plan, PlanInput};
+use crate::transcripts::Transcripts;
+use agterm_backup_core::pane::PaneRole;
+use agterm_backup_core::terminal::TerminalInfo;
+
+const DIALOG: &str = "This session is 2h old and 150k tokens.\n❯ 1. Resume from summary (instant, recommended)\n  2. Resume full session as-is\n  3. Don't ask again\n";
+
+fn fast(answer: Option<u8>) -> ExecOptions {
+    ExecOptions {
+        confirm_timeout: Duration::from_millis(300),
+        dialog_timeout: Duration::from_millis(300),
+        poll: Duration::from_millis(5),
+        answer,
+    }
+}
+
+fn setup() -> (Vec<PlanRow>, MockTerminal) {
+    let a = record(ID_A, PaneRole::Left, "2026-11-30T10:00:00Z");
+    let b = record(ID_B, PaneRole::Right, "2026-11-30T10:00:00Z");
+    let mut t = Transcripts::default();
+    t.paths.extend([a.transcript_path.clone().unwrap(), b.transcript_path.clone().unwrap()]);
+    let panes = vec![pane(PaneRole::Left), pane(PaneRole::Right)];
+    let rows = plan(&PlanInput {
+        captured: &[captured(Some(a), vec![]), captured(Some(b), vec![])],
+        panes: &panes,
+        mode: None,
+        launched_at: None,
+        as_of: None,
+        transcripts: &t,
+    });
+    (rows, MockTerminal::new(TerminalInfo::default(), panes))
+}
+
+/// A shell that runs what is typed: a line with `claude` puts claude in the foreground, and shows the
+/// dialog when `dialog` is set; a digit typed at the dialog clears it.
+fn shell(dialog: bool) -> crate::mock::Reaction {
+    Box::new(move |_, text, view, screen| {
+        if text.contains("'claude'") {
+            let argv: Vec<String> = text.trim().split(' ').map(|w| w.trim_matches('\'').to_string()).collect();
+            view.foreground = Some(argv[argv.iter().position(|w| w == "claude").unwrap()..].to_vec());
+            *screen = if dialog { DIALOG.into() } else { "> \n? for shortcuts".into() };
+        } else if text.len() == 1 {
+            *screen = format!("picked {text}\n? for shortcuts");
+        }
+    })
+}
+
+#[test]
+fn types_confirms_and_answers_with_the_digit() {
+    let (rows, mut term) = setup();
+    term.react = Some(shell(true));
+    let tmp = tempfile::tempdir().unwrap();
+    let mut lines = Vec::new();
+    let out = type_plan(&mut term, &rows, &StateDir::at(tmp.path()), &fast(Some(2)), &mut |l| lines.push(l.to_string()));
+    assert_eq!(out, vec![Some(Outcome::Resumed { answered: Some(2) }); 2]);
+    let typed: Vec<&str> = term.typed.iter().map(|(_, t)| t.as_str()).collect();
+    assert_eq!(typed.len(), 4);
+    assert!(typed[0].ends_with(&format!("'--resume' '{ID_A}' '--model' 'sonnet'\n")));
+    assert_eq!(typed[2], "2");
+    assert_eq!(term.typed[3].0.role, PaneRole::Right);
+    assert!(lines.iter().any(|l| l.contains("answered the resume question: 2")), "{lines:?}");
+}
+
+#[test]
+fn no_answer_leaves_the_dialog() {
+    let (rows, mut term) = setup();
+    term.react = Some(shell(true));
+    let tmp = tempfile::tempdir().unwrap();
+    let out = type_plan(&mut term, &rows, &StateDir::at(tmp.path()), &fast(None), &mut |_| {});
+    assert_eq!(out[0], Some(Outcome::Resumed { answered: None }));
+    assert_eq!(term.typed.len(), 2, "only the two resume lines");
+}
+
+#[test]
+fn a_pane_that_became_busy_after_planning_is_not_typed_into() {
+    let (rows, mut term) = setup();
+    term.react = Some(shell(false));
+    term.on_read = Some(Box::new(|n, panes| {
+        if n == 0 {
+            panes[0].foreground = Some(vec!["vim".into()]);
+        }
+    }));
+    let tmp = tempfile::tempdir().unwrap();
+    let out = type_plan(&mut term, &rows, &StateDir::at(tmp.path()), &fast(Some(2)), &mut |_| {});
+    assert!(matches!(&out[0], Some(Outcome::NotIdle(w)) if w.contains("vim")));
+    assert_eq!(out[1], Some(Outcome::Resumed { answered: None }));
+    assert!(term.typed.iter().all(|(p, _)| p.role == PaneRole::Right));
+}
+
+#[test]
+fn an_agent_that_never_comes_up_is_reported() {
+    let (rows, mut term) = setup();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = type_plan(&mut term, &rows, &StateDir::at(tmp.path()), &fast(Some(2)), &mut |_| {});
+    assert_eq!(out[0], Some(Outcome::TypedUnconfirmed));
+    assert!(out[0].as_ref().unwrap().is_failure());
+}
+
+#[test]
+fn over_long_lines_run_a_script() {
+    let (mut rows, mut term) = setup();
+    term.react = Some(shell(false));
+    if let Action::Type { resume, .. } = &mut rows[0].action {
+        resume.line = format!("{} {}", resume.line, "x".repeat(2000));
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    type_plan(&mut term, &rows, &StateDir::at(tmp.path()), &fast(None), &mut |_| {});
+    assert!(term.typed[0].1.starts_with("sh '"), "{}", term.typed[0].1);
+    assert!(term.typed[0].1.len() < 1024);
+}
+
+#[test]
+fn answer_finds_waiting_panes_only() {
+    let (_, mut term) = setup();
+    term.panes[0].foreground = Some(vec!["claude".into(), "--resume".into(), ID_A.into()]);
+    term.panes[1].foreground = Some(vec!["claude".into()]);
+    let left = PaneRef { session_id: term.panes[0].session_id.clone(), role: PaneRole::Left, pane_id: None };
+    let right = PaneRef { role: PaneRole::Right, ..left.clone() };
+    term.set_screen(&left, DIALOG);
+    term.set_screen(&right, "? for shortcuts");
+    let found = answer_waiting(&mut term, 2, true).unwrap();
+    assert_eq!(found.len(), 1);
+    assert!(!found[0].answered);
+    assert!(term.typed.is_empty(), "dry run types nothing");
+    let found = answer_waiting(&mut term, 3, false).unwrap();
+    assert!(found[0].answered);
+    assert_eq!(term.typed, vec![(found[0].pane.clone(), "3".to_string())]);
+    assert!(answer_waiting(&mut term, 7, false).is_err());
+}

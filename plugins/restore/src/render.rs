@@ -1,0 +1,204 @@
+//! The plan as a person reads it (an aligned table) and as a script reads it (versioned JSON).
+//!
+//! `restore --json` prints one object, schema version 1:
+//!
+//! ```json
+//! {
+//!   "v": 1,
+//!   "mode": "rerun",                       // agterm's active restore mode, null when unknown
+//!   "launched_at": "2026-12-01T08:00:00Z", // the running agterm's start, null when unknown
+//!   "cutoff": "2026-12-01T08:00:00Z",     // --as-of, else launched_at, else null
+//!   "dry_run": false,
+//!   "rows": [
+//!     {
+//!       "pane": "6B1E…-left",             // PANE-KEY of the record
+//!       "session": "6B1E…", "role": "left", "pane_id": "9A2F…",   // the joined pane (null: none)
+//!       "joined_by": "pane-id",            // "pane-id" | "session-role" | null
+//!       "agent": "claude", "session_id": "77e8…", "agent_cwd": "/w/p", "pane_cwd": "/w",
+//!       "journal": false,                  // true: the record came from the journal (journal rule)
+//!       "action": "type",                  // "type" | "skip"
+//!       "line": "cd '/w/p' && 'claude' '--resume' '77e8…'",   // when "type"
+//!       "reason": null,                    // when "skip": no-record | invalid-id | pane-gone |
+//!                                          //   already-running | new-conversation | busy | transcript-gone
+//!       "why": null,                       // when "skip": the sentence the table shows
+//!       "outcome": null                    // after typing: "resumed" | "typed-unconfirmed" | "not-idle" |
+//!                                          //   "failed: …"; "+answered N" when the dialog was answered
+//!     }
+//!   ]
+//! }
+//! ```
+//! New keys may be added within version 1; a key's meaning never changes without bumping `v`.
+
+use crate::plan::{Action, PlanRow};
+use agterm_backup_core::terminal::RestoreMode;
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde_json::{json, Value};
+
+/// The JSON schema version of `restore --json`.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The context printed above (and into) the plan.
+#[derive(Debug, Clone, Default)]
+pub struct PlanContext {
+    pub mode: Option<RestoreMode>,
+    pub launched_at: Option<DateTime<Utc>>,
+    pub cutoff: Option<DateTime<Utc>>,
+    pub dry_run: bool,
+}
+
+fn stamp(t: Option<DateTime<Utc>>) -> Value {
+    t.map_or(Value::Null, |t| Value::String(t.to_rfc3339_opts(SecondsFormat::Secs, true)))
+}
+
+/// The versioned JSON document; `outcomes[i]` belongs to `rows[i]` when given.
+pub fn to_json(ctx: &PlanContext, rows: &[PlanRow], outcomes: &[Option<String>]) -> Value {
+    let rows: Vec<Value> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let (action, line, reason, why) = match &r.action {
+                Action::Type { line, .. } => ("type", Some(line.clone()), None, None),
+                Action::Skip { reason } => ("skip", None, Some(reason.code()), Some(reason.describe())),
+            };
+            json!({
+                "pane": r.key.to_string(),
+                "session": r.target.as_ref().map(|t| t.session_id.clone()),
+                "role": r.target.as_ref().map(|t| t.role.as_str()),
+                "pane_id": r.target.as_ref().and_then(|t| t.pane_id.clone()),
+                "joined_by": r.joined_by,
+                "agent": r.agent, "session_id": r.session_id,
+                "agent_cwd": r.agent_cwd, "pane_cwd": r.pane_cwd,
+                "journal": r.from_journal,
+                "action": action, "line": line, "reason": reason, "why": why,
+                "outcome": outcomes.get(i).cloned().flatten(),
+            })
+        })
+        .collect();
+    json!({
+        "v": SCHEMA_VERSION,
+        "mode": ctx.mode,
+        "launched_at": stamp(ctx.launched_at),
+        "cutoff": stamp(ctx.cutoff),
+        "dry_run": ctx.dry_run,
+        "rows": rows,
+    })
+}
+
+/// The first 8 characters of an id (enough to tell conversations apart on screen).
+pub fn id_prefix(id: &str) -> &str {
+    id.get(..8).unwrap_or(id)
+}
+
+/// Pads to display width, counting chars (paths and names may be non-ASCII).
+fn pad(s: &str, width: usize) -> String {
+    let n = s.chars().count();
+    format!("{s}{}", " ".repeat(width.saturating_sub(n)))
+}
+
+/// The plan as an aligned table: PANE, AGENT, ID, DIRECTORY, ACTION. `color` adds green/yellow to the
+/// action (the caller decides: a tty and no `NO_COLOR`).
+pub fn table(rows: &[PlanRow], color: bool) -> String {
+    let header = ["PANE", "AGENT", "ID", "DIRECTORY", "ACTION"];
+    let cells: Vec<[String; 5]> = rows
+        .iter()
+        .map(|r| {
+            let pane = r.target.as_ref().map_or_else(
+                || format!("{}…-{}", id_prefix(&r.key.session), r.key.role),
+                |t| format!("{}…-{}", id_prefix(&t.session_id), t.role),
+            );
+            let action = match &r.action {
+                Action::Type { .. } => format!("type{}", if r.from_journal { " [journal]" } else { "" }),
+                Action::Skip { reason } => format!(
+                    "skip{}: {}",
+                    if r.from_journal { " [journal]" } else { "" },
+                    reason.describe()
+                ),
+            };
+            [
+                pane,
+                r.agent.clone().unwrap_or_else(|| "-".into()),
+                r.session_id.as_deref().map_or("-".into(), |s| id_prefix(s).to_string()),
+                r.agent_cwd.clone().unwrap_or_else(|| "-".into()),
+                action,
+            ]
+        })
+        .collect();
+    let mut widths = header.map(|h| h.len());
+    for row in &cells {
+        for (w, c) in widths.iter_mut().zip(row.iter()) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let line = |cols: [&str; 5], out: &mut String, paint: Option<&str>| {
+        for (i, c) in cols.iter().enumerate().take(4) {
+            out.push_str(&pad(c, widths[i]));
+            out.push_str("  ");
+        }
+        match paint {
+            Some(code) => out.push_str(&format!("\x1b[{code}m{}\x1b[0m", cols[4])),
+            None => out.push_str(cols[4]),
+        }
+        out.push('\n');
+    };
+    line(header, &mut out, None);
+    for (row, r) in cells.iter().zip(rows) {
+        let paint = color.then_some(if r.line().is_some() { "32" } else { "33" });
+        line([&row[0], &row[1], &row[2], &row[3], &row[4]], &mut out, paint);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::{captured, pane, record, ID_A};
+    use crate::plan::{plan, PlanInput};
+    use crate::transcripts::Transcripts;
+    use agterm_backup_core::pane::PaneRole;
+
+    fn rows() -> Vec<PlanRow> {
+        let r = record(ID_A, PaneRole::Left, "2026-11-30T10:00:00Z");
+        let mut t = Transcripts::default();
+        t.paths.insert(r.transcript_path.clone().unwrap());
+        let mut busy = pane(PaneRole::Right);
+        busy.foreground = Some(vec!["sleep".into(), "9".into()]);
+        let b = record(ID_A, PaneRole::Right, "2026-11-30T10:00:00Z");
+        plan(&PlanInput {
+            captured: &[captured(Some(r), vec![]), captured(Some(b), vec![])],
+            panes: &[pane(PaneRole::Left), busy],
+            mode: None,
+            launched_at: None,
+            as_of: None,
+            transcripts: &t,
+        })
+    }
+
+    #[test]
+    fn table_is_aligned_and_plain_without_color() {
+        let text = table(&rows(), false);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        let col = |l: &str| {
+            let byte = l.find("claude").or_else(|| l.find("AGENT")).unwrap();
+            l[..byte].chars().count()
+        };
+        assert_eq!(col(lines[0]), col(lines[1]));
+        assert_eq!(col(lines[1]), col(lines[2]));
+        assert!(lines[1].ends_with("type"));
+        assert!(lines[2].contains("skip: busy: `sleep 9`"));
+        assert!(!text.contains('\x1b'));
+        assert!(table(&rows(), true).contains("\x1b[32mtype"));
+    }
+
+    #[test]
+    fn json_is_versioned_with_one_row_per_pane() {
+        let v = to_json(&PlanContext::default(), &rows(), &[Some("resumed".into())]);
+        assert_eq!(v["v"], 1);
+        assert_eq!(v["rows"][0]["action"], "type");
+        assert_eq!(v["rows"][0]["outcome"], "resumed");
+        assert_eq!(v["rows"][1]["reason"], "busy");
+        assert_eq!(v["rows"][1]["outcome"], Value::Null);
+        assert_eq!(v["rows"][0]["joined_by"], "pane-id");
+    }
+}

@@ -1,0 +1,195 @@
+//! `snap`: freeze the live records and agterm's whole pane tree into `snapshots/<UTC stamp>.json` and
+//! `snapshot.json` (atomic, 0600), keeping the newest [`KEEP`].
+//!
+//! `snap --harvest` recovers conversations that ran before the hook existed: a `Session ID: <uuid>` line
+//! in a pane's scrollback counts only when Claude has a transcript with that id
+//! (`<claude config>/projects/*/<id>.jsonl`), and only for panes without a live record — a harvested id
+//! never overrides a live one. Harvested entries are full [`LiveRecord`]s (`event: "harvest"`) in the
+//! snapshot's `harvested` array; `restore` uses them for panes that have nothing else.
+//!
+//! Snapshot document, version 1: `{"v":1,"taken_at":RFC3339,"terminal":TerminalInfo|null,
+//! "error":string|null,"panes":[PaneView],"records":[LiveRecord],"harvested":[LiveRecord]}`.
+
+use agterm_backup_core::pane::PaneKey;
+use agterm_backup_core::record::{LiveRecord, RECORD_VERSION};
+use agterm_backup_core::state::{write_atomic, StateDir};
+use agterm_backup_core::terminal::{PaneRef, PaneView, ScreenRange, Terminal, TerminalInfo};
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::os::unix::fs::DirBuilderExt;
+use std::path::{Path, PathBuf};
+
+/// How many timestamped snapshots are kept.
+pub const KEEP: usize = 50;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    pub v: u32,
+    pub taken_at: String,
+    pub terminal: Option<TerminalInfo>,
+    /// Why the pane tree is missing (agterm not running), if it is.
+    pub error: Option<String>,
+    pub panes: Vec<PaneView>,
+    pub records: Vec<LiveRecord>,
+    pub harvested: Vec<LiveRecord>,
+}
+
+/// `20261201T090000.123Z.json`: sorts by time as text.
+pub fn file_name(at: DateTime<Utc>) -> String {
+    format!("{}.json", at.format("%Y%m%dT%H%M%S%.3fZ"))
+}
+
+/// Writes `snapshots/<stamp>.json` and `snapshot.json`, then prunes to the newest `keep`. Returns the
+/// timestamped path.
+pub fn write(state: &StateDir, snap: &Snapshot, at: DateTime<Utc>, keep: usize) -> std::io::Result<PathBuf> {
+    state.ensure()?;
+    let dir = state.snapshots_dir();
+    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(&dir)?;
+    let mut bytes = serde_json::to_vec_pretty(snap)?;
+    bytes.push(b'\n');
+    let path = dir.join(file_name(at));
+    write_atomic(&path, &bytes, 0o600)?;
+    write_atomic(&state.latest_snapshot(), &bytes, 0o600)?;
+    prune(&dir, keep)?;
+    Ok(path)
+}
+
+/// Removes all but the newest `keep` snapshot files (by name, which sorts by time).
+pub fn prune(dir: &Path, keep: usize) -> std::io::Result<()> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)?
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".json") && n.as_bytes().first().is_some_and(u8::is_ascii_digit))
+        .collect();
+    names.sort();
+    let excess = names.len().saturating_sub(keep);
+    for n in &names[..excess] {
+        std::fs::remove_file(dir.join(n))?;
+    }
+    Ok(())
+}
+
+/// The session ids a pane's scrollback shows as `Session ID: <id>`, newest last.
+pub fn scrollback_ids(text: &str) -> Vec<String> {
+    let re = regex::Regex::new(r"Session ID:\s*([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})")
+        .expect("static regex");
+    re.captures_iter(text).map(|c| c[1].to_ascii_lowercase()).collect()
+}
+
+/// Claude's transcript for `id` under `<claude config>/projects/*/`, if any.
+pub fn find_claude_transcript(claude_dir: &Path, id: &str) -> Option<PathBuf> {
+    let file = format!("{id}.jsonl");
+    std::fs::read_dir(claude_dir.join("projects"))
+        .ok()?
+        .flatten()
+        .map(|e| e.path().join(&file))
+        .find(|p| p.is_file())
+}
+
+/// The `cwd` a Claude transcript records (its first line that has one).
+pub fn transcript_cwd(path: &Path) -> Option<String> {
+    let bytes = agterm_backup_core::state::read_capped(path, 4 << 20).ok()?;
+    String::from_utf8_lossy(&bytes).lines().find_map(|l| {
+        let v: serde_json::Value = serde_json::from_str(l).ok()?;
+        v.get("cwd")?.as_str().map(str::to_string)
+    })
+}
+
+/// A harvested record for `pane` from its scrollback: the newest id with a transcript, unless the pane has
+/// a live record (`live_keys`).
+pub fn harvest_pane(
+    pane: &PaneView,
+    scrollback: &str,
+    live_keys: &HashSet<PaneKey>,
+    claude_dir: &Path,
+    at: DateTime<Utc>,
+) -> Option<LiveRecord> {
+    let key = PaneKey::new(&pane.session_id, pane.role)?;
+    if live_keys.contains(&key) {
+        return None;
+    }
+    let (id, transcript) = scrollback_ids(scrollback)
+        .into_iter()
+        .rev()
+        .find_map(|id| find_claude_transcript(claude_dir, &id).map(|t| (id, t)))?;
+    let cwd = transcript_cwd(&transcript).or_else(|| pane.cwd.clone())?;
+    Some(LiveRecord {
+        v: RECORD_VERSION,
+        agent: "claude".into(),
+        session_id: id,
+        agterm_session: key.session.clone(),
+        role: pane.role,
+        pane_id: pane.pane_id.clone(),
+        transcript_path: Some(transcript.to_string_lossy().into_owned()),
+        agent_cwd: cwd.clone(),
+        hook_cwd: cwd,
+        flags: Vec::new(),
+        agent_pid: None,
+        event: "harvest".into(),
+        ts: at.to_rfc3339_opts(SecondsFormat::Secs, true),
+        terminal: "agterm".into(),
+        source: Some("harvest".into()),
+        window_id: pane.window_id.clone(),
+        workspace_id: None,
+        pin: None,
+        pinned_line: None,
+        extra: Default::default(),
+    })
+}
+
+/// `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+pub fn claude_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    if let Some(d) = env("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(d));
+    }
+    env("HOME").filter(|h| !h.is_empty()).map(|h| Path::new(&h).join(".claude"))
+}
+
+/// Takes a snapshot now: every live record, and — when `term` is reachable — its info and panes (plus
+/// harvested scrollback ids with `harvest`). An unreachable terminal is recorded in `error`, not fatal.
+pub fn take(
+    state: &StateDir,
+    term: Result<&mut dyn Terminal, String>,
+    harvest: bool,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> (Snapshot, DateTime<Utc>) {
+    let now = Utc::now();
+    let records: Vec<LiveRecord> = state.pane_keys().iter().filter_map(|k| state.read_record(k)).collect();
+    let live_keys: HashSet<PaneKey> = records.iter().filter_map(|r| r.pane_key()).collect();
+    let mut snap = Snapshot {
+        v: 1,
+        taken_at: now.to_rfc3339_opts(SecondsFormat::Millis, true),
+        terminal: None,
+        error: None,
+        panes: Vec::new(),
+        records,
+        harvested: Vec::new(),
+    };
+    let term = match term {
+        Ok(t) => t,
+        Err(e) => {
+            snap.error = Some(e);
+            return (snap, now);
+        }
+    };
+    match term.info().and_then(|i| Ok((i, term.panes()?))) {
+        Err(e) => snap.error = Some(format!("agterm did not answer: {e}")),
+        Ok((info, panes)) => {
+            snap.terminal = Some(info);
+            snap.panes = panes;
+        }
+    }
+    if let (true, Some(claude)) = (harvest, claude_dir(env)) {
+        for p in &snap.panes {
+            let pane = PaneRef { session_id: p.session_id.clone(), role: p.role, pane_id: p.pane_id.clone() };
+            let Ok(text) = term.screen(&pane, ScreenRange::All) else { continue };
+            snap.harvested.extend(harvest_pane(p, &text, &live_keys, &claude, now));
+        }
+    }
+    (snap, now)
+}
+
+#[cfg(test)]
+#[path = "snapshot_tests.rs"]
+mod tests;

@@ -1,0 +1,73 @@
+use super::*;
+use crate::fixtures::{captured, pane, record, ID_A};
+use crate::plan::{plan, PlanInput};
+use crate::transcripts::Transcripts;
+use agterm_backup_core::pane::PaneRole;
+
+fn hooks(trusted: bool) -> Vec<HookState> {
+    vec![
+        HookState { agent: "claude".into(), state: "present".into(), path: "/h/.claude/settings.json".into(), trusted: None },
+        HookState { agent: "codex".into(), state: "present".into(), path: "/h/.codex/config.toml".into(), trusted: Some(trusted) },
+    ]
+}
+
+#[test]
+fn rows_for_captured_and_agent_panes_with_warnings() {
+    let r = record(ID_A, PaneRole::Left, "2026-11-30T10:00:00Z");
+    let mut left = pane(PaneRole::Left);
+    left.cwd = Some("/home/u".into());
+    let mut right = pane(PaneRole::Right);
+    right.foreground = Some(vec!["codex".into()]);
+    let mut plain = pane(PaneRole::Right);
+    plain.session_id = "11111111-0000-0000-0000-000000000000".into();
+    let panes = vec![left, right, plain];
+    let mut t = Transcripts::default();
+    t.paths.insert(r.transcript_path.clone().unwrap());
+    let rows = plan(&PlanInput {
+        captured: &[captured(Some(r), vec![])],
+        panes: &panes,
+        mode: Some(RestoreMode::Live),
+        launched_at: None,
+        as_of: None,
+        transcripts: &t,
+    });
+    let info = TerminalInfo { version: Some("0.34.0".into()), restore_mode: Some(RestoreMode::Live), ..Default::default() };
+    let report = build(StatusInput {
+        hooks: hooks(false),
+        denylist_ok: Some(false),
+        terminal: Ok(&info),
+        panes: &panes,
+        rows: &rows,
+        pin_outcomes: &[Some(PinOutcome::SettingOff)],
+    });
+    assert_eq!(report.panes.len(), 2, "the plain shell pane is not listed");
+    assert!(report.panes[0].captured);
+    assert_eq!(report.panes[0].agent_cwd.as_deref(), Some("/w/p"), "differs from the pane's cwd");
+    assert_eq!(report.panes[1].agent.as_deref(), Some("codex"));
+    assert!(!report.panes[1].captured);
+    let all = report.warnings.join("\n");
+    for needle in ["trusted", "denylist", "Restore running commands", "Live mode"] {
+        assert!(all.contains(needle), "{needle} missing in {all}");
+    }
+    assert_eq!(report.warnings.len(), 4);
+    let text = render(&report);
+    assert!(text.contains("agterm 0.34.0 · restore mode live"), "{text}");
+    assert!(text.contains("NOT captured"));
+    assert!(text.contains("in /w/p"));
+}
+
+#[test]
+fn agterm_not_running_is_one_clear_line() {
+    let report = build(StatusInput {
+        hooks: hooks(true),
+        denylist_ok: Some(true),
+        terminal: Err("connect(/x/agterm.sock) failed: No such file — is agterm running?".into()),
+        panes: &[],
+        rows: &[],
+        pin_outcomes: &[],
+    });
+    assert!(report.warnings.is_empty());
+    let text = render(&report);
+    assert!(text.contains("agterm is not running"), "{text}");
+    assert!(text.contains("hook codex   present, trusted"), "{text}");
+}

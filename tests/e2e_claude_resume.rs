@@ -1,0 +1,119 @@
+//! From a record to a resumed conversation, with the real Claude Code CLI: a session runs in one pane and
+//! exits; in a fresh pane of the same agterm pane (its shell elsewhere, as after a restart) the resume
+//! line built from the record (`ResumeLine`) is typed, and Claude's own SessionStart must say
+//! `source: "resume"` with the original id, in the original directory, with no new transcript, and the
+//! record must keep the id, the directory and the flags. Skipped (with a SKIPPED line) when the CLI is
+//! absent.
+
+use agterm_backup_core::agent::CLAUDE;
+use agterm_backup_core::quote::quote_words;
+use agterm_backup_core::resume::ResumeLine;
+use agterm_backup_testkit::agents::rig::Rig;
+use agterm_backup_testkit::agents::{start_in_pane, type_prompt, wait_screen};
+use agterm_backup_testkit::paths::agent_cli;
+use std::path::Path;
+use std::time::Duration;
+
+const AGENT_START: Duration = Duration::from_secs(30);
+const TURN: Duration = Duration::from_secs(30);
+
+#[test]
+fn claude_resumed_from_its_record_continues_the_same_conversation() {
+    let Some(claude) = agent_cli("claude") else {
+        return;
+    };
+    let rig = Rig::new(&["resume me", "elsewhere"]);
+    rig.install_claude(Path::new(env!("CARGO_BIN_EXE_agterm-backup")));
+    let launch_dir = rig.root.join("resume me");
+    let pane = rig.pane("left");
+    let env = rig.pane_env(&pane);
+
+    let argv = [
+        claude.display().to_string(),
+        "--model".into(),
+        "sonnet".into(),
+        "before the restart".into(),
+    ];
+    let first = start_in_pane(&rig.tmux, "first", &launch_dir, &env, &quote_words(&argv));
+    wait_screen(
+        &rig.tmux,
+        &first,
+        AGENT_START + TURN,
+        "the first reply",
+        |s| s.contains("stub reply to: before the restart"),
+    );
+    let before = rig.wait_record(&pane, TURN, "the Stop record", |r| r["event"] == "Stop");
+    let id = before["session_id"]
+        .as_str()
+        .expect("session_id")
+        .to_string();
+    type_prompt(&rig.tmux, &first, "/exit");
+    wait_screen(&rig.tmux, &first, TURN, "claude's exit", |s| {
+        s.contains("claude --resume")
+    });
+    rig.tmux.ok(&["kill-session", "-t", "first"]);
+    let transcripts = rig.home.claude_transcripts();
+    let journal_lines = std::fs::read_to_string(pane.journal_path())
+        .unwrap()
+        .lines()
+        .count();
+
+    // The same agterm pane after a restart: a plain shell in another directory.
+    let flags: Vec<String> = serde_json::from_value(before["flags"].clone()).expect("flags");
+    let agent_cwd = before["agent_cwd"].as_str().expect("agent_cwd");
+    let shell_dir = rig.root.join("elsewhere");
+    let line = ResumeLine::build(
+        &CLAUDE,
+        &id,
+        &flags,
+        agent_cwd,
+        Some(&shell_dir.display().to_string()),
+    )
+    .expect("a resume line from the record");
+    assert!(line.with_cd && line.fits(), "{line:?}");
+    let second = start_in_pane(&rig.tmux, "second", &shell_dir, &env, &line.line);
+
+    let resumed = rig.wait_payload(AGENT_START, "the resumed SessionStart", |p| {
+        p["hook_event_name"] == "SessionStart" && p["source"] == "resume"
+    });
+    assert_eq!(
+        resumed["session_id"],
+        id.as_str(),
+        "the same conversation: {resumed}"
+    );
+    assert_eq!(resumed["cwd"], launch_dir.display().to_string().as_str());
+    let record = rig.wait_record(&pane, TURN, "the resumed SessionStart record", |r| {
+        r["source"] == "resume"
+    });
+    assert_eq!(record["session_id"], id.as_str(), "record: {record}");
+    assert_eq!(record["agent_cwd"], before["agent_cwd"]);
+    assert_eq!(
+        record["flags"], before["flags"],
+        "--resume <id> is not a kept flag"
+    );
+    assert_ne!(record["agent_pid"], before["agent_pid"]);
+
+    // The conversation goes on in the old transcript; no new conversation was created.
+    type_prompt(&rig.tmux, &second, "after the restart");
+    wait_screen(&rig.tmux, &second, TURN, "the resumed reply", |s| {
+        s.contains("stub reply to: after the restart")
+    });
+    assert_eq!(
+        rig.home.claude_transcripts(),
+        transcripts,
+        "no new transcript"
+    );
+    let transcript = std::fs::read_to_string(&transcripts[0]).unwrap();
+    assert!(transcript.contains("before the restart") && transcript.contains("after the restart"));
+    let journal = std::fs::read_to_string(pane.journal_path()).unwrap();
+    assert_eq!(
+        journal.lines().count(),
+        journal_lines,
+        "same id and directory: no journal line\n{journal}"
+    );
+    assert_eq!(
+        rig.stub.unanswered(),
+        vec![],
+        "requests the stub model could not answer"
+    );
+}

@@ -1,0 +1,102 @@
+//! Shared helpers of the installer's integration tests: a throwaway HOME with every config location
+//! pointed inside it, and a runner for the real binary.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub struct Sandbox {
+    pub dir: tempfile::TempDir,
+}
+
+impl Sandbox {
+    pub fn new() -> Sandbox {
+        let s = Sandbox {
+            dir: tempfile::tempdir().expect("tempdir"),
+        };
+        std::fs::create_dir_all(s.home()).unwrap();
+        s
+    }
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+    pub fn claude_dir(&self) -> PathBuf {
+        self.dir.path().join("claude")
+    }
+    pub fn codex_home(&self) -> PathBuf {
+        self.dir.path().join("codex")
+    }
+    pub fn agterm_state(&self) -> PathBuf {
+        self.dir.path().join("agterm-state")
+    }
+    pub fn backup_home(&self) -> PathBuf {
+        self.dir.path().join("agterm-backup-state")
+    }
+    pub fn claude_settings(&self) -> PathBuf {
+        self.claude_dir().join("settings.json")
+    }
+    pub fn codex_config(&self) -> PathBuf {
+        self.codex_home().join("config.toml")
+    }
+    pub fn codex_hooks_json(&self) -> PathBuf {
+        self.codex_home().join("hooks.json")
+    }
+    pub fn denylist(&self) -> PathBuf {
+        self.agterm_state().join("config/restore-denylist.conf")
+    }
+
+    /// The environment every run gets (and nothing of the caller's HOME).
+    pub fn command(&self, path_var: &str) -> Command {
+        let mut cmd = Command::new(binary());
+        cmd.env_clear()
+            .env("HOME", self.home())
+            .env("PATH", path_var)
+            .env("CLAUDE_CONFIG_DIR", self.claude_dir())
+            .env("CODEX_HOME", self.codex_home())
+            .env("AGTERM_STATE_DIR", self.agterm_state())
+            .env("AGTERM_BACKUP_HOME", self.backup_home())
+            .current_dir(self.dir.path());
+        cmd
+    }
+
+    /// Runs `agterm-backup <args>` with a PATH that has no `codex` on it.
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.command("/usr/bin:/bin")
+            .args(args)
+            .output()
+            .expect("agterm-backup runs")
+    }
+}
+
+pub fn binary() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_agterm-backup"))
+}
+
+/// The binary path as the installer writes it into hook commands.
+pub fn canonical_binary() -> PathBuf {
+    binary().canonicalize().expect("binary exists")
+}
+
+pub fn text(out: &[u8]) -> String {
+    String::from_utf8_lossy(out).into_owned()
+}
+
+pub fn read_opt(path: &Path) -> Option<Vec<u8>> {
+    std::fs::read(path).ok()
+}
+
+pub fn mtime(path: &Path) -> Option<std::time::SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+pub fn mode(path: &Path) -> Option<u32> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .map(|m| m.permissions().mode() & 0o7777)
+        .ok()
+}
+
+pub fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/installer")
+}

@@ -1,0 +1,240 @@
+//! Driving an agent in a tmux pane: start it from the pane's shell as a user would, wait for its input
+//! box, type a prompt, wait for the screen; find its process; run it headless.
+
+use crate::tmux::Tmux;
+use std::path::Path;
+use std::time::Duration;
+
+/// Which agent a pane runs, for knowing when its screen is ready.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agent {
+    Claude,
+    Codex,
+}
+
+impl Agent {
+    /// Text on the screen once the agent's input box takes keys.
+    fn ready_markers(self) -> &'static [&'static str] {
+        match self {
+            Agent::Claude => &["Claude Code v", "\n❯"],
+            Agent::Codex => &["OpenAI Codex", "\n›"],
+        }
+    }
+}
+
+/// Starts a bash in a new tmux session in `cwd` with `env` set on the pane (as agterm exports its
+/// `AGTERM_*` into the pane's shell), then types `command_line` into it as a user would, so the agent's
+/// parent is the pane's shell. Returns the pane id.
+pub fn start_in_pane(
+    tmux: &Tmux,
+    name: &str,
+    cwd: &Path,
+    env: &[(String, String)],
+    command_line: &str,
+) -> String {
+    let mut env = env.to_vec();
+    env.push(("PS1".into(), "pane$ ".into()));
+    let pane = tmux.spawn(
+        name,
+        cwd,
+        &env,
+        &["/bin/bash", "--noprofile", "--norc", "-i"],
+    );
+    Tmux::wait_for(Duration::from_secs(10), "the pane's shell prompt", || {
+        tmux.capture(&pane, false).contains("pane$").then_some(())
+    });
+    tmux.send_text(&pane, command_line, true);
+    pane
+}
+
+/// Splits `beside` (left/right) and starts a bash in the new pane like [`start_in_pane`] does, then types
+/// `command_line` into it. Returns the new pane's id.
+pub fn start_in_split(
+    tmux: &Tmux,
+    beside: &str,
+    cwd: &Path,
+    env: &[(String, String)],
+    command_line: &str,
+) -> String {
+    let cwd = cwd.display().to_string();
+    let mut args: Vec<String> = [
+        "split-window",
+        "-h",
+        "-d",
+        "-P",
+        "-F",
+        "#{pane_id}",
+        "-t",
+        beside,
+        "-c",
+        &cwd,
+    ]
+    .map(String::from)
+    .to_vec();
+    for (k, v) in env
+        .iter()
+        .chain([("PS1".to_string(), "pane$ ".to_string())].iter())
+    {
+        args.push("-e".into());
+        args.push(format!("{k}={v}"));
+    }
+    args.extend(["/bin/bash", "--noprofile", "--norc", "-i"].map(String::from));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let pane = tmux.ok(&refs);
+    Tmux::wait_for(
+        Duration::from_secs(10),
+        "the split pane's shell prompt",
+        || tmux.capture(&pane, false).contains("pane$").then_some(()),
+    );
+    tmux.send_text(&pane, command_line, true);
+    pane
+}
+
+/// Waits until the agent in `pane` shows its input box, or panics with the screen.
+pub fn wait_ready(tmux: &Tmux, pane: &str, agent: Agent, timeout: Duration) {
+    wait_screen(
+        tmux,
+        pane,
+        timeout,
+        &format!("{agent:?}'s input box"),
+        |screen| agent.ready_markers().iter().all(|m| screen.contains(m)),
+    );
+}
+
+/// Types `prompt` into the agent's input box (literal keys, a short pause, Enter).
+pub fn type_prompt(tmux: &Tmux, pane: &str, prompt: &str) {
+    tmux.send_text(pane, prompt, false);
+    std::thread::sleep(Duration::from_millis(300));
+    tmux.ok(&["send-keys", "-t", pane, "Enter"]);
+}
+
+/// Waits until `pred` holds for the pane's screen (with scrollback); panics with the screen on timeout.
+pub fn wait_screen(
+    tmux: &Tmux,
+    pane: &str,
+    timeout: Duration,
+    what: &str,
+    pred: impl Fn(&str) -> bool,
+) -> String {
+    let start = std::time::Instant::now();
+    loop {
+        let screen = tmux.capture(pane, true);
+        if pred(&screen) {
+            return screen;
+        }
+        assert!(
+            start.elapsed() < timeout,
+            "timed out after {timeout:?} waiting for {what}; the pane shows:\n{screen}"
+        );
+        std::thread::sleep(Duration::from_millis(150));
+    }
+}
+
+/// The pid of the first process below `root` (depth first) whose executable or argv[0] is named `name`
+/// (the native `claude` binary; for Codex the native binary the node wrapper spawns).
+pub fn find_descendant(root: u32, name: &str, skip_node: bool) -> Option<u32> {
+    let mut stack = vec![root];
+    while let Some(pid) = stack.pop() {
+        if pid != root {
+            let argv0 = std::fs::read(format!("/proc/{pid}/cmdline"))
+                .ok()
+                .and_then(|c| {
+                    c.split(|b| *b == 0)
+                        .next()
+                        .map(|a| String::from_utf8_lossy(a).into_owned())
+                })
+                .unwrap_or_default();
+            let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok();
+            let is_node = exe
+                .as_ref()
+                .is_some_and(|e| e.file_name().is_some_and(|n| n == "node"));
+            let named = |p: &Path| p.file_name().is_some_and(|n| n == name);
+            if !(skip_node && is_node)
+                && (named(Path::new(&argv0)) || exe.as_deref().is_some_and(named))
+            {
+                return Some(pid);
+            }
+        }
+        stack.extend(children(pid));
+    }
+    None
+}
+
+/// Runs `cli <args>` (a headless agent run, say) with exactly `env` in `cwd`, killing it after 60 s;
+/// panics with its output unless it succeeds. Returns its stdout.
+pub fn run_cli(cli: &Path, args: &[&str], cwd: &Path, env: &[(String, String)]) -> String {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(cli)
+        .args(args)
+        .current_dir(cwd)
+        .env_clear()
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{} does not start: {e}", cli.display()));
+    let start = std::time::Instant::now();
+    while child.try_wait().expect("wait for the child").is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!(
+                "{} {args:?} in {} did not finish within 60 s",
+                cli.display(),
+                cwd.display()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let output = child.wait_with_output().expect("child output");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{} {args:?} failed ({}): {stdout}{}",
+        cli.display(),
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+/// The children of `pid`, from every thread (a child belongs to the thread that forked it).
+fn children(pid: u32) -> Vec<u32> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .map(|it| it.flatten().map(|e| e.path()).collect::<Vec<_>>())
+        .unwrap_or_default();
+    tasks
+        .iter()
+        .flat_map(|task| {
+            std::fs::read_to_string(task.join("children"))
+                .unwrap_or_default()
+                .split_whitespace()
+                .filter_map(|c| c.parse::<u32>().ok())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// `root` and every process below it.
+pub fn process_tree(root: u32) -> Vec<u32> {
+    let mut found = Vec::new();
+    let mut stack = vec![root];
+    while let Some(pid) = stack.pop() {
+        if !found.contains(&pid) {
+            found.push(pid);
+            stack.extend(children(pid));
+        }
+    }
+    found
+}
+
+/// Whether `pid` still runs (a zombie counts as gone).
+pub fn is_running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            stat.rsplit_once(") ")
+                .map(|(_, rest)| !rest.starts_with('Z'))
+        })
+        .unwrap_or(false)
+}
