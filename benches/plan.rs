@@ -43,7 +43,12 @@ fn record(pane: usize, n: usize, at: DateTime<Utc>) -> LiveRecord {
         transcript_path: Some(format!("/home/u/.claude/projects/-work-p{pane}/{n}.jsonl")),
         agent_cwd: format!("/work/p{pane}"),
         hook_cwd: format!("/work/p{pane}/src"),
-        flags: vec!["--model".into(), "sonnet".into(), "--permission-mode".into(), "acceptEdits".into()],
+        flags: vec![
+            "--model".into(),
+            "sonnet".into(),
+            "--permission-mode".into(),
+            "acceptEdits".into(),
+        ],
         agent_pid: Some(40_000 + n as u32),
         event: "UserPromptSubmit".into(),
         ts: at.to_rfc3339_opts(SecondsFormat::Millis, true),
@@ -75,7 +80,9 @@ fn main() {
         let current = record(p, LINES, launch + Duration::seconds(5));
         text.push_str(&current.to_json_line());
         text.push('\n');
-        transcripts.paths.insert(record(p, LINES - 1, start).transcript_path.unwrap());
+        transcripts
+            .paths
+            .insert(record(p, LINES - 1, start).transcript_path.unwrap());
         currents.push(serde_json::to_string_pretty(&current).unwrap());
         journals.push(text);
     }
@@ -112,11 +119,22 @@ fn main() {
             as_of: None,
             transcripts: &transcripts,
         });
-        let typed = rows.iter().filter(|r| matches!(r.action, Action::Type { .. }) && r.from_journal).count();
-        assert_eq!(typed, PANES, "every pane steps back to its pre-launch conversation");
+        let typed = rows
+            .iter()
+            .filter(|r| matches!(r.action, Action::Type { .. }) && r.from_journal)
+            .count();
+        assert_eq!(
+            typed, PANES,
+            "every pane steps back to its pre-launch conversation"
+        );
         typed
     });
-    let baseline = best_of(2, || journals.iter().map(|j| parse_journal(j).len()).sum::<usize>());
+    let baseline = best_of(2, || {
+        journals
+            .iter()
+            .map(|j| parse_journal(j).len())
+            .sum::<usize>()
+    });
     println!(
         "plan: {PANES} panes × {LINES} journal lines: planned {:.2} ms (target {TARGET_MS} ms: {}), baseline full journal parse {:.1} ms, ratio planned/baseline {:.5} ({:.0}× faster)",
         planned,

@@ -39,7 +39,9 @@ pub enum Command {
     Uninstall(RemoveArgs),
 
     /// Run by the agents' hooks (payload on stdin); prints nothing and always exits 0
-    #[command(after_help = "Example (what the installer writes into ~/.claude/settings.json):\n  '/usr/local/bin/agterm-backup' hook claude")]
+    #[command(
+        after_help = "Example (what the installer writes into ~/.claude/settings.json):\n  '/usr/local/bin/agterm-backup' hook claude"
+    )]
     Hook(HookArgs),
 
     /// Show what is captured for each pane and what a restore would do
@@ -47,15 +49,21 @@ pub enum Command {
     Status(StatusArgs),
 
     /// Resume every captured agent in the panes agterm brought back
-    #[command(after_help = "Examples:\n  agterm-backup restore --dry-run     # show the plan, type nothing\n  agterm-backup restore --yes         # no question asked\n  agterm-backup restore --as-of 2026-12-01T09:00:00Z")]
+    #[command(
+        after_help = "Examples:\n  agterm-backup restore --dry-run     # show the plan, type nothing\n  agterm-backup restore --yes         # no question asked\n  agterm-backup restore --as-of 2026-12-01T09:00:00Z"
+    )]
     Restore(RestoreArgs),
 
     /// Answer Claude's \"resume from summary?\" question in panes waiting on it
-    #[command(after_help = "Example:\n  agterm-backup answer --choice 2     # resume the full session as-is")]
+    #[command(
+        after_help = "Example:\n  agterm-backup answer --choice 2     # resume the full session as-is"
+    )]
     Answer(AnswerArgs),
 
     /// Freeze the records and agterm's pane tree into a snapshot
-    #[command(after_help = "Example:\n  agterm-backup snap --harvest        # also recover ids from pane scrollback")]
+    #[command(
+        after_help = "Example:\n  agterm-backup snap --harvest        # also recover ids from pane scrollback"
+    )]
     Snap(SnapArgs),
 
     /// Take snapshots on a schedule (launchd on macOS, a systemd user timer on Linux)
@@ -67,7 +75,9 @@ pub enum Command {
     Completions(CompletionsArgs),
 
     /// Print the man page (roff)
-    #[command(after_help = "Example:\n  agterm-backup man > /usr/local/share/man/man1/agterm-backup.1")]
+    #[command(
+        after_help = "Example:\n  agterm-backup man > /usr/local/share/man/man1/agterm-backup.1"
+    )]
     Man,
 }
 
@@ -80,7 +90,10 @@ pub enum InstallerCommand {
     )]
     Apply(ApplyArgs),
     /// Take out exactly what `apply` added
-    #[command(alias = "uninstall", after_help = "Example:\n  agterm-backup installer remove --dry-run")]
+    #[command(
+        alias = "uninstall",
+        after_help = "Example:\n  agterm-backup installer remove --dry-run"
+    )]
     Remove(RemoveArgs),
     /// Report each target: present, outdated or absent
     #[command(after_help = "Example:\n  agterm-backup installer status --json")]
@@ -145,7 +158,12 @@ pub struct RestoreArgs {
     #[arg(long, value_name = "TIME|SNAPSHOT")]
     pub as_of: Option<String>,
     /// Which option to pick in Claude's "resume from summary?" question (2 = resume the full session)
-    #[arg(long, value_name = "N", default_value_t = 2, conflicts_with = "no_answer")]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 2,
+        conflicts_with = "no_answer"
+    )]
     pub answer_choice: u8,
     /// Leave Claude's "resume from summary?" question for the user
     #[arg(long)]

@@ -18,10 +18,16 @@ pub struct CliError {
 
 impl CliError {
     pub fn failure(message: impl Into<String>) -> CliError {
-        CliError { code: 1, message: message.into() }
+        CliError {
+            code: 1,
+            message: message.into(),
+        }
     }
     pub fn refused(message: impl Into<String>) -> CliError {
-        CliError { code: 2, message: message.into() }
+        CliError {
+            code: 2,
+            message: message.into(),
+        }
     }
 }
 
@@ -31,7 +37,9 @@ pub type CliResult = Result<(), CliError>;
 pub fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // The hook bypasses clap entirely: it must never print (not even a usage error) and always exit 0.
-    if args.get(1).map(|a| a == "hook").unwrap_or(false) {
+    // (`hook --help` is a person asking, never an agent, so it goes to clap.)
+    let asks_help = matches!(args.get(2).and_then(|a| a.to_str()), Some("--help" | "-h"));
+    if args.get(1).map(|a| a == "hook").unwrap_or(false) && !asks_help {
         let agent = args.get(2).and_then(|a| a.to_str()).unwrap_or("");
         agterm_backup_hook::run_from_env(agent);
         return ExitCode::SUCCESS;

@@ -202,6 +202,13 @@ fn no_socket_says_is_agterm_running() {
         .unwrap_err()
         .to_string();
     assert!(msg.contains("is agterm running?"), "{msg}");
+    // An instance that could not own the socket advertises `<path>.unavailable`.
+    let marker = dir.path().join("agterm.sock.unavailable");
+    let msg = Client::new(&marker, Timeouts::HOOK)
+        .call(&Request::version())
+        .unwrap_err()
+        .to_string();
+    assert!(msg.contains("another agterm instance holds it"), "{msg}");
 }
 
 #[test]

@@ -9,7 +9,7 @@ use agterm_backup_core::agent::CLAUDE;
 use agterm_backup_core::quote::quote_words;
 use agterm_backup_core::resume::ResumeLine;
 use agterm_backup_testkit::agents::rig::Rig;
-use agterm_backup_testkit::agents::{start_in_pane, type_prompt, wait_screen};
+use agterm_backup_testkit::agents::{start_in_pane, type_prompt, wait_ready, wait_screen, Agent};
 use agterm_backup_testkit::paths::agent_cli;
 use std::path::Path;
 use std::time::Duration;
@@ -49,7 +49,7 @@ fn claude_resumed_from_its_record_continues_the_same_conversation() {
         .to_string();
     type_prompt(&rig.tmux, &first, "/exit");
     wait_screen(&rig.tmux, &first, TURN, "claude's exit", |s| {
-        s.contains("claude --resume")
+        s.contains("Resume this session with:")
     });
     rig.tmux.ok(&["kill-session", "-t", "first"]);
     let transcripts = rig.home.claude_transcripts();
@@ -72,6 +72,7 @@ fn claude_resumed_from_its_record_continues_the_same_conversation() {
     .expect("a resume line from the record");
     assert!(line.with_cd && line.fits(), "{line:?}");
     let second = start_in_pane(&rig.tmux, "second", &shell_dir, &env, &line.line);
+    wait_ready(&rig.tmux, &second, Agent::Claude, AGENT_START);
 
     let resumed = rig.wait_payload(AGENT_START, "the resumed SessionStart", |p| {
         p["hook_event_name"] == "SessionStart" && p["source"] == "resume"

@@ -188,3 +188,85 @@ fn a_read_only_state_dir_keeps_its_record_and_exits_0_silently() {
     );
     assert_eq!(w.journal().len(), 1);
 }
+
+/// A small tmpfs mounted for one test, unmounted when dropped.
+struct SmallFs(std::path::PathBuf);
+
+impl SmallFs {
+    fn mount(at: std::path::PathBuf, size: &str) -> Option<SmallFs> {
+        std::fs::create_dir_all(&at).unwrap();
+        let ok = std::process::Command::new("mount")
+            .args([
+                "-t",
+                "tmpfs",
+                "-o",
+                &format!("size={size},mode=0700"),
+                "tmpfs",
+            ])
+            .arg(&at)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then_some(SmallFs(at))
+    }
+}
+
+impl Drop for SmallFs {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+    }
+}
+
+#[test]
+fn a_full_state_dir_keeps_the_old_record_and_exits_0_silently() {
+    let mut w = World::new();
+    let Some(fs) = SmallFs::mount(w.path().join("small"), "64k") else {
+        eprintln!("SKIPPED: cannot mount a tmpfs here (needs root)");
+        return;
+    };
+    w.set(
+        "AGTERM_BACKUP_HOME",
+        &fs.0.join("state").display().to_string(),
+    );
+    w.hook(
+        "claude",
+        &claude_payload("SessionStart", ID_A, "/w/p", "/w/p"),
+    );
+    let before = std::fs::read(w.state().record_path(&w.key())).expect("first record");
+    // Fill the file system.
+    let mut filler = std::fs::File::create(fs.0.join("filler")).unwrap();
+    let block = vec![0u8; 4096];
+    while std::io::Write::write_all(&mut filler, &block).is_ok() {}
+    drop(filler);
+    w.hook(
+        "claude",
+        &claude_payload("SessionStart", ID_B, "/w/p", "/w/p"),
+    );
+    w.hook(
+        "claude",
+        &claude_payload("PreToolUse", ID_B, "/w/p", "/w/p"),
+    );
+    assert_eq!(
+        std::fs::read(w.state().record_path(&w.key())).unwrap(),
+        before
+    );
+    // Whatever reached the journal is whole lines (a record that could not be written may be journalled
+    // again by the next event, never torn).
+    let text = w.journal_text();
+    assert!(text.ends_with('\n'));
+    for line in text.lines() {
+        let r: agterm_backup_core::record::LiveRecord = serde_json::from_str(line).unwrap();
+        assert!(r.session_id == ID_A || r.session_id == ID_B);
+    }
+    assert_no_temp_files(&w.state().live_dir());
+}
+
+fn assert_no_temp_files(dir: &std::path::Path) {
+    let leftovers: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}

@@ -255,7 +255,7 @@ fn outcomes_setting_off_and_unsupported_are_recorded() {
     w.hook(&sock.path, PaneRole::Left, "SessionStart");
     let r = w.record(PaneRole::Left);
     assert_eq!(r["pin"], "unsupported");
-    assert!(r.get("pinned_line").map_or(true, Value::is_null));
+    assert!(r.get("pinned_line").is_none_or(Value::is_null));
     // Nothing stored: the next event tries again, and an agterm error is an `error` with a log line.
     w.hook(&sock.path, PaneRole::Left, "PreToolUse");
     assert_eq!(sock.requests.iter().take(2).count(), 2);

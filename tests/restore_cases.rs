@@ -25,12 +25,20 @@ fn split_panes_busy_pane_missing_transcript_and_a_second_run() {
     env.record(&lost.id, PaneRole::Left, &idc, &dc, &tc, 30);
     std::fs::remove_file(&tc).unwrap();
     env.fake.restart(RestartKind::CleanQuit);
-    for (s, r) in [(&split.id, PaneRole::Left), (&split.id, PaneRole::Right), (&busy.id, PaneRole::Left), (&lost.id, PaneRole::Left)] {
+    for (s, r) in [
+        (&split.id, PaneRole::Left),
+        (&split.id, PaneRole::Right),
+        (&busy.id, PaneRole::Left),
+        (&lost.id, PaneRole::Left),
+    ] {
         env.fake.wait_for_prompt(s, r);
     }
     // Something the user started right after the restart: `vim`-like, in the foreground.
     env.fake.send_keys(&busy.id, PaneRole::Left, "sleep 300\n");
-    env.fake.wait_for_foreground(&busy.id, PaneRole::Left, Duration::from_secs(5), |fg| fg.as_ref().is_some_and(|a| a[0] == "sleep"));
+    env.fake
+        .wait_for_foreground(&busy.id, PaneRole::Left, Duration::from_secs(5), |fg| {
+            fg.as_ref().is_some_and(|a| a[0] == "sleep")
+        });
 
     let dry = env.run(&["restore", "--dry-run"]);
     assert!(dry.status.success(), "{}", text(&dry.stderr));
@@ -38,14 +46,22 @@ fn split_panes_busy_pane_missing_transcript_and_a_second_run() {
     assert!(table.lines().next().unwrap().starts_with("PANE"), "{table}");
     assert!(table.contains("skip: busy: `sleep 300`"), "{table}");
     assert!(table.contains("transcript gone"), "{table}");
-    assert!(!table.contains('\x1b'), "no colour when stdout is not a tty");
+    assert!(
+        !table.contains('\x1b'),
+        "no colour when stdout is not a tty"
+    );
     assert!(env.fake.typed_log().is_empty(), "--dry-run types nothing");
 
     let (out, plan) = env.restore_json(&["--yes"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let rows = plan["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 4);
-    let by = |s: &str, role: &str| rows.iter().find(|r| r["session"] == s && r["role"] == role).unwrap().clone();
+    let by = |s: &str, role: &str| {
+        rows.iter()
+            .find(|r| r["session"] == s && r["role"] == role)
+            .unwrap()
+            .clone()
+    };
     assert_eq!(by(&busy.id, "left")["reason"], "busy");
     assert_eq!(by(&lost.id, "left")["reason"], "transcript-gone");
     assert_eq!(by(&split.id, "right")["outcome"], "resumed");
@@ -53,8 +69,13 @@ fn split_panes_busy_pane_missing_transcript_and_a_second_run() {
     env.assert_resumed(&split.id, PaneRole::Right, &idb, &db);
     let typed = env.fake.typed_log();
     assert_eq!(typed.len(), 2, "{typed:?}");
-    assert!(typed.iter().all(|t| t.session == split.id), "nothing typed into the busy or lost panes");
-    assert!(typed.iter().any(|t| t.pane == PaneRole::Right && t.text.contains(&idb) && t.text.ends_with('\n')));
+    assert!(
+        typed.iter().all(|t| t.session == split.id),
+        "nothing typed into the busy or lost panes"
+    );
+    assert!(typed
+        .iter()
+        .any(|t| t.pane == PaneRole::Right && t.text.contains(&idb) && t.text.ends_with('\n')));
 
     // Twice: everything resumed is skipped, nothing more is typed.
     let (out, plan) = env.restore_json(&["--yes"]);
@@ -64,7 +85,12 @@ fn split_panes_busy_pane_missing_transcript_and_a_second_run() {
 }
 
 fn by_reason(plan: &serde_json::Value, reason: &str) -> usize {
-    plan["rows"].as_array().unwrap().iter().filter(|r| r["reason"] == reason).count()
+    plan["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["reason"] == reason)
+        .count()
 }
 
 #[test]
@@ -105,15 +131,37 @@ fn the_resume_dialog_is_answered_with_the_chosen_digit() {
     // Without a tty and without --yes: refused with a hint, nothing typed.
     let refused = env.run(&["restore"]);
     assert_eq!(refused.status.code(), Some(2));
-    assert!(text(&refused.stderr).contains("--yes"), "{}", text(&refused.stderr));
+    assert!(
+        text(&refused.stderr).contains("--yes"),
+        "{}",
+        text(&refused.stderr)
+    );
     assert!(env.fake.typed_log().is_empty());
     // Left: answered with 2 by restore. Right: left alone, then answered by `answer --choice 3`.
     let out = env.run(&["restore", "--yes", "--answer-choice", "2"]);
-    assert!(out.status.success(), "{}\n{}", text(&out.stdout), text(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
     let progress = text(&out.stdout);
-    assert!(progress.contains("answered the resume question: 2"), "{progress}");
-    env.fake.wait_for_screen(&s.id, PaneRole::Left, "STANDIN answered: 2", Duration::from_secs(5));
-    env.fake.wait_for_screen(&s.id, PaneRole::Right, "STANDIN answered: 2", Duration::from_secs(5));
+    assert!(
+        progress.contains("answered the resume question: 2"),
+        "{progress}"
+    );
+    env.fake.wait_for_screen(
+        &s.id,
+        PaneRole::Left,
+        "STANDIN answered: 2",
+        Duration::from_secs(5),
+    );
+    env.fake.wait_for_screen(
+        &s.id,
+        PaneRole::Right,
+        "STANDIN answered: 2",
+        Duration::from_secs(5),
+    );
     assert!(env.fake.typed_log().iter().any(|t| t.text == "2"));
 }
 
@@ -128,14 +176,35 @@ fn answer_and_no_answer() {
     env.fake.wait_for_prompt(&s.id, PaneRole::Left);
     let out = env.run(&["restore", "--yes", "--no-answer"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    env.fake.wait_for_screen(&s.id, PaneRole::Left, "Resume full session as-is", Duration::from_secs(5));
-    assert!(!env.fake.screen(&s.id, PaneRole::Left).contains("STANDIN answered"));
+    env.fake.wait_for_screen(
+        &s.id,
+        PaneRole::Left,
+        "Resume full session as-is",
+        Duration::from_secs(5),
+    );
+    assert!(!env
+        .fake
+        .screen(&s.id, PaneRole::Left)
+        .contains("STANDIN answered"));
     let dry = env.run(&["answer", "--dry-run", "--choice", "3"]);
-    assert!(text(&dry.stdout).contains("waiting, would answer 3"), "{}", text(&dry.stdout));
+    assert!(
+        text(&dry.stdout).contains("waiting, would answer 3"),
+        "{}",
+        text(&dry.stdout)
+    );
     assert_eq!(env.run(&["answer", "--choice", "9"]).status.code(), Some(2));
     let out = env.run(&["answer", "--choice", "3"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    env.fake.wait_for_screen(&s.id, PaneRole::Left, "STANDIN answered: 3", Duration::from_secs(5));
+    env.fake.wait_for_screen(
+        &s.id,
+        PaneRole::Left,
+        "STANDIN answered: 3",
+        Duration::from_secs(5),
+    );
     let again = env.run(&["answer"]);
-    assert!(text(&again.stdout).contains("no pane is waiting"), "{}", text(&again.stdout));
+    assert!(
+        text(&again.stdout).contains("no pane is waiting"),
+        "{}",
+        text(&again.stdout)
+    );
 }

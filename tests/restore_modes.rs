@@ -22,7 +22,12 @@ fn restart_then_restore(env: &mut Env, kind: RestartKind) -> (String, String, st
     env.fake.restart(kind);
     env.fake.wait_for_prompt(&s.id, PaneRole::Left);
     let (out, plan) = env.restore_json(&["--yes"]);
-    assert!(out.status.success(), "{}\n{}", text(&out.stdout), text(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
     assert_eq!(plan["rows"][0]["action"], "type", "{plan}");
     assert_eq!(plan["rows"][0]["outcome"], "resumed", "{plan}");
     env.assert_resumed(&s.id, PaneRole::Left, &id, &dir);
@@ -54,9 +59,17 @@ fn rerun_with_the_setting_off_ignores_the_pin() {
     env.record(&s.id, PaneRole::Left, &id, &dir, &transcript, 30);
     env.fake.restart(RestartKind::Reboot);
     env.fake.wait_for_prompt(&s.id, PaneRole::Left);
-    assert!(env.fake.foreground(&s.id, PaneRole::Left).is_none(), "the pin must not have fired");
+    assert!(
+        env.fake.foreground(&s.id, PaneRole::Left).is_none(),
+        "the pin must not have fired"
+    );
     let out = env.run(&["restore", "--yes"]);
-    assert!(out.status.success(), "{}\n{}", text(&out.stdout), text(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
     env.assert_resumed(&s.id, PaneRole::Left, &id, &dir);
 }
 
@@ -67,12 +80,19 @@ fn live_after_a_clean_quit_types_nothing() {
     let (dir, transcript) = env.project("api", &id);
     let s = env.fake.add_session(None, None, env.home.path(), false);
     env.record(&s.id, PaneRole::Left, &id, &dir, &transcript, 30);
-    env.start_agent(&s.id, PaneRole::Left, &format!("cd '{}' && claude --resume {id}", dir.display()));
+    env.start_agent(
+        &s.id,
+        PaneRole::Left,
+        &format!("cd '{}' && claude --resume {id}", dir.display()),
+    );
     env.fake.restart(RestartKind::CleanQuit);
     let (out, plan) = env.restore_json(&["--yes"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(plan["rows"][0]["reason"], "already-running", "{plan}");
-    assert!(env.fake.typed_log().is_empty(), "nothing may be typed into a running agent");
+    assert!(
+        env.fake.typed_log().is_empty(),
+        "nothing may be typed into a running agent"
+    );
     env.assert_resumed(&s.id, PaneRole::Left, &id, &dir);
 }
 
@@ -81,7 +101,10 @@ fn live_after_a_reboot_with_the_denylist() {
     let mut env = Env::new("0.34", RestoreMode::Live, Some(DENYLIST), false);
     restart_then_restore(&mut env, RestartKind::Reboot);
     let launch = env.fake.launch_log();
-    assert!(launch.iter().any(|l| format!("{l:?}").contains("denied")), "{launch:?}");
+    assert!(
+        launch.iter().any(|l| format!("{l:?}").contains("denied")),
+        "{launch:?}"
+    );
 }
 
 #[test]
@@ -102,13 +125,20 @@ fn live_after_a_reboot_without_the_denylist_a_replayed_bare_agent_never_wins() {
     let (out, plan) = env.restore_json(&["--yes"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let row = &plan["rows"][0];
-    assert_eq!(row["session_id"], id.as_str(), "the journal rule picks the pre-launch id: {plan}");
+    assert_eq!(
+        row["session_id"],
+        id.as_str(),
+        "the journal rule picks the pre-launch id: {plan}"
+    );
     assert_eq!(row["journal"], true);
     assert_eq!(row["reason"], "new-conversation", "{plan}");
     assert!(env.fake.typed_log().is_empty());
     // The person quits the new conversation; the next restore brings the old one back.
     env.fake.send_keys(&s.id, PaneRole::Left, "\x03");
-    env.fake.wait_for_foreground(&s.id, PaneRole::Left, Duration::from_secs(5), |fg| fg.is_none());
+    env.fake
+        .wait_for_foreground(&s.id, PaneRole::Left, Duration::from_secs(5), |fg| {
+            fg.is_none()
+        });
     let (out, plan) = env.restore_json(&["--yes"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(plan["rows"][0]["outcome"], "resumed", "{plan}");

@@ -95,7 +95,7 @@ impl ResumeLine {
             ResumeGrammar::FlagEqualsId(flag) => argv.push(format!("{flag}={id}")),
         }
         argv.extend(flags.iter().cloned());
-        let with_cd = shell_cwd.map_or(true, |s| Path::new(s) != Path::new(agent_cwd));
+        let with_cd = shell_cwd.is_none_or(|s| Path::new(s) != Path::new(agent_cwd));
         let command = quote_words(&argv);
         let line = if with_cd {
             format!("cd {} && {command}", quote(agent_cwd))

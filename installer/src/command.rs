@@ -16,6 +16,28 @@ pub fn hook_command(binary: &Path, agent: &str) -> String {
     format!("{} hook {agent}", quote(&binary.to_string_lossy()))
 }
 
+/// The path the hooks should run: the first `$PATH` entry that resolves to this very binary, else the
+/// binary's canonical path. Package managers install through a stable symlink (`/opt/homebrew/bin/…` →
+/// `…/Cellar/agterm-backup/<version>/bin/…`); writing the versioned target would break every hook on the
+/// next upgrade, while the symlink keeps pointing at the current version.
+pub fn stable_binary_path(
+    canonical_exe: &Path,
+    path_var: Option<&std::ffi::OsStr>,
+) -> std::path::PathBuf {
+    let dirs = path_var
+        .map(|p| std::env::split_paths(p).collect::<Vec<_>>())
+        .unwrap_or_default();
+    dirs.iter()
+        .filter(|d| d.is_absolute())
+        .map(|d| d.join(BINARY_NAME))
+        .find(|candidate| {
+            std::fs::canonicalize(candidate)
+                .map(|c| c == canonical_exe)
+                .unwrap_or(false)
+        })
+        .unwrap_or_else(|| canonical_exe.to_path_buf())
+}
+
 /// The binary path of `command` when it is our hook for `agent`, else `None`.
 pub fn our_binary_in(command: &str, agent: &str) -> Option<String> {
     let suffix = format!(" hook {agent}");
@@ -57,6 +79,31 @@ fn unquote_one_word(word: &str) -> Option<String> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn prefers_a_stable_path_symlink_over_the_versioned_target() {
+        let tmp = tempfile::tempdir().unwrap();
+        let cellar = tmp.path().join("Cellar/agterm-backup/0.1.0/bin");
+        let bin = tmp.path().join("bin");
+        let other = tmp.path().join("other");
+        for d in [&cellar, &bin, &other] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        let real = cellar.join(BINARY_NAME);
+        std::fs::write(&real, b"").unwrap();
+        std::fs::write(other.join(BINARY_NAME), b"").unwrap();
+        std::os::unix::fs::symlink(&real, bin.join(BINARY_NAME)).unwrap();
+        let real = real.canonicalize().unwrap();
+        let path = std::env::join_paths([&other, &bin]).unwrap();
+        assert_eq!(
+            stable_binary_path(&real, Some(&path)),
+            bin.join(BINARY_NAME)
+        );
+        // Nothing on PATH is this binary: the canonical path it is.
+        let path = std::env::join_paths([&other]).unwrap();
+        assert_eq!(stable_binary_path(&real, Some(&path)), real);
+        assert_eq!(stable_binary_path(&real, None), real);
+    }
 
     #[test]
     fn builds_a_quoted_command() {

@@ -10,6 +10,7 @@
 //! targets from the environment, [`status`] reports them, [`trust`] asks Codex's app-server to trust our
 //! hooks.
 
+pub mod claude_plugin;
 pub mod codex_toml;
 pub mod command;
 pub mod engine;

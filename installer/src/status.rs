@@ -22,6 +22,8 @@
 //!         }
 //!       ],
 //!       "denies": null,                    // denylist only: {"claude": true, "codex": true} as agterm reads it
+//!       "route": "settings",               // claude only: "settings" | "plugin" | "both" | "none"
+//!       "plugin": null,                    // claude only: the enabled plugin's key, e.g. "agterm-backup@agterm-backup"
 //!       "warnings": []                     // e.g. Codex hooks turned off by [features] hooks = false
 //!     }
 //!   ]
@@ -36,7 +38,7 @@
 use crate::engine::{Target, TargetKind};
 use crate::paths::{self, Lookup};
 use crate::refusal::Refusal;
-use crate::{codex_event_label, codex_toml, json_hooks, EventState};
+use crate::{claude_plugin, codex_event_label, codex_toml, json_hooks, EventState};
 use agterm_backup_denylist as denylist;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -57,6 +59,8 @@ pub struct TargetReport {
     pub error: Option<String>,
     pub hooks: Vec<HookReport>,
     pub denies: Option<BTreeMap<&'static str, bool>>,
+    pub route: Option<&'static str>,
+    pub plugin: Option<String>,
     pub warnings: Vec<String>,
 }
 
@@ -114,6 +118,8 @@ pub fn target_report(
         error: None,
         hooks: Vec::new(),
         denies: None,
+        route: None,
+        plugin: None,
         warnings: Vec::new(),
     };
     if target.kind == TargetKind::Denylist {
@@ -204,6 +210,32 @@ fn key_prefixes(path: &Path) -> Vec<String> {
     out
 }
 
+/// Adds the Claude route (settings.json, the plugin, both or none) to a Claude target's report.
+pub fn add_claude_route(report: &mut TargetReport, plugin: Option<String>) {
+    let settings_has_ours = report.hooks.iter().any(|h| h.state != "absent");
+    let route = claude_plugin::route(settings_has_ours, plugin.is_some());
+    if route == "both" {
+        report.warnings.push(
+            "the hook runs twice: the agterm-backup Claude Code plugin is enabled and settings.json has our \
+             hooks too; disable the plugin or run `agterm-backup installer remove`"
+                .to_string(),
+        );
+    }
+    report.route = Some(route);
+    report.plugin = plugin;
+}
+
+/// The enabled agterm-backup Claude Code plugin, if any, next to `settings` (Claude's config folder).
+pub fn claude_plugin_at(lookup: &dyn Lookup, settings: &Path) -> Option<String> {
+    let dir = settings.parent()?;
+    claude_plugin::enabled_plugin(
+        lookup.read(settings).as_deref(),
+        lookup
+            .read(&dir.join("plugins/installed_plugins.json"))
+            .as_deref(),
+    )
+}
+
 /// The full report over `targets`.
 pub fn report(lookup: &dyn Lookup, binary: &Path, targets: &[Target]) -> Report {
     let codex_config = paths::codex_home(lookup)
@@ -213,7 +245,14 @@ pub fn report(lookup: &dyn Lookup, binary: &Path, targets: &[Target]) -> Report 
         binary: binary.display().to_string(),
         targets: targets
             .iter()
-            .map(|t| target_report(t, lookup.read(&t.path).as_deref(), codex_config.as_deref()))
+            .map(|t| {
+                let mut r =
+                    target_report(t, lookup.read(&t.path).as_deref(), codex_config.as_deref());
+                if t.kind == TargetKind::ClaudeSettings && r.state != "unreadable" {
+                    add_claude_route(&mut r, claude_plugin_at(lookup, &t.path));
+                }
+                r
+            })
             .collect(),
     }
 }
@@ -240,6 +279,13 @@ pub fn render(report: &Report) -> String {
                 "          {:<17} {}{binary}{trust}\n",
                 h.event, h.state
             ));
+        }
+        match (t.route, &t.plugin) {
+            (Some(route), Some(plugin)) => {
+                out.push_str(&format!("          route: {route} (plugin {plugin})\n"))
+            }
+            (Some(route), None) => out.push_str(&format!("          route: {route}\n")),
+            _ => {}
         }
         if let Some(denies) = &t.denies {
             let listed: Vec<String> = denies.iter().map(|(k, v)| format!("{k}={v}")).collect();

@@ -18,9 +18,17 @@ pub fn run(args: AnswerArgs, socket: Option<PathBuf>) -> CliResult {
     }
     let mut failed = 0;
     for w in &found {
-        let pane = format!("{}-{}", w.pane.session_id.get(..8).unwrap_or(&w.pane.session_id), w.pane.role);
+        let pane = format!(
+            "{}-{}",
+            w.pane.session_id.get(..8).unwrap_or(&w.pane.session_id),
+            w.pane.role
+        );
         let what = match (args.dry_run, w.answered) {
-            (true, _) => format!("waiting, would answer {} ({})", args.choice, choice_label(args.choice)),
+            (true, _) => format!(
+                "waiting, would answer {} ({})",
+                args.choice,
+                choice_label(args.choice)
+            ),
             (false, true) => format!("answered {} ({})", args.choice, choice_label(args.choice)),
             (false, false) => {
                 failed += 1;
@@ -30,7 +38,9 @@ pub fn run(args: AnswerArgs, socket: Option<PathBuf>) -> CliResult {
         println!("{pane}: {what} — {}", w.title);
     }
     if failed > 0 {
-        return Err(CliError::failure(format!("{failed} pane(s) could not be answered")));
+        return Err(CliError::failure(format!(
+            "{failed} pane(s) could not be answered"
+        )));
     }
     Ok(())
 }

@@ -6,7 +6,12 @@ use clap::CommandFactory;
 
 pub fn run(args: CompletionsArgs) -> CliResult {
     let mut cmd = Cli::command();
-    clap_complete::generate(args.shell, &mut cmd, "agterm-backup", &mut std::io::stdout());
+    clap_complete::generate(
+        args.shell,
+        &mut cmd,
+        "agterm-backup",
+        &mut std::io::stdout(),
+    );
     Ok(())
 }
 

@@ -19,11 +19,16 @@ macro_rules! say {
 
 const ALL_AGENTS: [&str; 2] = ["claude", "codex"];
 
-/// This binary's absolute, canonical path: what the hooks will run.
+/// What the hooks will run: this binary through a stable `$PATH` entry when there is one (a Homebrew
+/// symlink survives upgrades), else its absolute, canonical path.
 fn this_binary() -> Result<PathBuf, CliError> {
-    std::env::current_exe()
+    let exe = std::env::current_exe()
         .and_then(|p| p.canonicalize())
-        .map_err(|e| CliError::failure(format!("cannot find this program's own path: {e}")))
+        .map_err(|e| CliError::failure(format!("cannot find this program's own path: {e}")))?;
+    Ok(agterm_backup_installer::command::stable_binary_path(
+        &exe,
+        std::env::var_os("PATH").as_deref(),
+    ))
 }
 
 fn problem(p: Problem) -> CliError {
@@ -62,8 +67,21 @@ fn report_or_write(changes: &[Change], dry_run: bool) -> CliResult {
 
 pub fn apply(args: ApplyArgs) -> CliResult {
     let binary = this_binary()?;
-    let targets = paths::targets(&Process, &binary, &args.agents, !args.no_denylist)
+    let mut targets = paths::targets(&Process, &binary, &args.agents, !args.no_denylist)
         .map_err(CliError::refused)?;
+    // The plugin route already runs the hook: adding it to settings.json too would run it twice.
+    targets.retain(|t| {
+        let plugin = (t.kind == TargetKind::ClaudeSettings)
+            .then(|| status::claude_plugin_at(&Process, &t.path))
+            .flatten();
+        if let Some(plugin) = &plugin {
+            say!(
+                "claude    {}: left alone, the Claude Code plugin {plugin} runs the hook",
+                t.path.display()
+            );
+        }
+        plugin.is_none()
+    });
     let changes = targets
         .iter()
         .map(engine::plan_apply)

@@ -15,7 +15,9 @@ pub fn run(cli: Cli) -> CliResult {
     let socket = cli.socket;
     match cli.command {
         Command::Installer(InstallerCommand::Apply(a)) | Command::Install(a) => installer::apply(a),
-        Command::Installer(InstallerCommand::Remove(a)) | Command::Uninstall(a) => installer::remove(a),
+        Command::Installer(InstallerCommand::Remove(a)) | Command::Uninstall(a) => {
+            installer::remove(a)
+        }
         Command::Installer(InstallerCommand::Status(a)) => installer::status(a),
         Command::Hook(a) => {
             agterm_backup_hook::run_from_env(&a.agent);

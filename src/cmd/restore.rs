@@ -13,8 +13,17 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
 pub fn run(args: RestoreArgs, socket: Option<PathBuf>) -> CliResult {
-    let as_of = args.as_of.as_deref().map(parse_as_of).transpose().map_err(CliError::refused)?;
-    let answer = if args.no_answer { None } else { Some(args.answer_choice) };
+    let as_of = args
+        .as_of
+        .as_deref()
+        .map(parse_as_of)
+        .transpose()
+        .map_err(CliError::refused)?;
+    let answer = if args.no_answer {
+        None
+    } else {
+        Some(args.answer_choice)
+    };
     if let Some(n) = answer {
         answer_keys(n).map_err(|e| CliError::refused(format!("--answer-choice: {e}")))?;
     }
@@ -29,11 +38,18 @@ pub fn run(args: RestoreArgs, socket: Option<PathBuf>) -> CliResult {
     if !args.json {
         print!("{}", table(rows, use_color()));
         if rows.is_empty() {
-            println!("nothing captured: no pane has a record in {}", state.root().display());
+            println!(
+                "nothing captured: no pane has a record in {}",
+                state.root().display()
+            );
         }
     }
     let print_json = |outcomes: &[Option<String>]| {
-        println!("{}", serde_json::to_string_pretty(&to_json(&planned.context, rows, outcomes)).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&to_json(&planned.context, rows, outcomes))
+                .unwrap_or_default()
+        );
     };
     if args.dry_run || to_type == 0 {
         if args.json {
@@ -57,7 +73,12 @@ pub fn run(args: RestoreArgs, socket: Option<PathBuf>) -> CliResult {
     };
     let outcomes = type_plan(&mut term, rows, &state, &opts, &mut progress);
     if json {
-        print_json(&outcomes.iter().map(|o| o.as_ref().map(|o| o.word())).collect::<Vec<_>>());
+        print_json(
+            &outcomes
+                .iter()
+                .map(|o| o.as_ref().map(|o| o.word()))
+                .collect::<Vec<_>>(),
+        );
     }
     let failed = outcomes.iter().flatten().filter(|o| o.is_failure()).count();
     if failed > 0 {
@@ -90,7 +111,10 @@ fn confirm(count: usize) -> CliResult {
     eprint!("Type {count} resume line(s) into the panes above? [y/N] ");
     let _ = std::io::stderr().flush();
     let mut answer = String::new();
-    stdin.lock().read_line(&mut answer).map_err(|e| CliError::failure(format!("reading the answer: {e}")))?;
+    stdin
+        .lock()
+        .read_line(&mut answer)
+        .map_err(|e| CliError::failure(format!("reading the answer: {e}")))?;
     if matches!(answer.trim(), "y" | "Y" | "yes" | "YES" | "Yes") {
         Ok(())
     } else {

@@ -19,10 +19,22 @@ pub fn run(args: SnapArgs, socket: Option<PathBuf>) -> CliResult {
     // agterm not running still freezes the records: they are what restore needs most.
     let (snap, at) = snapshot::take(&state, term, args.harvest, &env);
     let path = snapshot::write(&state, &snap, at, KEEP).map_err(|e| {
-        CliError::failure(format!("could not write the snapshot in {}: {e}", state.snapshots_dir().display()))
+        CliError::failure(format!(
+            "could not write the snapshot in {}: {e}",
+            state.snapshots_dir().display()
+        ))
     })?;
-    let harvested = if args.harvest { format!(", {} harvested from scrollback", snap.harvested.len()) } else { String::new() };
-    println!("{}: {} record(s), {} pane(s){harvested}", path.display(), snap.records.len(), snap.panes.len());
+    let harvested = if args.harvest {
+        format!(", {} harvested from scrollback", snap.harvested.len())
+    } else {
+        String::new()
+    };
+    println!(
+        "{}: {} record(s), {} pane(s){harvested}",
+        path.display(),
+        snap.records.len(),
+        snap.panes.len()
+    );
     if let Some(e) = &snap.error {
         println!("note: no pane tree in this snapshot: {e}");
     }

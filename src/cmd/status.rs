@@ -25,7 +25,14 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
         Err(e) => (Err(e.clone()), Vec::new(), plan_offline(&state, &env)),
     };
     let outcomes = pin_outcomes(&state, &rows);
-    let report = build(StatusInput { hooks, denylist_ok, terminal, panes: &panes, rows: &rows, pin_outcomes: &outcomes });
+    let report = build(StatusInput {
+        hooks,
+        denylist_ok,
+        terminal,
+        panes: &panes,
+        rows: &rows,
+        pin_outcomes: &outcomes,
+    });
     if args.json {
         let text = serde_json::to_string_pretty(&report)
             .map_err(|e| CliError::failure(format!("could not encode the status: {e}")))?;
@@ -38,9 +45,13 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
 
 /// The installer's view of our hooks (per agent) and of agterm's denylist.
 fn hook_states() -> (Vec<HookState>, Option<bool>) {
-    let binary = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("agterm-backup"));
+    let binary = std::env::current_exe()
+        .and_then(|p| p.canonicalize())
+        .unwrap_or_else(|_| PathBuf::from("agterm-backup"));
     let agents = vec!["claude".to_string(), "codex".to_string()];
-    let Ok(targets) = paths::targets(&Process, &binary, &agents, true) else { return (Vec::new(), None) };
+    let Ok(targets) = paths::targets(&Process, &binary, &agents, true) else {
+        return (Vec::new(), None);
+    };
     let report = installer_status::report(&Process, &binary, &targets);
     let mut hooks = Vec::new();
     let mut denylist_ok = None;
@@ -49,9 +60,18 @@ fn hook_states() -> (Vec<HookState>, Option<bool>) {
             denylist_ok = t.denies.map(|d| d.values().all(|v| *v));
             continue;
         }
-        let trusted = (t.target == "codex")
-            .then(|| t.hooks.iter().filter(|h| h.state != "absent").all(|h| h.trusted == Some(true)));
-        hooks.push(HookState { agent: t.target.to_string(), state: t.state.to_string(), path: t.path, trusted });
+        let trusted = (t.target == "codex").then(|| {
+            t.hooks
+                .iter()
+                .filter(|h| h.state != "absent")
+                .all(|h| h.trusted == Some(true))
+        });
+        hooks.push(HookState {
+            agent: t.target.to_string(),
+            state: t.state.to_string(),
+            path: t.path,
+            trusted,
+        });
     }
     (hooks, denylist_ok)
 }

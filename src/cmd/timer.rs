@@ -4,13 +4,16 @@ use crate::cli::{TimerAction, TimerArgs};
 use crate::{CliError, CliResult};
 use agterm_backup_core::state::StateDir;
 use agterm_backup_restore::timer::{
-    install, resolve_binary, uninstall, unit_files, unit_paths, Platform, SystemRunner, TimerSpec, UNIT,
+    install, resolve_binary, uninstall, unit_files, unit_paths, Platform, SystemRunner, TimerSpec,
+    UNIT,
 };
 use std::path::{Path, PathBuf};
 
 pub fn run(args: TimerArgs) -> CliResult {
     if args.every == 0 {
-        return Err(CliError::refused("--every 0: the interval must be at least 1 second"));
+        return Err(CliError::refused(
+            "--every 0: the interval must be at least 1 second",
+        ));
     }
     let home = std::env::var("HOME")
         .ok()
@@ -18,21 +21,38 @@ pub fn run(args: TimerArgs) -> CliResult {
         .ok_or_else(|| CliError::failure("HOME is not set: cannot find where user timers live"))?;
     let home = Path::new(&home);
     let platform = Platform::current();
-    let xdg = std::env::var_os("XDG_CONFIG_HOME").filter(|v| !v.is_empty()).map(PathBuf::from);
+    let xdg = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
     let paths = unit_paths(platform, home, xdg.as_deref());
     let uid = nix_uid();
     match args.action {
         TimerAction::Install => {
             let exe = std::env::current_exe()
                 .map_err(|e| CliError::failure(format!("cannot find the running binary: {e}")))?;
-            let temps = [std::env::temp_dir(), PathBuf::from("/tmp"), PathBuf::from("/var/folders")];
+            let temps = [
+                std::env::temp_dir(),
+                PathBuf::from("/tmp"),
+                PathBuf::from("/var/folders"),
+            ];
             let binary = resolve_binary(&exe, &temps).map_err(CliError::refused)?;
             let env: Vec<(String, String)> = ["AGTERM_BACKUP_HOME", "AGTERM_STATE_DIR"]
                 .iter()
-                .filter_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty()).map(|v| (k.to_string(), v)))
+                .filter_map(|k| {
+                    std::env::var(k)
+                        .ok()
+                        .filter(|v| !v.is_empty())
+                        .map(|v| (k.to_string(), v))
+                })
                 .collect();
-            let spec = TimerSpec { binary, every_secs: args.every, env };
-            let log = StateDir::from_env().map_or_else(|| home.join(".agterm-backup"), |s| s.root().to_path_buf()).join("timer.log");
+            let spec = TimerSpec {
+                binary,
+                every_secs: args.every,
+                env,
+            };
+            let log = StateDir::from_env()
+                .map_or_else(|| home.join(".agterm-backup"), |s| s.root().to_path_buf())
+                .join("timer.log");
             let files = unit_files(platform, &spec, &paths, &log);
             let done = install(platform, &files, uid, &SystemRunner).map_err(CliError::failure)?;
             for d in done {
@@ -42,7 +62,8 @@ pub fn run(args: TimerArgs) -> CliResult {
             Ok(())
         }
         TimerAction::Uninstall => {
-            let done = uninstall(platform, &paths, uid, &SystemRunner).map_err(CliError::failure)?;
+            let done =
+                uninstall(platform, &paths, uid, &SystemRunner).map_err(CliError::failure)?;
             if done.iter().all(|d| d.starts_with("note:")) {
                 println!("no timer was installed");
             }
@@ -56,7 +77,11 @@ pub fn run(args: TimerArgs) -> CliResult {
                 let state = if p.exists() { "present" } else { "absent" };
                 println!("{state:<8} {}", p.display());
                 if let (true, Ok(text)) = (p.exists(), std::fs::read_to_string(p)) {
-                    for l in text.lines().filter(|l| l.starts_with("ExecStart=") || l.starts_with("OnUnitActiveSec=") || l.contains("<integer>")) {
+                    for l in text.lines().filter(|l| {
+                        l.starts_with("ExecStart=")
+                            || l.starts_with("OnUnitActiveSec=")
+                            || l.contains("<integer>")
+                    }) {
                         println!("         {}", l.trim());
                     }
                 }

@@ -45,7 +45,11 @@ pub fn stand_in(home: &Path, dialog: bool) {
     let path = bin.join("claude");
     std::fs::write(&path, script).unwrap();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    std::fs::write(home.join(".bash_profile"), format!("export PATH='{}':\"$PATH\"\n", bin.display())).unwrap();
+    std::fs::write(
+        home.join(".bash_profile"),
+        format!("export PATH='{}':\"$PATH\"\n", bin.display()),
+    )
+    .unwrap();
 }
 
 impl Env {
@@ -68,15 +72,31 @@ impl Env {
     pub fn project(&self, name: &str, id: &str) -> (PathBuf, PathBuf) {
         let dir = self.home.path().join("work").join(name);
         std::fs::create_dir_all(&dir).unwrap();
-        let tdir = self.home.path().join(".claude/projects").join(format!("-work-{name}"));
+        let tdir = self
+            .home
+            .path()
+            .join(".claude/projects")
+            .join(format!("-work-{name}"));
         std::fs::create_dir_all(&tdir).unwrap();
         let t = tdir.join(format!("{id}.jsonl"));
-        std::fs::write(&t, format!("{{\"cwd\":\"{}\",\"sessionId\":\"{id}\"}}\n", dir.display())).unwrap();
+        std::fs::write(
+            &t,
+            format!("{{\"cwd\":\"{}\",\"sessionId\":\"{id}\"}}\n", dir.display()),
+        )
+        .unwrap();
         (dir, t)
     }
 
     /// Writes the pane's record (and a journal line) as the hook would, `age_secs` ago.
-    pub fn record(&self, session: &str, role: PaneRole, id: &str, cwd: &Path, transcript: &Path, age_secs: i64) -> LiveRecord {
+    pub fn record(
+        &self,
+        session: &str,
+        role: PaneRole,
+        id: &str,
+        cwd: &Path,
+        transcript: &Path,
+        age_secs: i64,
+    ) -> LiveRecord {
         let state = self.state();
         state.ensure().unwrap();
         let pane_id = self.fake.pane_token(session, role);
@@ -128,8 +148,13 @@ impl Env {
         let mut args = vec!["restore", "--json"];
         args.extend_from_slice(extra);
         let out = self.run(&args);
-        let v = serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|e| panic!("restore --json printed no JSON ({e}): {}\n{}", text(&out.stdout), text(&out.stderr)));
+        let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "restore --json printed no JSON ({e}): {}\n{}",
+                text(&out.stdout),
+                text(&out.stderr)
+            )
+        });
         (out, v)
     }
 
@@ -143,7 +168,8 @@ impl Env {
     pub fn wait_agent(&self, session: &str, role: PaneRole) -> Vec<String> {
         self.fake
             .wait_for_foreground(session, role, Duration::from_secs(10), |fg| {
-                fg.as_ref().is_some_and(|a| a.first().is_some_and(|a0| a0 == "claude"))
+                fg.as_ref()
+                    .is_some_and(|a| a.first().is_some_and(|a0| a0 == "claude"))
             })
             .unwrap()
     }
@@ -151,9 +177,20 @@ impl Env {
     /// Asserts the pane runs `claude --resume <id>` in `dir` (the stand-in printed both).
     pub fn assert_resumed(&self, session: &str, role: PaneRole, id: &str, dir: &Path) {
         let argv = self.wait_agent(session, role);
-        assert!(argv.windows(2).any(|w| w[0] == "--resume" && w[1] == id), "foreground {argv:?}");
-        let screen = self.fake.wait_for_screen(session, role, &format!("STANDIN argv: --resume {id}"), Duration::from_secs(10));
-        assert!(screen.contains(&format!("STANDIN cwd: {}", dir.display())), "{screen}");
+        assert!(
+            argv.windows(2).any(|w| w[0] == "--resume" && w[1] == id),
+            "foreground {argv:?}"
+        );
+        let screen = self.fake.wait_for_screen(
+            session,
+            role,
+            &format!("STANDIN argv: --resume {id}"),
+            Duration::from_secs(10),
+        );
+        assert!(
+            screen.contains(&format!("STANDIN cwd: {}", dir.display())),
+            "{screen}"
+        );
     }
 }
 
@@ -165,7 +202,17 @@ pub fn text(b: &[u8]) -> String {
 pub fn uuid() -> String {
     use std::sync::atomic::{AtomicU32, Ordering};
     static N: AtomicU32 = AtomicU32::new(0);
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64;
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64;
     let n = N.fetch_add(1, Ordering::Relaxed);
-    format!("{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}", std::process::id(), n & 0xffff, (nanos >> 12) & 0xfff, nanos & 0xfff, nanos & 0xffff_ffff_ffff)
+    format!(
+        "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
+        std::process::id(),
+        n & 0xffff,
+        (nanos >> 12) & 0xfff,
+        nanos & 0xfff,
+        nanos & 0xffff_ffff_ffff
+    )
 }

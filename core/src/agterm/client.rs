@@ -181,9 +181,17 @@ impl Client {
     fn connect(&self) -> Result<UnixStream, AgtermError> {
         let budget = self.budget(self.timeouts.connect);
         let started = Instant::now();
+        let unavailable = self.path.extension().is_some_and(|e| e == "unavailable");
         let fail = |reason: String| AgtermError::Connect {
             path: self.path.clone(),
-            reason,
+            reason: if unavailable {
+                format!(
+                    "{reason}; this pane's agterm could not own its control socket because another \
+                     agterm instance holds it"
+                )
+            } else {
+                reason
+            },
         };
         if budget.is_zero() {
             return Err(self.timeout("connecting", budget));

@@ -9,8 +9,14 @@ use agterm_backup_core::agent::AgentSpec;
 use agterm_backup_core::flags::filter_launch_args;
 use agterm_backup_core::id::is_valid_session_id;
 use agterm_backup_core::process::{agent_args, Located};
-use agterm_backup_core::record::{LiveRecord, RECORD_VERSION};
+use agterm_backup_core::record::{LiveRecord, PinOutcome, RECORD_VERSION};
+use chrono::{DateTime, Utc};
 use serde_json::Value;
+
+/// A record that differs from the previous one only in `event`, `ts` and `hook_cwd` is rewritten at most
+/// this often. Nothing the restore needs changes between such events, and every rewrite is an fsync (the
+/// dominant cost of a hook); a PreToolUse storm then costs a read of the record per event.
+pub const REFRESH_AFTER_SECS: i64 = 15;
 
 /// Record key holding the agent process's start time (Unix seconds), to tell it from a reused pid.
 pub const AGENT_START_KEY: &str = "agent_start";
@@ -34,13 +40,15 @@ pub struct HookInput<'a> {
     pub process: &'a ProcessFacts,
     /// The pane's current record, read under the pane lock.
     pub previous: Option<&'a LiveRecord>,
-    /// The write time, UTC RFC 3339.
-    pub now: String,
+    /// The time of this event (written as `ts`).
+    pub now: DateTime<Utc>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Decision {
     Skip(Skip),
+    /// The previous record is recent and nothing but `event`, `ts` and `hook_cwd` would change.
+    Fresh,
     Write {
         record: Box<LiveRecord>,
         /// A journal line is due (agent, session id or agent cwd changed).
@@ -53,13 +61,32 @@ pub fn decide(input: &HookInput<'_>) -> Decision {
     match build_record(input) {
         Ok(record) => {
             let journal = LiveRecord::journal_worthy_change(input.previous, &record);
-            Decision::Write {
-                record: Box::new(record),
-                journal,
+            match input.previous {
+                Some(p) if !journal && is_fresh_copy(p, &record, input.now) => Decision::Fresh,
+                _ => Decision::Write {
+                    record: Box::new(record),
+                    journal,
+                },
             }
         }
         Err(skip) => Decision::Skip(skip),
     }
+}
+
+/// True when `next` equals `previous` but for the per-event fields, `previous` was written less than
+/// [`REFRESH_AFTER_SECS`] ago, and its pin did not fail (a failed pin is retried at every event).
+fn is_fresh_copy(previous: &LiveRecord, next: &LiveRecord, now: DateTime<Utc>) -> bool {
+    let age = previous.written_at().map(|t| (now - t).num_seconds());
+    if !age.is_some_and(|a| (0..REFRESH_AFTER_SECS).contains(&a))
+        || previous.pin == Some(PinOutcome::Error)
+    {
+        return false;
+    }
+    let mut same = next.clone();
+    same.event.clone_from(&previous.event);
+    same.ts.clone_from(&previous.ts);
+    same.hook_cwd.clone_from(&previous.hook_cwd);
+    same == *previous
 }
 
 fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
@@ -134,7 +161,9 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
             .hook_event_name
             .clone()
             .unwrap_or_else(|| "unknown".into()),
-        ts: input.now.clone(),
+        ts: input
+            .now
+            .to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
         terminal: "agterm".into(),
         // SessionStart carries `source`; later events of the same session keep it.
         source: payload

@@ -136,10 +136,11 @@ fn run(agent_name: &str, started: Instant, state: &StateDir) {
         payload: &payload,
         process: &facts,
         previous: previous.as_ref(),
-        now: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        now: chrono::Utc::now(),
     };
     let (mut record, journal) = match decide(&input) {
         Decision::Write { record, journal } => (*record, journal),
+        Decision::Fresh => return,
         Decision::Skip(skip) => {
             if skip.worth_logging() {
                 log(state, &format!("{key}: {skip}"));
@@ -162,7 +163,7 @@ fn run(agent_name: &str, started: Instant, state: &StateDir) {
     // Journal first: if the record write then fails, the next event sees the old record and appends
     // again (a duplicate line) rather than never journalling the change.
     if journal {
-        if let Err(e) = state.append_journal(&record) {
+        if let Err(e) = append_journal_whole(state, &key, &record) {
             log(
                 state,
                 &format!(
@@ -179,6 +180,26 @@ fn run(agent_name: &str, started: Instant, state: &StateDir) {
             &format!("cannot write {}: {e}", state.record_path(&key).display()),
         );
     }
+}
+
+/// Appends the journal line, or leaves the journal as it was: a short write (a full disk) is cut back so
+/// that the next line does not glue onto a torn one.
+fn append_journal_whole(
+    state: &StateDir,
+    key: &agterm_backup_core::pane::PaneKey,
+    record: &agterm_backup_core::record::LiveRecord,
+) -> std::io::Result<()> {
+    let path = state.journal_path(key);
+    let before = std::fs::metadata(&path).map(|m| m.len()).ok();
+    let result = state.append_journal(record);
+    if result.is_err() {
+        if let Some(len) = before {
+            if let Ok(f) = std::fs::OpenOptions::new().write(true).open(&path) {
+                let _ = f.set_len(len);
+            }
+        }
+    }
+    result
 }
 
 fn log(state: &StateDir, message: &str) {

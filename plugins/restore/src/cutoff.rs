@@ -29,7 +29,9 @@ pub fn parse_as_of(value: &str) -> Result<DateTime<Utc>, String> {
 pub fn snapshot_time(text: &str) -> Option<DateTime<Utc>> {
     let v: serde_json::Value = serde_json::from_str(text).ok()?;
     let t = v.get("taken_at")?.as_str()?;
-    DateTime::parse_from_rfc3339(t).ok().map(|t| t.with_timezone(&Utc))
+    DateTime::parse_from_rfc3339(t)
+        .ok()
+        .map(|t| t.with_timezone(&Utc))
 }
 
 #[cfg(test)]
@@ -42,8 +44,15 @@ mod tests {
         assert_eq!(t.to_rfc3339(), "2026-12-01T08:00:00+00:00");
         let tmp = tempfile::tempdir().unwrap();
         let snap = tmp.path().join("s.json");
-        std::fs::write(&snap, r#"{"v":1,"taken_at":"2026-11-30T10:00:00Z","panes":[]}"#).unwrap();
-        assert_eq!(parse_as_of(snap.to_str().unwrap()).unwrap().to_rfc3339(), "2026-11-30T10:00:00+00:00");
+        std::fs::write(
+            &snap,
+            r#"{"v":1,"taken_at":"2026-11-30T10:00:00Z","panes":[]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            parse_as_of(snap.to_str().unwrap()).unwrap().to_rfc3339(),
+            "2026-11-30T10:00:00+00:00"
+        );
     }
 
     #[test]

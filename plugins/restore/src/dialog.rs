@@ -64,9 +64,14 @@ pub fn choice_label(choice: u8) -> &'static str {
 /// Signs that Claude's TUI is up and *not* asking: its prompt footer. Watching stops there.
 pub fn claude_ready(screen: &str) -> bool {
     find_dialog(screen).is_none()
-        && ["? for shortcuts", "bypass permissions", "accept edits on", "plan mode on"]
-            .iter()
-            .any(|m| screen.contains(m))
+        && [
+            "? for shortcuts",
+            "bypass permissions",
+            "accept edits on",
+            "plan mode on",
+        ]
+        .iter()
+        .any(|m| screen.contains(m))
 }
 
 #[cfg(test)]
@@ -78,10 +83,16 @@ mod tests {
 
     #[test]
     fn finds_both_wordings() {
-        assert_eq!(find_dialog(NEW).unwrap().title, "This session is 2h 5m old and 143.2k tokens.");
+        assert_eq!(
+            find_dialog(NEW).unwrap().title,
+            "This session is 2h 5m old and 143.2k tokens."
+        );
         assert!(find_dialog(OLD).is_some());
         assert!(find_dialog("$ claude --resume x\n? for shortcuts").is_none());
-        assert!(find_dialog("Resume full session as-is").is_none(), "options alone are not the dialog");
+        assert!(
+            find_dialog("Resume full session as-is").is_none(),
+            "options alone are not the dialog"
+        );
     }
 
     #[test]

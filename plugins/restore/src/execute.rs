@@ -29,7 +29,10 @@ impl ExecOptions {
     /// Defaults, with the two timeouts overridable from the environment (tests shorten them).
     pub fn from_env(answer: Option<u8>, env: impl Fn(&str) -> Option<String>) -> ExecOptions {
         let secs = |k: &str, d: f64| {
-            env(k).and_then(|v| v.trim().parse::<f64>().ok()).filter(|s| *s >= 0.0).unwrap_or(d)
+            env(k)
+                .and_then(|v| v.trim().parse::<f64>().ok())
+                .filter(|s| *s >= 0.0)
+                .unwrap_or(d)
         };
         ExecOptions {
             confirm_timeout: Duration::from_secs_f64(secs(CONFIRM_TIMEOUT_ENV, 20.0)),
@@ -70,11 +73,19 @@ impl Outcome {
 
 /// Finds the pane `target` names in a fresh pane list: by pane id when both have one, else session + role.
 pub fn find_pane<'a>(panes: &'a [PaneView], target: &PaneRef) -> Option<&'a PaneView> {
-    let same_session = |p: &&PaneView| p.session_id.eq_ignore_ascii_case(&target.session_id) && p.role == target.role;
+    let same_session = |p: &&PaneView| {
+        p.session_id.eq_ignore_ascii_case(&target.session_id) && p.role == target.role
+    };
     target
         .pane_id
         .as_ref()
-        .and_then(|id| panes.iter().find(|p| p.pane_id.as_ref().is_some_and(|t| t.eq_ignore_ascii_case(id))))
+        .and_then(|id| {
+            panes.iter().find(|p| {
+                p.pane_id
+                    .as_ref()
+                    .is_some_and(|t| t.eq_ignore_ascii_case(id))
+            })
+        })
         .or_else(|| panes.iter().find(same_session))
 }
 
@@ -89,7 +100,9 @@ pub fn type_plan(
     let mut outcomes: Vec<Option<Outcome>> = vec![None; rows.len()];
     let mut typed: Vec<usize> = Vec::new();
     for (i, row) in rows.iter().enumerate() {
-        let (Action::Type { resume, .. }, Some(target)) = (&row.action, row.target.as_ref()) else { continue };
+        let (Action::Type { resume, .. }, Some(target)) = (&row.action, row.target.as_ref()) else {
+            continue;
+        };
         let label = pane_label(target);
         // Re-check right before typing: the plan may be seconds old.
         let now = match term.panes() {
@@ -116,13 +129,18 @@ pub fn type_plan(
         let line = match resume.clone().into_typable(state, &row.key.to_string()) {
             Ok(l) => l,
             Err(e) => {
-                outcomes[i] = Some(Outcome::Failed(format!("could not write the resume script: {e}")));
+                outcomes[i] = Some(Outcome::Failed(format!(
+                    "could not write the resume script: {e}"
+                )));
                 continue;
             }
         };
         match term.type_text(target, &format!("{line}\n")) {
             Ok(()) => {
-                progress(&format!("{label}: typed {}", row.agent.as_deref().unwrap_or("agent")));
+                progress(&format!(
+                    "{label}: typed {}",
+                    row.agent.as_deref().unwrap_or("agent")
+                ));
                 typed.push(i);
             }
             Err(e) => {
@@ -133,14 +151,21 @@ pub fn type_plan(
     }
     let confirmed = confirm(term, rows, &typed, opts, &mut outcomes, progress);
     if let Some(choice) = opts.answer {
-        let claude: Vec<usize> = confirmed.into_iter().filter(|&i| rows[i].agent.as_deref() == Some("claude")).collect();
+        let claude: Vec<usize> = confirmed
+            .into_iter()
+            .filter(|&i| rows[i].agent.as_deref() == Some("claude"))
+            .collect();
         watch_dialogs(term, rows, &claude, choice, opts, &mut outcomes, progress);
     }
     outcomes
 }
 
 fn pane_label(t: &PaneRef) -> String {
-    format!("{}-{}", t.session_id.get(..8).unwrap_or(&t.session_id), t.role)
+    format!(
+        "{}-{}",
+        t.session_id.get(..8).unwrap_or(&t.session_id),
+        t.role
+    )
 }
 
 /// Polls until each typed pane's foreground is its agent, or the timeout. Returns the confirmed rows.
@@ -160,12 +185,20 @@ fn confirm(
             waiting.retain(|&i| {
                 let row = &rows[i];
                 let spec = row.agent.as_deref().and_then(agent);
-                let up = row.target.as_ref().and_then(|t| find_pane(&panes, t)).and_then(|p| p.foreground.as_ref())
+                let up = row
+                    .target
+                    .as_ref()
+                    .and_then(|t| find_pane(&panes, t))
+                    .and_then(|p| p.foreground.as_ref())
                     .zip(spec)
                     .is_some_and(|(fg, spec)| foreground_agent_args(spec, fg).is_some());
                 if up {
                     outcomes[i] = Some(Outcome::Resumed { answered: None });
-                    progress(&format!("{}: {} is running", pane_label(row.target.as_ref().unwrap()), spec.unwrap().name));
+                    progress(&format!(
+                        "{}: {} is running",
+                        pane_label(row.target.as_ref().unwrap()),
+                        spec.unwrap().name
+                    ));
                     done.push(i);
                 }
                 !up
@@ -198,17 +231,27 @@ fn watch_dialogs(
     outcomes: &mut [Option<Outcome>],
     progress: &mut dyn FnMut(&str),
 ) {
-    let Ok(keys) = answer_keys(choice) else { return };
+    let Ok(keys) = answer_keys(choice) else {
+        return;
+    };
     let deadline = Instant::now() + opts.dialog_timeout;
     let mut waiting: Vec<usize> = watch.to_vec();
     while !waiting.is_empty() {
         waiting.retain(|&i| {
             let target = rows[i].target.as_ref().expect("typed rows have a target");
-            let Ok(screen) = term.screen(target, ScreenRange::Visible) else { return true };
+            let Ok(screen) = term.screen(target, ScreenRange::Visible) else {
+                return true;
+            };
             if find_dialog(&screen).is_some() {
                 if term.type_text(target, &keys).is_ok() {
-                    outcomes[i] = Some(Outcome::Resumed { answered: Some(choice) });
-                    progress(&format!("{}: answered the resume question: {choice} ({})", pane_label(target), choice_label(choice)));
+                    outcomes[i] = Some(Outcome::Resumed {
+                        answered: Some(choice),
+                    });
+                    progress(&format!(
+                        "{}: answered the resume question: {choice} ({})",
+                        pane_label(target),
+                        choice_label(choice)
+                    ));
                 }
                 return false;
             }
@@ -231,21 +274,42 @@ pub struct Waiting {
 
 /// `answer`: finds every pane whose foreground is Claude and whose screen shows the dialog, and (unless
 /// `dry_run`) types `choice` into each.
-pub fn answer_waiting(term: &mut dyn Terminal, choice: u8, dry_run: bool) -> Result<Vec<Waiting>, String> {
+pub fn answer_waiting(
+    term: &mut dyn Terminal,
+    choice: u8,
+    dry_run: bool,
+) -> Result<Vec<Waiting>, String> {
     let keys = answer_keys(choice)?;
     let claude = agent("claude").expect("claude is in the agent table");
-    let panes = term.panes().map_err(|e| format!("could not list agterm's panes: {e}"))?;
+    let panes = term
+        .panes()
+        .map_err(|e| format!("could not list agterm's panes: {e}"))?;
     let mut out = Vec::new();
     for p in panes {
-        let is_claude = p.foreground.as_ref().is_some_and(|fg| foreground_agent_args(claude, fg).is_some());
+        let is_claude = p
+            .foreground
+            .as_ref()
+            .is_some_and(|fg| foreground_agent_args(claude, fg).is_some());
         if !is_claude {
             continue;
         }
-        let pane = PaneRef { session_id: p.session_id.clone(), role: p.role, pane_id: p.pane_id.clone() };
-        let Ok(screen) = term.screen(&pane, ScreenRange::Visible) else { continue };
-        let Some(dialog) = find_dialog(&screen) else { continue };
+        let pane = PaneRef {
+            session_id: p.session_id.clone(),
+            role: p.role,
+            pane_id: p.pane_id.clone(),
+        };
+        let Ok(screen) = term.screen(&pane, ScreenRange::Visible) else {
+            continue;
+        };
+        let Some(dialog) = find_dialog(&screen) else {
+            continue;
+        };
         let answered = !dry_run && term.type_text(&pane, &keys).is_ok();
-        out.push(Waiting { pane, title: dialog.title, answered });
+        out.push(Waiting {
+            pane,
+            title: dialog.title,
+            answered,
+        });
     }
     Ok(out)
 }

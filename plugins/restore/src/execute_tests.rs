@@ -21,7 +21,10 @@ fn setup() -> (Vec<PlanRow>, MockTerminal) {
     let a = record(ID_A, PaneRole::Left, "2026-11-30T10:00:00Z");
     let b = record(ID_B, PaneRole::Right, "2026-11-30T10:00:00Z");
     let mut t = Transcripts::default();
-    t.paths.extend([a.transcript_path.clone().unwrap(), b.transcript_path.clone().unwrap()]);
+    t.paths.extend([
+        a.transcript_path.clone().unwrap(),
+        b.transcript_path.clone().unwrap(),
+    ]);
     let panes = vec![pane(PaneRole::Left), pane(PaneRole::Right)];
     let rows = plan(&PlanInput {
         captured: &[captured(Some(a), vec![]), captured(Some(b), vec![])],
@@ -39,9 +42,18 @@ fn setup() -> (Vec<PlanRow>, MockTerminal) {
 fn shell(dialog: bool) -> crate::mock::Reaction {
     Box::new(move |_, text, view, screen| {
         if text.contains("'claude'") {
-            let argv: Vec<String> = text.trim().split(' ').map(|w| w.trim_matches('\'').to_string()).collect();
-            view.foreground = Some(argv[argv.iter().position(|w| w == "claude").unwrap()..].to_vec());
-            *screen = if dialog { DIALOG.into() } else { "> \n? for shortcuts".into() };
+            let argv: Vec<String> = text
+                .trim()
+                .split(' ')
+                .map(|w| w.trim_matches('\'').to_string())
+                .collect();
+            view.foreground =
+                Some(argv[argv.iter().position(|w| w == "claude").unwrap()..].to_vec());
+            *screen = if dialog {
+                DIALOG.into()
+            } else {
+                "> \n? for shortcuts".into()
+            };
         } else if text.len() == 1 {
             *screen = format!("picked {text}\n? for shortcuts");
         }
@@ -54,14 +66,25 @@ fn types_confirms_and_answers_with_the_digit() {
     term.react = Some(shell(true));
     let tmp = tempfile::tempdir().unwrap();
     let mut lines = Vec::new();
-    let out = type_plan(&mut term, &rows, &StateDir::at(tmp.path()), &fast(Some(2)), &mut |l| lines.push(l.to_string()));
+    let out = type_plan(
+        &mut term,
+        &rows,
+        &StateDir::at(tmp.path()),
+        &fast(Some(2)),
+        &mut |l| lines.push(l.to_string()),
+    );
     assert_eq!(out, vec![Some(Outcome::Resumed { answered: Some(2) }); 2]);
     let typed: Vec<&str> = term.typed.iter().map(|(_, t)| t.as_str()).collect();
     assert_eq!(typed.len(), 4);
     assert!(typed[0].ends_with(&format!("'--resume' '{ID_A}' '--model' 'sonnet'\n")));
     assert_eq!(typed[2], "2");
     assert_eq!(term.typed[3].0.role, PaneRole::Right);
-    assert!(lines.iter().any(|l| l.contains("answered the resume question: 2")), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("answered the resume question: 2")),
+        "{lines:?}"
+    );
 }
 
 #[test]
@@ -69,7 +92,13 @@ fn no_answer_leaves_the_dialog() {
     let (rows, mut term) = setup();
     term.react = Some(shell(true));
     let tmp = tempfile::tempdir().unwrap();
-    let out = type_plan(&mut term, &rows, &StateDir::at(tmp.path()), &fast(None), &mut |_| {});
+    let out = type_plan(
+        &mut term,
+        &rows,
+        &StateDir::at(tmp.path()),
+        &fast(None),
+        &mut |_| {},
+    );
     assert_eq!(out[0], Some(Outcome::Resumed { answered: None }));
     assert_eq!(term.typed.len(), 2, "only the two resume lines");
 }
@@ -84,7 +113,13 @@ fn a_pane_that_became_busy_after_planning_is_not_typed_into() {
         }
     }));
     let tmp = tempfile::tempdir().unwrap();
-    let out = type_plan(&mut term, &rows, &StateDir::at(tmp.path()), &fast(Some(2)), &mut |_| {});
+    let out = type_plan(
+        &mut term,
+        &rows,
+        &StateDir::at(tmp.path()),
+        &fast(Some(2)),
+        &mut |_| {},
+    );
     assert!(matches!(&out[0], Some(Outcome::NotIdle(w)) if w.contains("vim")));
     assert_eq!(out[1], Some(Outcome::Resumed { answered: None }));
     assert!(term.typed.iter().all(|(p, _)| p.role == PaneRole::Right));
@@ -94,7 +129,13 @@ fn a_pane_that_became_busy_after_planning_is_not_typed_into() {
 fn an_agent_that_never_comes_up_is_reported() {
     let (rows, mut term) = setup();
     let tmp = tempfile::tempdir().unwrap();
-    let out = type_plan(&mut term, &rows, &StateDir::at(tmp.path()), &fast(Some(2)), &mut |_| {});
+    let out = type_plan(
+        &mut term,
+        &rows,
+        &StateDir::at(tmp.path()),
+        &fast(Some(2)),
+        &mut |_| {},
+    );
     assert_eq!(out[0], Some(Outcome::TypedUnconfirmed));
     assert!(out[0].as_ref().unwrap().is_failure());
 }
@@ -107,7 +148,13 @@ fn over_long_lines_run_a_script() {
         resume.line = format!("{} {}", resume.line, "x".repeat(2000));
     }
     let tmp = tempfile::tempdir().unwrap();
-    type_plan(&mut term, &rows, &StateDir::at(tmp.path()), &fast(None), &mut |_| {});
+    type_plan(
+        &mut term,
+        &rows,
+        &StateDir::at(tmp.path()),
+        &fast(None),
+        &mut |_| {},
+    );
     assert!(term.typed[0].1.starts_with("sh '"), "{}", term.typed[0].1);
     assert!(term.typed[0].1.len() < 1024);
 }
@@ -117,8 +164,15 @@ fn answer_finds_waiting_panes_only() {
     let (_, mut term) = setup();
     term.panes[0].foreground = Some(vec!["claude".into(), "--resume".into(), ID_A.into()]);
     term.panes[1].foreground = Some(vec!["claude".into()]);
-    let left = PaneRef { session_id: term.panes[0].session_id.clone(), role: PaneRole::Left, pane_id: None };
-    let right = PaneRef { role: PaneRole::Right, ..left.clone() };
+    let left = PaneRef {
+        session_id: term.panes[0].session_id.clone(),
+        role: PaneRole::Left,
+        pane_id: None,
+    };
+    let right = PaneRef {
+        role: PaneRole::Right,
+        ..left.clone()
+    };
     term.set_screen(&left, DIALOG);
     term.set_screen(&right, "? for shortcuts");
     let found = answer_waiting(&mut term, 2, true).unwrap();

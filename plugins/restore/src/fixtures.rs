@@ -47,8 +47,15 @@ pub fn record(id: &str, role: PaneRole, at: &str) -> LiveRecord {
 }
 
 pub fn captured(record: Option<LiveRecord>, journal: Vec<LiveRecord>) -> CapturedPane {
-    let role = record.as_ref().or(journal.last()).map_or(PaneRole::Left, |r| r.role);
-    CapturedPane { key: PaneKey::new(SESSION, role).unwrap(), record, journal }
+    let role = record
+        .as_ref()
+        .or(journal.last())
+        .map_or(PaneRole::Left, |r| r.role);
+    CapturedPane {
+        key: PaneKey::new(SESSION, role).unwrap(),
+        record,
+        journal,
+    }
 }
 
 pub fn pane(role: PaneRole) -> PaneView {

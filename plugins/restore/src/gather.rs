@@ -21,7 +21,9 @@ pub struct Planned {
 /// Plans with no terminal (agterm not running): every row is `pane-gone` or earlier, but the records show.
 pub fn plan_offline(state: &StateDir, env: &dyn Fn(&str) -> Option<String>) -> Vec<PlanRow> {
     let captured = captured_panes(state, None);
-    let records = captured.iter().flat_map(|c| c.record.iter().chain(c.journal.iter()));
+    let records = captured
+        .iter()
+        .flat_map(|c| c.record.iter().chain(c.journal.iter()));
     let transcripts = Transcripts::scan(records, codex_home(env).as_deref());
     plan(&PlanInput {
         captured: &captured,
@@ -34,8 +36,13 @@ pub fn plan_offline(state: &StateDir, env: &dyn Fn(&str) -> Option<String>) -> V
 }
 
 /// The pin outcome of each row's current record (for `status`).
-pub fn pin_outcomes(state: &StateDir, rows: &[PlanRow]) -> Vec<Option<agterm_backup_core::record::PinOutcome>> {
-    rows.iter().map(|r| state.read_record(&r.key).and_then(|rec| rec.pin)).collect()
+pub fn pin_outcomes(
+    state: &StateDir,
+    rows: &[PlanRow],
+) -> Vec<Option<agterm_backup_core::record::PinOutcome>> {
+    rows.iter()
+        .map(|r| state.read_record(&r.key).and_then(|rec| rec.pin))
+        .collect()
 }
 
 /// Plans a restore against the running terminal.
@@ -49,7 +56,9 @@ pub fn gather(
     let panes = term.panes()?;
     let cut = as_of.or(info.launched_at);
     let captured = captured_panes(state, cut);
-    let records = captured.iter().flat_map(|c| c.record.iter().chain(c.journal.iter()));
+    let records = captured
+        .iter()
+        .flat_map(|c| c.record.iter().chain(c.journal.iter()));
     let transcripts = Transcripts::scan(records, codex_home(env).as_deref());
     let input = PlanInput {
         captured: &captured,
@@ -66,5 +75,10 @@ pub fn gather(
         cutoff: cutoff(&input),
         dry_run: false,
     };
-    Ok(Planned { info, panes, context, rows })
+    Ok(Planned {
+        info,
+        panes,
+        context,
+        rows,
+    })
 }

@@ -4,7 +4,7 @@
 //! - [`plan`]: the pure planner (records + journals × panes × mode × launch time × transcripts → rows).
 //! - [`transcripts`]: which conversations still exist (computed at the edge).
 //! - [`connect`]: reaching the running agterm.
-//! - [`cutoff`]: `--as-of`.
+//! - [`cutoff`]: the hand-set cutoff of `--as-of`.
 //! - [`render`]: the plan as an aligned table or versioned JSON.
 //! - [`dialog`]: Claude's "resume from summary?" question: spotting it and the keys that answer it.
 //! - [`execute`]: typing the plan through the [`Terminal`](agterm_backup_core::terminal::Terminal) seam,

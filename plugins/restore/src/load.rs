@@ -22,7 +22,9 @@ const TAIL_BYTES: u64 = 64 * 1024;
 pub fn journal_tail(text: &str, cutoff: Option<DateTime<Utc>>) -> (Vec<LiveRecord>, bool) {
     let mut tail = Vec::new();
     for line in text.lines().rev().filter(|l| !l.trim().is_empty()) {
-        let Ok(rec) = serde_json::from_str::<LiveRecord>(line) else { continue };
+        let Ok(rec) = serde_json::from_str::<LiveRecord>(line) else {
+            continue;
+        };
         let qualifies = match cutoff {
             None => true,
             Some(c) => rec.written_at().is_some_and(|t| t <= c),
@@ -40,13 +42,18 @@ pub fn journal_tail(text: &str, cutoff: Option<DateTime<Utc>>) -> (Vec<LiveRecor
 /// Reads a journal file's tail (see [`journal_tail`]): the last 64 KiB first, the whole file only if no
 /// entry there qualifies.
 pub fn read_journal_tail(path: &Path, cutoff: Option<DateTime<Utc>>) -> Vec<LiveRecord> {
-    let Ok(mut f) = std::fs::File::open(path) else { return Vec::new() };
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return Vec::new();
+    };
     let len = f.metadata().map(|m| m.len()).unwrap_or(0);
     if len > TAIL_BYTES && f.seek(SeekFrom::Start(len - TAIL_BYTES)).is_ok() {
         let mut buf = Vec::new();
         if f.read_to_end(&mut buf).is_ok() {
             // Drop the partial first line of the window.
-            let start = buf.iter().position(|&b| b == b'\n').map_or(buf.len(), |i| i + 1);
+            let start = buf
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(buf.len(), |i| i + 1);
             let (tail, found) = journal_tail(&String::from_utf8_lossy(&buf[start..]), cutoff);
             if found {
                 return tail;
@@ -65,22 +72,41 @@ pub fn captured_panes(state: &StateDir, cutoff: Option<DateTime<Utc>>) -> Vec<Ca
     for key in state.pane_keys() {
         let record = state.read_record(&key);
         let journal = read_journal_tail(&state.journal_path(&key), cutoff);
-        out.insert(key.clone(), CapturedPane { key, record, journal });
+        out.insert(
+            key.clone(),
+            CapturedPane {
+                key,
+                record,
+                journal,
+            },
+        );
     }
     for rec in harvested(state) {
         let Some(key) = rec.pane_key() else { continue };
-        out.entry(key.clone()).or_insert(CapturedPane { key, record: Some(rec), journal: Vec::new() });
+        out.entry(key.clone()).or_insert(CapturedPane {
+            key,
+            record: Some(rec),
+            journal: Vec::new(),
+        });
     }
     out.into_values().collect()
 }
 
 /// The harvested records in the latest snapshot (`snapshot.json` → `harvested`).
 pub fn harvested(state: &StateDir) -> Vec<LiveRecord> {
-    let Ok(text) = std::fs::read_to_string(state.latest_snapshot()) else { return Vec::new() };
-    let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else { return Vec::new() };
+    let Ok(text) = std::fs::read_to_string(state.latest_snapshot()) else {
+        return Vec::new();
+    };
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return Vec::new();
+    };
     v.get("harvested")
         .and_then(|h| h.as_array())
-        .map(|a| a.iter().filter_map(|r| serde_json::from_value(r.clone()).ok()).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|r| serde_json::from_value(r.clone()).ok())
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -98,7 +124,11 @@ mod tests {
     fn tail_stops_at_the_newest_entry_before_the_cutoff() {
         let a = record(ID_A, PaneRole::Left, "2026-11-30T10:00:00Z");
         let b = record(ID_B, PaneRole::Left, "2026-12-01T09:00:00Z");
-        let t = format!("{}{{torn\n{}", text(&[a.clone(), a.clone()]), text(&[b.clone()]));
+        let t = format!(
+            "{}{{torn\n{}",
+            text(&[a.clone(), a.clone()]),
+            text(std::slice::from_ref(&b))
+        );
         let (tail, found) = journal_tail(&t, Some(ts("2026-12-01T00:00:00Z")));
         assert!(found);
         assert_eq!(tail, vec![a, b.clone()]);
@@ -112,7 +142,7 @@ mod tests {
         let p = tmp.path().join("j.jsonl");
         let old = record(ID_A, PaneRole::Left, "2026-11-01T00:00:00Z");
         let new = record(ID_B, PaneRole::Left, "2026-12-01T09:00:00Z");
-        let mut body = text(&[old.clone()]);
+        let mut body = text(std::slice::from_ref(&old));
         body.push_str(&text(&vec![new.clone(); 400])); // > 64 KiB of entries after the cutoff
         std::fs::write(&p, body).unwrap();
         let tail = read_journal_tail(&p, Some(ts("2026-11-15T00:00:00Z")));
@@ -132,7 +162,8 @@ mod tests {
         let mut h1 = record(ID_B, PaneRole::Left, "2026-11-30T11:00:00Z");
         h1.event = "harvest".into();
         let h2 = record(ID_B, PaneRole::Right, "2026-11-30T11:00:00Z");
-        let snap = serde_json::json!({"v": 1, "taken_at": "2026-11-30T11:00:00Z", "harvested": [h1, h2]});
+        let snap =
+            serde_json::json!({"v": 1, "taken_at": "2026-11-30T11:00:00Z", "harvested": [h1, h2]});
         std::fs::write(s.latest_snapshot(), snap.to_string()).unwrap();
         let got = captured_panes(&s, None);
         assert_eq!(got.len(), 2);

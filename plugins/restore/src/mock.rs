@@ -9,6 +9,9 @@ use std::collections::HashMap;
 /// What the mock does when text is typed into a pane: gets the pane and screens to change.
 pub type Reaction = Box<dyn FnMut(&PaneRef, &str, &mut PaneView, &mut String)>;
 
+/// Changes the panes on the `n`-th `panes()` call (0-based).
+pub type OnRead = Box<dyn FnMut(usize, &mut Vec<PaneView>)>;
+
 /// A terminal held in memory.
 pub struct MockTerminal {
     pub info: TerminalInfo,
@@ -21,7 +24,7 @@ pub struct MockTerminal {
     /// `panes()` calls so far (tests use it to change the world between the plan and the typing).
     pub pane_reads: usize,
     /// Applied on the `n`-th `panes()` call (0-based).
-    pub on_read: Option<Box<dyn FnMut(usize, &mut Vec<PaneView>)>>,
+    pub on_read: Option<OnRead>,
 }
 
 impl MockTerminal {
@@ -38,11 +41,15 @@ impl MockTerminal {
     }
 
     fn screen_key(pane: &PaneRef) -> (String, String) {
-        (pane.session_id.to_ascii_uppercase(), pane.role.as_str().to_string())
+        (
+            pane.session_id.to_ascii_uppercase(),
+            pane.role.as_str().to_string(),
+        )
     }
 
     pub fn set_screen(&mut self, pane: &PaneRef, text: &str) {
-        self.screens.insert(Self::screen_key(pane), text.to_string());
+        self.screens
+            .insert(Self::screen_key(pane), text.to_string());
     }
 }
 
@@ -77,7 +84,11 @@ impl Terminal for MockTerminal {
     }
 
     fn screen(&mut self, pane: &PaneRef, _range: ScreenRange) -> Result<String, TerminalError> {
-        Ok(self.screens.get(&Self::screen_key(pane)).cloned().unwrap_or_default())
+        Ok(self
+            .screens
+            .get(&Self::screen_key(pane))
+            .cloned()
+            .unwrap_or_default())
     }
 
     fn pin(&mut self, _pane: &PaneRef, _line: &str) -> Result<Option<String>, TerminalError> {

@@ -116,8 +116,13 @@ impl SkipReason {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
     /// Type `line` (then Return); `resume` holds the checked argv (for over-long lines, a script).
-    Type { line: String, resume: ResumeLine },
-    Skip { reason: SkipReason },
+    Type {
+        line: String,
+        resume: ResumeLine,
+    },
+    Skip {
+        reason: SkipReason,
+    },
 }
 
 /// One row of the plan.
@@ -174,7 +179,7 @@ pub fn plan(input: &PlanInput<'_>) -> Vec<PlanRow> {
 
 /// The record in force at `cut`: the current one when written at or before it, else the newest journal
 /// entry that was. The flag says whether the journal supplied it.
-pub fn record_at<'a>(c: &'a CapturedPane, cut: Option<DateTime<Utc>>) -> Option<(&'a LiveRecord, bool)> {
+pub fn record_at(c: &CapturedPane, cut: Option<DateTime<Utc>>) -> Option<(&LiveRecord, bool)> {
     let Some(cut) = cut else {
         return c.record.as_ref().or(c.journal.last()).map(|r| (r, false));
     };
@@ -183,7 +188,11 @@ pub fn record_at<'a>(c: &'a CapturedPane, cut: Option<DateTime<Utc>>) -> Option<
         return Some((r, false));
     }
     // The journal is append-only, so the newest qualifying entry is the last one.
-    c.journal.iter().rev().find(|r| before(r)).map(|r| (r, true))
+    c.journal
+        .iter()
+        .rev()
+        .find(|r| before(r))
+        .map(|r| (r, true))
 }
 
 fn plan_one(
@@ -202,7 +211,9 @@ fn plan_one(
         agent_cwd: None,
         pane_cwd: None,
         from_journal: false,
-        action: Action::Skip { reason: SkipReason::PaneGone },
+        action: Action::Skip {
+            reason: SkipReason::PaneGone,
+        },
     };
     let skip = |mut row: PlanRow, reason: SkipReason| {
         row.action = Action::Skip { reason };
@@ -262,9 +273,18 @@ fn plan_one(
         return skip(row, SkipReason::TranscriptGone { what });
     }
     // 8. Type.
-    match ResumeLine::build(spec, &rec.session_id, &rec.flags, &rec.agent_cwd, pane.cwd.as_deref()) {
+    match ResumeLine::build(
+        spec,
+        &rec.session_id,
+        &rec.flags,
+        &rec.agent_cwd,
+        pane.cwd.as_deref(),
+    ) {
         Ok(resume) => {
-            row.action = Action::Type { line: resume.line.clone(), resume };
+            row.action = Action::Type {
+                line: resume.line.clone(),
+                resume,
+            };
             row
         }
         Err(e) => skip(row, SkipReason::InvalidId { why: e.to_string() }),
@@ -281,17 +301,24 @@ fn foreground_reason(
     fg: &[String],
 ) -> SkipReason {
     let Some(args) = foreground_agent_args(spec, fg) else {
-        return SkipReason::Busy { foreground: fg.to_vec() };
+        return SkipReason::Busy {
+            foreground: fg.to_vec(),
+        };
     };
     let runs_our_id = args.iter().any(|a| a.contains(rec.session_id.as_str()));
     // The current record names another conversation, written in this launch: the agent in the pane is
     // that new one (a replayed bare agent), not ours.
     let newer_other = from_journal
-        && c.record.as_ref().is_some_and(|r| r.session_id != rec.session_id);
+        && c.record
+            .as_ref()
+            .is_some_and(|r| r.session_id != rec.session_id);
     if newer_other && !runs_our_id {
-        return SkipReason::NewConversation { agent: rec.agent.clone() };
+        return SkipReason::NewConversation {
+            agent: rec.agent.clone(),
+        };
     }
-    let live = input.mode == Some(RestoreMode::Live) && pane.live.as_ref().is_some_and(|d| d.running);
+    let live =
+        input.mode == Some(RestoreMode::Live) && pane.live.as_ref().is_some_and(|d| d.running);
     SkipReason::AlreadyRunning { live }
 }
 

@@ -13,7 +13,12 @@ fn transcripts_for(recs: &[&LiveRecord]) -> Transcripts {
     t
 }
 
-fn run(captured: &[CapturedPane], panes: &[PaneView], launched: Option<&str>, t: &Transcripts) -> Vec<PlanRow> {
+fn run(
+    captured: &[CapturedPane],
+    panes: &[PaneView],
+    launched: Option<&str>,
+    t: &Transcripts,
+) -> Vec<PlanRow> {
     plan(&PlanInput {
         captured,
         panes,
@@ -37,12 +42,23 @@ fn types_the_resume_line_with_cd_when_the_shell_is_elsewhere() {
     let t = transcripts_for(&[&r]);
     let mut p = pane(PaneRole::Left);
     p.cwd = Some("/home/u".into());
-    let rows = run(&[captured(Some(r.clone()), vec![])], &[p.clone()], Some("2026-12-01T00:00:00Z"), &t);
-    assert_eq!(rows[0].line(), Some(format!("cd '/w/p' && 'claude' '--resume' '{ID_A}' '--model' 'sonnet'").as_str()));
+    let rows = run(
+        &[captured(Some(r.clone()), vec![])],
+        std::slice::from_ref(&p),
+        Some("2026-12-01T00:00:00Z"),
+        &t,
+    );
+    assert_eq!(
+        rows[0].line(),
+        Some(format!("cd '/w/p' && 'claude' '--resume' '{ID_A}' '--model' 'sonnet'").as_str())
+    );
     assert!(!rows[0].from_journal);
     p.cwd = Some("/w/p".into());
     let rows = run(&[captured(Some(r), vec![])], &[p], None, &t);
-    assert_eq!(rows[0].line(), Some(format!("'claude' '--resume' '{ID_A}' '--model' 'sonnet'").as_str()));
+    assert_eq!(
+        rows[0].line(),
+        Some(format!("'claude' '--resume' '{ID_A}' '--model' 'sonnet'").as_str())
+    );
 }
 
 #[test]
@@ -51,20 +67,48 @@ fn every_skip_reason() {
     let t = transcripts_for(&[&r]);
     let idle = pane(PaneRole::Left);
     // no record
-    let rows = run(&[captured(None, vec![])], &[idle.clone()], None, &t);
+    let rows = run(
+        &[captured(None, vec![])],
+        std::slice::from_ref(&idle),
+        None,
+        &t,
+    );
     assert_eq!(reason(&rows[0]), "no-record");
     // invalid id and unknown agent
     let mut bad = r.clone();
     bad.session_id = "x; rm -rf ~".into();
-    assert_eq!(reason(&run(&[captured(Some(bad), vec![])], &[idle.clone()], None, &t)[0]), "invalid-id");
+    assert_eq!(
+        reason(
+            &run(
+                &[captured(Some(bad), vec![])],
+                std::slice::from_ref(&idle),
+                None,
+                &t
+            )[0]
+        ),
+        "invalid-id"
+    );
     let mut alien = r.clone();
     alien.agent = "vim".into();
-    assert_eq!(reason(&run(&[captured(Some(alien), vec![])], &[idle.clone()], None, &t)[0]), "invalid-id");
+    assert_eq!(
+        reason(
+            &run(
+                &[captured(Some(alien), vec![])],
+                std::slice::from_ref(&idle),
+                None,
+                &t
+            )[0]
+        ),
+        "invalid-id"
+    );
     // pane gone: the only pane is the split of another session
     let mut other = pane(PaneRole::Right);
     other.session_id = "00000000-0000-0000-0000-000000000000".into();
     other.pane_id = None;
-    assert_eq!(reason(&run(&[captured(Some(r.clone()), vec![])], &[other], None, &t)[0]), "pane-gone");
+    assert_eq!(
+        reason(&run(&[captured(Some(r.clone()), vec![])], &[other], None, &t)[0]),
+        "pane-gone"
+    );
     // busy
     let mut busy = idle.clone();
     busy.foreground = Some(vec!["vim".into(), "notes.md".into()]);
@@ -74,25 +118,72 @@ fn every_skip_reason() {
     // already running: native, node script and shell-script stand-in
     for fg in [
         vec!["claude".to_string()],
-        vec!["node".into(), "/x/node_modules/@anthropic-ai/claude-code/cli.js".into(), "--resume".into(), ID_A.into()],
-        vec!["/bin/sh".into(), "/t/bin/claude".into(), "--resume".into(), ID_A.into()],
+        vec![
+            "node".into(),
+            "/x/node_modules/@anthropic-ai/claude-code/cli.js".into(),
+            "--resume".into(),
+            ID_A.into(),
+        ],
+        vec![
+            "/bin/sh".into(),
+            "/t/bin/claude".into(),
+            "--resume".into(),
+            ID_A.into(),
+        ],
     ] {
         let mut running = idle.clone();
         running.foreground = Some(fg.clone());
-        assert_eq!(reason(&run(&[captured(Some(r.clone()), vec![])], &[running], None, &t)[0]), "already-running", "{fg:?}");
+        assert_eq!(
+            reason(&run(&[captured(Some(r.clone()), vec![])], &[running], None, &t)[0]),
+            "already-running",
+            "{fg:?}"
+        );
     }
     // transcript gone (claude path missing, claude path never recorded, codex rollout missing)
     let empty = Transcripts::default();
-    assert_eq!(reason(&run(&[captured(Some(r.clone()), vec![])], &[idle.clone()], None, &empty)[0]), "transcript-gone");
+    assert_eq!(
+        reason(
+            &run(
+                &[captured(Some(r.clone()), vec![])],
+                std::slice::from_ref(&idle),
+                None,
+                &empty
+            )[0]
+        ),
+        "transcript-gone"
+    );
     let mut no_path = r.clone();
     no_path.transcript_path = None;
-    assert_eq!(reason(&run(&[captured(Some(no_path), vec![])], &[idle.clone()], None, &t)[0]), "transcript-gone");
+    assert_eq!(
+        reason(
+            &run(
+                &[captured(Some(no_path), vec![])],
+                std::slice::from_ref(&idle),
+                None,
+                &t
+            )[0]
+        ),
+        "transcript-gone"
+    );
     let mut codex = r.clone();
     codex.agent = "codex".into();
     codex.transcript_path = None;
-    assert_eq!(reason(&run(&[captured(Some(codex.clone()), vec![])], &[idle.clone()], None, &empty)[0]), "transcript-gone");
+    assert_eq!(
+        reason(
+            &run(
+                &[captured(Some(codex.clone()), vec![])],
+                std::slice::from_ref(&idle),
+                None,
+                &empty
+            )[0]
+        ),
+        "transcript-gone"
+    );
     let row = &run(&[captured(Some(codex), vec![])], &[idle], None, &t)[0];
-    assert_eq!(row.line(), Some(format!("cd '/w/p' && 'codex' 'resume' '{ID_A}' '--model' 'sonnet'").as_str()));
+    assert_eq!(
+        row.line(),
+        Some(format!("cd '/w/p' && 'codex' 'resume' '{ID_A}' '--model' 'sonnet'").as_str())
+    );
 }
 
 #[test]
@@ -100,7 +191,12 @@ fn precedence_busy_beats_transcript_gone_and_pane_gone_beats_busy() {
     let r = record(ID_A, PaneRole::Left, "2026-11-30T10:00:00Z");
     let mut busy = pane(PaneRole::Left);
     busy.foreground = Some(vec!["sleep".into(), "100".into()]);
-    let rows = run(&[captured(Some(r), vec![])], &[busy], None, &Transcripts::default());
+    let rows = run(
+        &[captured(Some(r), vec![])],
+        &[busy],
+        None,
+        &Transcripts::default(),
+    );
     assert_eq!(reason(&rows[0]), "busy");
 }
 
@@ -112,16 +208,26 @@ fn journal_rule_steps_back_past_records_written_after_launch() {
     let t = transcripts_for(&[&old, &replayed]);
     let journal = vec![old.clone(), newer_old.clone(), replayed.clone()];
     let c = captured(Some(replayed.clone()), journal);
-    let rows = run(&[c.clone()], &[pane(PaneRole::Left)], Some("2026-12-01T08:00:00Z"), &t);
+    let rows = run(
+        std::slice::from_ref(&c),
+        &[pane(PaneRole::Left)],
+        Some("2026-12-01T08:00:00Z"),
+        &t,
+    );
     assert_eq!(rows[0].session_id.as_deref(), Some(ID_A));
     assert!(rows[0].from_journal);
     assert_eq!(reason(&rows[0]), "type");
     // Without a launch time the current record stands.
-    let rows = run(&[c.clone()], &[pane(PaneRole::Left)], None, &t);
+    let rows = run(std::slice::from_ref(&c), &[pane(PaneRole::Left)], None, &t);
     assert_eq!(rows[0].session_id.as_deref(), Some(ID_B));
     assert!(!rows[0].from_journal);
     // Launched before everything: nothing qualifies.
-    let rows = run(&[c], &[pane(PaneRole::Left)], Some("2026-11-29T00:00:00Z"), &t);
+    let rows = run(
+        &[c],
+        &[pane(PaneRole::Left)],
+        Some("2026-11-29T00:00:00Z"),
+        &t,
+    );
     assert_eq!(reason(&rows[0]), "no-record");
 }
 
@@ -132,7 +238,12 @@ fn a_replayed_bare_agent_in_the_foreground_never_wins() {
     let t = transcripts_for(&[&old, &replayed]);
     let mut p = pane(PaneRole::Left);
     p.foreground = Some(vec!["claude".into()]);
-    let rows = run(&[captured(Some(replayed), vec![old])], &[p], Some("2026-12-01T08:00:00Z"), &t);
+    let rows = run(
+        &[captured(Some(replayed), vec![old])],
+        &[p],
+        Some("2026-12-01T08:00:00Z"),
+        &t,
+    );
     assert_eq!(reason(&rows[0]), "new-conversation");
     assert_eq!(rows[0].session_id.as_deref(), Some(ID_A));
 }
@@ -167,7 +278,12 @@ fn joins_by_pane_id_first_then_session_and_role() {
     left.pane_id = Some("OTHER-TOKEN".into());
     let mut right = pane(PaneRole::Right);
     right.pane_id = r.pane_id.clone().map(|s| s.to_ascii_lowercase());
-    let rows = run(&[captured(Some(r.clone()), vec![])], &[left.clone(), right], None, &t);
+    let rows = run(
+        &[captured(Some(r.clone()), vec![])],
+        &[left.clone(), right],
+        None,
+        &t,
+    );
     assert_eq!(rows[0].joined_by, Some(JoinedBy::PaneId));
     assert_eq!(rows[0].target.as_ref().unwrap().role, PaneRole::Right);
     // Pre-0.26 (no tokens anywhere): session + role.
@@ -182,7 +298,11 @@ fn live_modes() {
     let r = record(ID_A, PaneRole::Left, "2026-11-30T10:00:00Z");
     let t = transcripts_for(&[&r]);
     let mut p = pane(PaneRole::Left);
-    p.live = Some(LiveDaemon { daemon: "agterm-x".into(), running: true, clients: Some(1) });
+    p.live = Some(LiveDaemon {
+        daemon: "agterm-x".into(),
+        running: true,
+        clients: Some(1),
+    });
     let input = |panes: &[PaneView]| -> Vec<PlanRow> {
         plan(&PlanInput {
             captured: &[captured(Some(r.clone()), vec![])],
@@ -196,7 +316,12 @@ fn live_modes() {
     // Clean quit and relaunch: the daemon kept the agent; nothing is typed.
     p.foreground = Some(vec!["claude".into(), "--model".into(), "sonnet".into()]);
     let rows = input(std::slice::from_ref(&p));
-    assert_eq!(rows[0].action, Action::Skip { reason: SkipReason::AlreadyRunning { live: true } });
+    assert_eq!(
+        rows[0].action,
+        Action::Skip {
+            reason: SkipReason::AlreadyRunning { live: true }
+        }
+    );
     // Reboot with the denylist: a fresh shell in a recreated daemon; typed.
     p.foreground = None;
     assert_eq!(reason(&input(std::slice::from_ref(&p))[0]), "type");
@@ -208,7 +333,10 @@ fn rows_keep_input_order_and_cover_every_captured_pane() {
     let b = record(ID_B, PaneRole::Right, "2026-11-30T10:00:00Z");
     let t = transcripts_for(&[&a, &b]);
     let rows = run(
-        &[captured(Some(b.clone()), vec![]), captured(Some(a.clone()), vec![])],
+        &[
+            captured(Some(b.clone()), vec![]),
+            captured(Some(a.clone()), vec![]),
+        ],
         &[pane(PaneRole::Left), pane(PaneRole::Right)],
         None,
         &t,

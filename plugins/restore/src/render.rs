@@ -47,7 +47,9 @@ pub struct PlanContext {
 }
 
 fn stamp(t: Option<DateTime<Utc>>) -> Value {
-    t.map_or(Value::Null, |t| Value::String(t.to_rfc3339_opts(SecondsFormat::Secs, true)))
+    t.map_or(Value::Null, |t| {
+        Value::String(t.to_rfc3339_opts(SecondsFormat::Secs, true))
+    })
 }
 
 /// The versioned JSON document; `outcomes[i]` belongs to `rows[i]` when given.
@@ -58,7 +60,9 @@ pub fn to_json(ctx: &PlanContext, rows: &[PlanRow], outcomes: &[Option<String>])
         .map(|(i, r)| {
             let (action, line, reason, why) = match &r.action {
                 Action::Type { line, .. } => ("type", Some(line.clone()), None, None),
-                Action::Skip { reason } => ("skip", None, Some(reason.code()), Some(reason.describe())),
+                Action::Skip { reason } => {
+                    ("skip", None, Some(reason.code()), Some(reason.describe()))
+                }
             };
             json!({
                 "pane": r.key.to_string(),
@@ -107,7 +111,9 @@ pub fn table(rows: &[PlanRow], color: bool) -> String {
                 |t| format!("{}…-{}", id_prefix(&t.session_id), t.role),
             );
             let action = match &r.action {
-                Action::Type { .. } => format!("type{}", if r.from_journal { " [journal]" } else { "" }),
+                Action::Type { .. } => {
+                    format!("type{}", if r.from_journal { " [journal]" } else { "" })
+                }
                 Action::Skip { reason } => format!(
                     "skip{}: {}",
                     if r.from_journal { " [journal]" } else { "" },
@@ -117,7 +123,9 @@ pub fn table(rows: &[PlanRow], color: bool) -> String {
             [
                 pane,
                 r.agent.clone().unwrap_or_else(|| "-".into()),
-                r.session_id.as_deref().map_or("-".into(), |s| id_prefix(s).to_string()),
+                r.session_id
+                    .as_deref()
+                    .map_or("-".into(), |s| id_prefix(s).to_string()),
                 r.agent_cwd.clone().unwrap_or_else(|| "-".into()),
                 action,
             ]
@@ -144,7 +152,11 @@ pub fn table(rows: &[PlanRow], color: bool) -> String {
     line(header, &mut out, None);
     for (row, r) in cells.iter().zip(rows) {
         let paint = color.then_some(if r.line().is_some() { "32" } else { "33" });
-        line([&row[0], &row[1], &row[2], &row[3], &row[4]], &mut out, paint);
+        line(
+            [&row[0], &row[1], &row[2], &row[3], &row[4]],
+            &mut out,
+            paint,
+        );
     }
     out
 }

@@ -42,10 +42,18 @@ pub fn file_name(at: DateTime<Utc>) -> String {
 
 /// Writes `snapshots/<stamp>.json` and `snapshot.json`, then prunes to the newest `keep`. Returns the
 /// timestamped path.
-pub fn write(state: &StateDir, snap: &Snapshot, at: DateTime<Utc>, keep: usize) -> std::io::Result<PathBuf> {
+pub fn write(
+    state: &StateDir,
+    snap: &Snapshot,
+    at: DateTime<Utc>,
+    keep: usize,
+) -> std::io::Result<PathBuf> {
     state.ensure()?;
     let dir = state.snapshots_dir();
-    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(&dir)?;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&dir)?;
     let mut bytes = serde_json::to_vec_pretty(snap)?;
     bytes.push(b'\n');
     let path = dir.join(file_name(at));
@@ -74,7 +82,9 @@ pub fn prune(dir: &Path, keep: usize) -> std::io::Result<()> {
 pub fn scrollback_ids(text: &str) -> Vec<String> {
     let re = regex::Regex::new(r"Session ID:\s*([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})")
         .expect("static regex");
-    re.captures_iter(text).map(|c| c[1].to_ascii_lowercase()).collect()
+    re.captures_iter(text)
+        .map(|c| c[1].to_ascii_lowercase())
+        .collect()
 }
 
 /// Claude's transcript for `id` under `<claude config>/projects/*/`, if any.
@@ -143,7 +153,9 @@ pub fn claude_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
     if let Some(d) = env("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
         return Some(PathBuf::from(d));
     }
-    env("HOME").filter(|h| !h.is_empty()).map(|h| Path::new(&h).join(".claude"))
+    env("HOME")
+        .filter(|h| !h.is_empty())
+        .map(|h| Path::new(&h).join(".claude"))
 }
 
 /// Takes a snapshot now: every live record, and — when `term` is reachable — its info and panes (plus
@@ -155,7 +167,11 @@ pub fn take(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> (Snapshot, DateTime<Utc>) {
     let now = Utc::now();
-    let records: Vec<LiveRecord> = state.pane_keys().iter().filter_map(|k| state.read_record(k)).collect();
+    let records: Vec<LiveRecord> = state
+        .pane_keys()
+        .iter()
+        .filter_map(|k| state.read_record(k))
+        .collect();
     let live_keys: HashSet<PaneKey> = records.iter().filter_map(|r| r.pane_key()).collect();
     let mut snap = Snapshot {
         v: 1,
@@ -182,9 +198,16 @@ pub fn take(
     }
     if let (true, Some(claude)) = (harvest, claude_dir(env)) {
         for p in &snap.panes {
-            let pane = PaneRef { session_id: p.session_id.clone(), role: p.role, pane_id: p.pane_id.clone() };
-            let Ok(text) = term.screen(&pane, ScreenRange::All) else { continue };
-            snap.harvested.extend(harvest_pane(p, &text, &live_keys, &claude, now));
+            let pane = PaneRef {
+                session_id: p.session_id.clone(),
+                role: p.role,
+                pane_id: p.pane_id.clone(),
+            };
+            let Ok(text) = term.screen(&pane, ScreenRange::All) else {
+                continue;
+            };
+            snap.harvested
+                .extend(harvest_pane(p, &text, &live_keys, &claude, now));
         }
     }
     (snap, now)

@@ -70,17 +70,32 @@ pub struct StatusInput<'a> {
 
 pub fn build(input: StatusInput<'_>) -> StatusReport {
     let agterm = match &input.terminal {
-        Ok(i) => AgtermState { running: true, version: i.version.clone(), mode: i.restore_mode, error: None },
-        Err(e) => AgtermState { running: false, version: None, mode: None, error: Some(e.clone()) },
+        Ok(i) => AgtermState {
+            running: true,
+            version: i.version.clone(),
+            mode: i.restore_mode,
+            error: None,
+        },
+        Err(e) => AgtermState {
+            running: false,
+            version: None,
+            mode: None,
+            error: Some(e.clone()),
+        },
     };
     let mut panes = Vec::new();
     let mut used = vec![false; input.rows.len()];
     for p in input.panes {
         let row = input.rows.iter().position(|r| {
-            r.target.as_ref().is_some_and(|t| t.session_id.eq_ignore_ascii_case(&p.session_id) && t.role == p.role)
+            r.target.as_ref().is_some_and(|t| {
+                t.session_id.eq_ignore_ascii_case(&p.session_id) && t.role == p.role
+            })
         });
         let fg_agent = p.foreground.as_ref().and_then(|fg| {
-            AGENTS.iter().find(|a| foreground_agent_args(a, fg).is_some()).map(|a| a.name.to_string())
+            AGENTS
+                .iter()
+                .find(|a| foreground_agent_args(a, fg).is_some())
+                .map(|a| a.name.to_string())
         });
         if row.is_none() && fg_agent.is_none() {
             continue;
@@ -89,7 +104,9 @@ pub fn build(input: StatusInput<'_>) -> StatusReport {
             used[i] = true;
         }
         let r = row.map(|i| &input.rows[i]);
-        let agent_cwd = r.and_then(|r| r.agent_cwd.clone()).filter(|c| p.cwd.as_deref() != Some(c.as_str()));
+        let agent_cwd = r
+            .and_then(|r| r.agent_cwd.clone())
+            .filter(|c| p.cwd.as_deref() != Some(c.as_str()));
         panes.push(PaneStatus {
             pane: format!("{}-{}", p.session_id, p.role),
             session: p.session_name.clone().unwrap_or_default(),
@@ -124,7 +141,13 @@ pub fn build(input: StatusInput<'_>) -> StatusReport {
         });
     }
     let warnings = warnings(&input, &agterm);
-    StatusReport { v: 1, hooks: input.hooks, agterm, panes, warnings }
+    StatusReport {
+        v: 1,
+        hooks: input.hooks,
+        agterm,
+        panes,
+        warnings,
+    }
 }
 
 fn describe(r: &PlanRow) -> String {
@@ -143,13 +166,22 @@ fn warnings(input: &StatusInput<'_>, agterm: &AgtermState) -> Vec<String> {
             h.agent, h.state, h.path
         ));
     }
-    if input.hooks.iter().any(|h| h.trusted == Some(false) && h.state != "absent") {
+    if input
+        .hooks
+        .iter()
+        .any(|h| h.trusted == Some(false) && h.state != "absent")
+    {
         w.push("Codex has not trusted our hooks, so they do not run: open codex and choose \"Trust all and continue\", or run `agterm-backup installer apply --trust`".into());
     }
     if input.denylist_ok == Some(false) {
         w.push("agterm's restore-denylist.conf does not list claude and codex: after a reboot a bare agent may be replayed and start a new conversation (run `agterm-backup installer apply`)".into());
     }
-    if input.pin_outcomes.iter().flatten().any(|o| *o == PinOutcome::SettingOff) {
+    if input
+        .pin_outcomes
+        .iter()
+        .flatten()
+        .any(|o| *o == PinOutcome::SettingOff)
+    {
         w.push("\"Restore running commands on restart\" is off in agterm, so pins will not run: turn it on (Settings ▸ General ▸ Sessions), or run `agterm-backup restore` after each restart".into());
     }
     if agterm.mode == Some(RestoreMode::Live) {
@@ -167,13 +199,22 @@ pub fn render(r: &StatusReport) -> String {
             Some(false) => ", NOT trusted",
             None => "",
         };
-        out.push_str(&format!("hook {:<7} {}{trust}  ({})\n", h.agent, h.state, h.path));
+        out.push_str(&format!(
+            "hook {:<7} {}{trust}  ({})\n",
+            h.agent, h.state, h.path
+        ));
     }
     match (&r.agterm.running, &r.agterm.error) {
         (true, _) => out.push_str(&format!(
             "agterm {} · restore mode {}\n",
-            r.agterm.version.as_deref().unwrap_or("(version unknown: before 0.25)"),
-            r.agterm.mode.map_or("unknown (before 0.26)".to_string(), |m| format!("{m:?}").to_lowercase())
+            r.agterm
+                .version
+                .as_deref()
+                .unwrap_or("(version unknown: before 0.25)"),
+            r.agterm
+                .mode
+                .map_or("unknown (before 0.26)".to_string(), |m| format!("{m:?}")
+                    .to_lowercase())
         )),
         (false, e) => out.push_str(&format!(
             "agterm is not running (or its socket is elsewhere): {}\n",
@@ -184,16 +225,31 @@ pub fn render(r: &StatusReport) -> String {
         out.push_str("no pane runs an agent or has a record\n");
     }
     for p in &r.panes {
-        let id = p.session_id.as_deref().map_or("-".to_string(), |s| s.chars().take(8).collect());
+        let id = p
+            .session_id
+            .as_deref()
+            .map_or("-".to_string(), |s| s.chars().take(8).collect());
         out.push_str(&format!(
             "{}  {}  {}  {}{}  pin: {}{}  → {}\n",
             p.pane,
             p.agent.as_deref().unwrap_or("-"),
-            if p.captured { "captured" } else { "NOT captured" },
+            if p.captured {
+                "captured"
+            } else {
+                "NOT captured"
+            },
             id,
-            p.agent_cwd.as_deref().map_or(String::new(), |c| format!("  in {c}")),
+            p.agent_cwd
+                .as_deref()
+                .map_or(String::new(), |c| format!("  in {c}")),
             p.pin,
-            p.pin_outcome.map_or(String::new(), |o| format!(" ({})", serde_json::to_value(o).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default())),
+            p.pin_outcome.map_or(String::new(), |o| format!(
+                " ({})",
+                serde_json::to_value(o)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default()
+            )),
             p.restore
         ));
     }

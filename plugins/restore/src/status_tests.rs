@@ -6,8 +6,18 @@ use agterm_backup_core::pane::PaneRole;
 
 fn hooks(trusted: bool) -> Vec<HookState> {
     vec![
-        HookState { agent: "claude".into(), state: "present".into(), path: "/h/.claude/settings.json".into(), trusted: None },
-        HookState { agent: "codex".into(), state: "present".into(), path: "/h/.codex/config.toml".into(), trusted: Some(trusted) },
+        HookState {
+            agent: "claude".into(),
+            state: "present".into(),
+            path: "/h/.claude/settings.json".into(),
+            trusted: None,
+        },
+        HookState {
+            agent: "codex".into(),
+            state: "present".into(),
+            path: "/h/.codex/config.toml".into(),
+            trusted: Some(trusted),
+        },
     ]
 }
 
@@ -31,7 +41,11 @@ fn rows_for_captured_and_agent_panes_with_warnings() {
         as_of: None,
         transcripts: &t,
     });
-    let info = TerminalInfo { version: Some("0.34.0".into()), restore_mode: Some(RestoreMode::Live), ..Default::default() };
+    let info = TerminalInfo {
+        version: Some("0.34.0".into()),
+        restore_mode: Some(RestoreMode::Live),
+        ..Default::default()
+    };
     let report = build(StatusInput {
         hooks: hooks(false),
         denylist_ok: Some(false),
@@ -42,11 +56,20 @@ fn rows_for_captured_and_agent_panes_with_warnings() {
     });
     assert_eq!(report.panes.len(), 2, "the plain shell pane is not listed");
     assert!(report.panes[0].captured);
-    assert_eq!(report.panes[0].agent_cwd.as_deref(), Some("/w/p"), "differs from the pane's cwd");
+    assert_eq!(
+        report.panes[0].agent_cwd.as_deref(),
+        Some("/w/p"),
+        "differs from the pane's cwd"
+    );
     assert_eq!(report.panes[1].agent.as_deref(), Some("codex"));
     assert!(!report.panes[1].captured);
     let all = report.warnings.join("\n");
-    for needle in ["trusted", "denylist", "Restore running commands", "Live mode"] {
+    for needle in [
+        "trusted",
+        "denylist",
+        "Restore running commands",
+        "Live mode",
+    ] {
         assert!(all.contains(needle), "{needle} missing in {all}");
     }
     assert_eq!(report.warnings.len(), 4);

@@ -27,7 +27,11 @@ pub enum Platform {
 
 impl Platform {
     pub fn current() -> Platform {
-        if cfg!(target_os = "macos") { Platform::Launchd } else { Platform::Systemd }
+        if cfg!(target_os = "macos") {
+            Platform::Launchd
+        } else {
+            Platform::Systemd
+        }
     }
 }
 
@@ -62,9 +66,15 @@ pub fn systemd_service(spec: &TimerSpec) -> String {
         "# Written by `agterm-backup timer install`; remove with `agterm-backup timer uninstall`.\n[Unit]\nDescription=agterm-backup: snapshot the agent sessions of every agterm pane\n\n[Service]\nType=oneshot\n",
     );
     for (k, v) in &spec.env {
-        s.push_str(&format!("Environment={}\n", systemd_quote(&format!("{k}={v}"))));
+        s.push_str(&format!(
+            "Environment={}\n",
+            systemd_quote(&format!("{k}={v}"))
+        ));
     }
-    s.push_str(&format!("ExecStart={} snap\n", systemd_quote(&spec.binary.to_string_lossy())));
+    s.push_str(&format!(
+        "ExecStart={} snap\n",
+        systemd_quote(&spec.binary.to_string_lossy())
+    ));
     s
 }
 
@@ -77,7 +87,10 @@ pub fn systemd_timer(spec: &TimerSpec) -> String {
 
 /// XML text escaping for plist strings.
 pub fn xml_escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 pub fn launchd_plist(spec: &TimerSpec, log: &Path) -> String {
@@ -125,8 +138,12 @@ pub fn launchd_plist(spec: &TimerSpec, log: &Path) -> String {
 
 /// The canonical binary path for the units; refuses one inside a temporary directory.
 pub fn resolve_binary(exe: &Path, temp_dirs: &[PathBuf]) -> Result<PathBuf, String> {
-    let canonical = std::fs::canonicalize(exe)
-        .map_err(|e| format!("cannot resolve the agterm-backup binary {}: {e}", exe.display()))?;
+    let canonical = std::fs::canonicalize(exe).map_err(|e| {
+        format!(
+            "cannot resolve the agterm-backup binary {}: {e}",
+            exe.display()
+        )
+    })?;
     for t in temp_dirs {
         let t = std::fs::canonicalize(t).unwrap_or_else(|_| t.clone());
         if canonical.starts_with(&t) {
@@ -144,10 +161,17 @@ pub fn resolve_binary(exe: &Path, temp_dirs: &[PathBuf]) -> Result<PathBuf, Stri
 pub fn unit_paths(platform: Platform, home: &Path, xdg_config: Option<&Path>) -> Vec<PathBuf> {
     match platform {
         Platform::Systemd => {
-            let dir = xdg_config.map_or_else(|| home.join(".config"), Path::to_path_buf).join("systemd/user");
-            vec![dir.join(format!("{UNIT}.service")), dir.join(format!("{UNIT}.timer"))]
+            let dir = xdg_config
+                .map_or_else(|| home.join(".config"), Path::to_path_buf)
+                .join("systemd/user");
+            vec![
+                dir.join(format!("{UNIT}.service")),
+                dir.join(format!("{UNIT}.timer")),
+            ]
         }
-        Platform::Launchd => vec![home.join("Library/LaunchAgents").join(format!("{LABEL}.plist"))],
+        Platform::Launchd => vec![home
+            .join("Library/LaunchAgents")
+            .join(format!("{LABEL}.plist"))],
     }
 }
 
@@ -179,7 +203,12 @@ impl Runner for SystemRunner {
 }
 
 /// The files and their contents for `spec`.
-pub fn unit_files(platform: Platform, spec: &TimerSpec, paths: &[PathBuf], log: &Path) -> Vec<(PathBuf, String)> {
+pub fn unit_files(
+    platform: Platform,
+    spec: &TimerSpec,
+    paths: &[PathBuf],
+    log: &Path,
+) -> Vec<(PathBuf, String)> {
     match platform {
         Platform::Systemd => vec![
             (paths[0].clone(), systemd_service(spec)),
@@ -190,23 +219,48 @@ pub fn unit_files(platform: Platform, spec: &TimerSpec, paths: &[PathBuf], log: 
 }
 
 /// Writes the units and loads them. `Err` after writing says what to run by hand.
-pub fn install(platform: Platform, files: &[(PathBuf, String)], uid: u32, runner: &dyn Runner) -> Result<Vec<String>, String> {
+pub fn install(
+    platform: Platform,
+    files: &[(PathBuf, String)],
+    uid: u32,
+    runner: &dyn Runner,
+) -> Result<Vec<String>, String> {
     let mut done = Vec::new();
     for (path, text) in files {
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         }
-        write_atomic(path, text.as_bytes(), 0o644).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        write_atomic(path, text.as_bytes(), 0o644)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         done.push(format!("wrote {}", path.display()));
     }
     let steps: Vec<(&str, Vec<String>)> = match platform {
         Platform::Systemd => vec![
             ("systemctl", vec!["--user".into(), "daemon-reload".into()]),
-            ("systemctl", vec!["--user".into(), "enable".into(), "--now".into(), format!("{UNIT}.timer")]),
+            (
+                "systemctl",
+                vec![
+                    "--user".into(),
+                    "enable".into(),
+                    "--now".into(),
+                    format!("{UNIT}.timer"),
+                ],
+            ),
         ],
         Platform::Launchd => vec![
-            ("launchctl", vec!["bootout".into(), format!("gui/{uid}/{LABEL}")]),
-            ("launchctl", vec!["bootstrap".into(), format!("gui/{uid}"), files[0].0.to_string_lossy().into_owned()]),
+            (
+                "launchctl",
+                vec!["bootout".into(), format!("gui/{uid}/{LABEL}")],
+            ),
+            (
+                "launchctl",
+                vec![
+                    "bootstrap".into(),
+                    format!("gui/{uid}"),
+                    files[0].0.to_string_lossy().into_owned(),
+                ],
+            ),
         ],
     };
     for (i, (program, args)) in steps.iter().enumerate() {
@@ -231,10 +285,18 @@ pub fn install(platform: Platform, files: &[(PathBuf, String)], uid: u32, runner
 }
 
 /// Unloads and removes the units. Unloading may fail (nothing loaded, no manager); removal must not.
-pub fn uninstall(platform: Platform, paths: &[PathBuf], uid: u32, runner: &dyn Runner) -> Result<Vec<String>, String> {
+pub fn uninstall(
+    platform: Platform,
+    paths: &[PathBuf],
+    uid: u32,
+    runner: &dyn Runner,
+) -> Result<Vec<String>, String> {
     let mut done = Vec::new();
     let unload = match platform {
-        Platform::Systemd => runner.run("systemctl", &["--user", "disable", "--now", &format!("{UNIT}.timer")]),
+        Platform::Systemd => runner.run(
+            "systemctl",
+            &["--user", "disable", "--now", &format!("{UNIT}.timer")],
+        ),
         Platform::Launchd => runner.run("launchctl", &["bootout", &format!("gui/{uid}/{LABEL}")]),
     };
     if let Err(e) = unload {

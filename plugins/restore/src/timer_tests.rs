@@ -12,8 +12,14 @@ fn spec() -> TimerSpec {
 #[test]
 fn systemd_units_quote_specifiers_and_variables() {
     let svc = systemd_service(&spec());
-    assert!(svc.contains("ExecStart=\"/opt/my tools/agterm-backup\" snap\n"), "{svc}");
-    assert!(svc.contains("Environment=\"AGTERM_BACKUP_HOME=/h/50%% $$state & <x>\"\n"), "{svc}");
+    assert!(
+        svc.contains("ExecStart=\"/opt/my tools/agterm-backup\" snap\n"),
+        "{svc}"
+    );
+    assert!(
+        svc.contains("Environment=\"AGTERM_BACKUP_HOME=/h/50%% $$state & <x>\"\n"),
+        "{svc}"
+    );
     let timer = systemd_timer(&spec());
     assert!(timer.contains("OnUnitActiveSec=600s\n"));
     assert!(timer.contains(&format!("Unit={UNIT}.service\n")));
@@ -40,8 +46,15 @@ fn plist_is_escaped_and_parses_as_a_plist() {
         eprintln!("SKIPPED: python3 not available to parse the plist");
         return;
     };
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("{LABEL} snap 600 /h/50% $state & <x>"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        format!("{LABEL} snap 600 /h/50% $state & <x>")
+    );
 }
 
 #[test]
@@ -54,7 +67,11 @@ fn systemd_analyze_verifies_the_units() {
     let bin = tmp.path().join("agterm-backup");
     std::fs::write(&bin, "#!/bin/sh\n").unwrap();
     std::fs::set_permissions(&bin, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let s = TimerSpec { binary: bin, every_secs: 900, env: vec![] };
+    let s = TimerSpec {
+        binary: bin,
+        every_secs: 900,
+        env: vec![],
+    };
     let svc = tmp.path().join(format!("{UNIT}.service"));
     let tim = tmp.path().join(format!("{UNIT}.timer"));
     std::fs::write(&svc, systemd_service(&s)).unwrap();
@@ -73,7 +90,11 @@ fn systemd_analyze_verifies_the_units() {
 }
 
 fn which(name: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join(name)).find(|p| p.is_file()))
+    std::env::var_os("PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())
+    })
 }
 
 #[test]
@@ -97,9 +118,13 @@ struct Recorder {
 
 impl Runner for Recorder {
     fn run(&self, program: &str, args: &[&str]) -> Result<(), String> {
-        self.calls.borrow_mut().push(format!("{program} {}", args.join(" ")));
+        self.calls
+            .borrow_mut()
+            .push(format!("{program} {}", args.join(" ")));
         if self.fail {
-            Err(format!("`{program}` could not be run: No such file or directory"))
+            Err(format!(
+                "`{program}` could not be run: No such file or directory"
+            ))
         } else {
             Ok(())
         }
@@ -112,14 +137,31 @@ fn install_and_uninstall_under_a_temp_home() {
     let paths = unit_paths(Platform::Systemd, home.path(), None);
     assert!(paths[0].ends_with(".config/systemd/user/agterm-backup-snap.service"));
     let files = unit_files(Platform::Systemd, &spec(), &paths, Path::new("/l"));
-    let ok = Recorder { calls: RefCell::new(vec![]), fail: false };
+    let ok = Recorder {
+        calls: RefCell::new(vec![]),
+        fail: false,
+    };
     install(Platform::Systemd, &files, 501, &ok).unwrap();
-    assert_eq!(std::fs::read_to_string(&paths[1]).unwrap(), systemd_timer(&spec()));
-    assert!(ok.calls.borrow().last().unwrap().contains("enable --now agterm-backup-snap.timer"));
+    assert_eq!(
+        std::fs::read_to_string(&paths[1]).unwrap(),
+        systemd_timer(&spec())
+    );
+    assert!(ok
+        .calls
+        .borrow()
+        .last()
+        .unwrap()
+        .contains("enable --now agterm-backup-snap.timer"));
     // No systemctl: the files stay, and the error says what to run.
-    let bad = Recorder { calls: RefCell::new(vec![]), fail: true };
+    let bad = Recorder {
+        calls: RefCell::new(vec![]),
+        fail: true,
+    };
     let e = install(Platform::Systemd, &files, 501, &bad).unwrap_err();
-    assert!(e.contains("systemctl --user daemon-reload && systemctl --user enable --now"), "{e}");
+    assert!(
+        e.contains("systemctl --user daemon-reload && systemctl --user enable --now"),
+        "{e}"
+    );
     assert!(paths[0].exists());
     let done = uninstall(Platform::Systemd, &paths, 501, &bad).unwrap();
     assert!(done.iter().any(|d| d.starts_with("note:")));
@@ -128,6 +170,11 @@ fn install_and_uninstall_under_a_temp_home() {
     let lpaths = unit_paths(Platform::Launchd, home.path(), None);
     let lfiles = unit_files(Platform::Launchd, &spec(), &lpaths, Path::new("/l"));
     install(Platform::Launchd, &lfiles, 501, &ok).unwrap();
-    assert!(ok.calls.borrow().last().unwrap().starts_with("launchctl bootstrap gui/501 "));
+    assert!(ok
+        .calls
+        .borrow()
+        .last()
+        .unwrap()
+        .starts_with("launchctl bootstrap gui/501 "));
     assert!(lpaths[0].ends_with("Library/LaunchAgents/io.github.agterm-backup.snap.plist"));
 }

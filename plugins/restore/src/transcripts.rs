@@ -22,8 +22,15 @@ impl Transcripts {
     /// Why `rec`'s conversation cannot be resumed, or `None` when it can.
     pub fn missing(&self, rec: &LiveRecord) -> Option<String> {
         match (rec.agent.as_str(), rec.transcript_path.as_deref()) {
-            ("codex", _) => (!self.codex_ids.contains(&rec.session_id.to_ascii_lowercase()))
-                .then(|| format!("no Codex rollout for {} under $CODEX_HOME/sessions", rec.session_id)),
+            ("codex", _) => (!self
+                .codex_ids
+                .contains(&rec.session_id.to_ascii_lowercase()))
+            .then(|| {
+                format!(
+                    "no Codex rollout for {} under $CODEX_HOME/sessions",
+                    rec.session_id
+                )
+            }),
             ("claude", None) => Some("no transcript path was recorded".into()),
             (_, Some(p)) => (!self.paths.contains(p)).then(|| format!("{p} is missing")),
             (_, None) => None,
@@ -32,7 +39,10 @@ impl Transcripts {
 
     /// Looks at the disk for every record in `records`: their transcript paths, and the Codex rollouts
     /// under `codex_home` (walked once, only when a Codex record asks).
-    pub fn scan<'a>(records: impl IntoIterator<Item = &'a LiveRecord>, codex_home: Option<&Path>) -> Transcripts {
+    pub fn scan<'a>(
+        records: impl IntoIterator<Item = &'a LiveRecord>,
+        codex_home: Option<&Path>,
+    ) -> Transcripts {
         let mut out = Transcripts::default();
         let mut wants_codex = false;
         for r in records {
@@ -55,7 +65,9 @@ pub fn codex_home(env: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
     if let Some(h) = env("CODEX_HOME").filter(|h| !h.is_empty()) {
         return Some(PathBuf::from(h));
     }
-    env("HOME").filter(|h| !h.is_empty()).map(|h| Path::new(&h).join(".codex"))
+    env("HOME")
+        .filter(|h| !h.is_empty())
+        .map(|h| Path::new(&h).join(".codex"))
 }
 
 /// The session id in a rollout file name (`rollout-2026-12-01T09-00-00-<uuid>.jsonl[.zst]`): the
@@ -78,7 +90,9 @@ pub fn codex_rollout_ids(dir: &Path) -> HashSet<String> {
     let mut ids = HashSet::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
         for e in entries.flatten() {
             let Ok(kind) = e.file_type() else { continue };
             if kind.is_dir() {
@@ -98,8 +112,14 @@ mod tests {
     #[test]
     fn rollout_names() {
         let id = "019a0b1c-2d3e-7f40-8a9b-0c1d2e3f4a5b";
-        assert_eq!(rollout_id(&format!("rollout-2026-12-01T09-00-00-{id}.jsonl")), Some(id));
-        assert_eq!(rollout_id(&format!("rollout-2026-12-01T09-00-00-{id}.jsonl.zst")), Some(id));
+        assert_eq!(
+            rollout_id(&format!("rollout-2026-12-01T09-00-00-{id}.jsonl")),
+            Some(id)
+        );
+        assert_eq!(
+            rollout_id(&format!("rollout-2026-12-01T09-00-00-{id}.jsonl.zst")),
+            Some(id)
+        );
         assert_eq!(rollout_id(&format!("rollout-x-{id}.json")), None);
         assert_eq!(rollout_id("rollout-short.jsonl"), None);
         assert_eq!(rollout_id(&format!("session-{id}.jsonl")), None);
@@ -112,8 +132,16 @@ mod tests {
         let b = "019a0b1c-2d3e-7f40-8a9b-0c1d2e3f4a5c";
         let day = tmp.path().join("sessions/2026/11/30");
         std::fs::create_dir_all(&day).unwrap();
-        std::fs::write(day.join(format!("rollout-2026-11-30T10-00-00-{a}.jsonl")), "{}").unwrap();
-        std::fs::write(day.join(format!("rollout-2026-11-30T11-00-00-{b}.jsonl.zst")), "").unwrap();
+        std::fs::write(
+            day.join(format!("rollout-2026-11-30T10-00-00-{a}.jsonl")),
+            "{}",
+        )
+        .unwrap();
+        std::fs::write(
+            day.join(format!("rollout-2026-11-30T11-00-00-{b}.jsonl.zst")),
+            "",
+        )
+        .unwrap();
         let ids = codex_rollout_ids(&tmp.path().join("sessions"));
         assert_eq!(ids.len(), 2);
         assert!(ids.contains(a) && ids.contains(b));

@@ -131,3 +131,26 @@ fn panes_carry_agterms_environment() {
         fake.wait_for_screen(&s.id, PaneRole::Left, "\nLOGIN-yes", WAIT);
     }
 }
+
+#[test]
+fn a_path_given_by_the_test_survives_the_login_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let tool = bin.join("agb-only-here");
+    std::fs::write(&tool, "#!/bin/sh\necho found-$((40+2))\n").unwrap();
+    std::fs::set_permissions(&tool, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    let fake = FakeAgterm::start(FakeConfig::new("0.34", RestoreMode::Rerun).env("PATH", &path));
+    let s = fake.add_session(None, None, dir.path(), false);
+    fake.type_line(&s.id, PaneRole::Left, "agb-only-here");
+    fake.wait_for_screen(&s.id, PaneRole::Left, "\nfound-42", WAIT);
+    // Only once: the shell's own PATH changes stick.
+    fake.type_line(
+        &s.id,
+        PaneRole::Left,
+        "PATH=/bin:/usr/bin; echo \"p=$PATH\"",
+    );
+    fake.type_line(&s.id, PaneRole::Left, "echo \"q=$PATH\"");
+    fake.wait_for_screen(&s.id, PaneRole::Left, "\nq=/bin:/usr/bin", WAIT);
+}

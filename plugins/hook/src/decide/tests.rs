@@ -64,7 +64,11 @@ fn run(
         payload,
         process,
         previous,
-        now: "2026-12-01T00:00:00.000Z".into(),
+        // A minute after the previous record: past the refresh interval, so every call writes.
+        now: previous
+            .and_then(|p| p.written_at())
+            .map(|t| t + chrono::Duration::seconds(60))
+            .unwrap_or_else(|| "2026-12-01T00:00:00.000Z".parse().unwrap()),
     })
 }
 
@@ -72,6 +76,7 @@ fn written(d: Decision) -> (LiveRecord, bool) {
     match d {
         Decision::Write { record, journal } => (*record, journal),
         Decision::Skip(s) => panic!("skipped: {s}"),
+        Decision::Fresh => panic!("fresh: nothing written"),
     }
 }
 
@@ -193,7 +198,7 @@ fn headless_nested_and_bad_ids_write_nothing() {
     let p = payload("SessionStart", "-w-p");
     let skip = |d: Decision| match d {
         Decision::Skip(s) => s,
-        Decision::Write { .. } => panic!("wrote a record"),
+        Decision::Write { .. } | Decision::Fresh => panic!("wrote a record"),
     };
     assert!(matches!(
         skip(run(&CLAUDE, &e, &p, &process("claude -p hi", "/w/p"), None)),
@@ -251,4 +256,48 @@ fn without_an_agent_process_flags_come_from_the_same_session_or_are_empty() {
     let (r2, _) = written(run(&CLAUDE, &e, &p, &none, Some(&prev)));
     assert_eq!(r2.flags, vec!["--verbose"]);
     assert!(!r2.extra.contains_key(AGENT_START_KEY));
+}
+
+#[test]
+fn a_recent_record_is_not_rewritten_for_per_event_changes_only() {
+    let e = env(&[]);
+    let facts = process("claude --model sonnet", "/w/p");
+    let (mut first, _) = written(run(
+        &CLAUDE,
+        &e,
+        &payload("SessionStart", "-w-p"),
+        &facts,
+        None,
+    ));
+    first.pin = Some(PinOutcome::Ok);
+    let p = payload("PreToolUse", "-w-p");
+    let at = |ts: &str, process: &ProcessFacts, previous: &LiveRecord| {
+        decide(&HookInput {
+            spec: &CLAUDE,
+            env: &e,
+            payload: &p,
+            process,
+            previous: Some(previous),
+            now: ts.parse().unwrap(),
+        })
+    };
+    // 5 s later: fresh, nothing to write.
+    assert_eq!(
+        at("2026-12-01T00:00:05.000Z", &facts, &first),
+        Decision::Fresh
+    );
+    // 20 s later: refreshed.
+    let later = at("2026-12-01T00:00:20.000Z", &facts, &first);
+    assert!(matches!(later, Decision::Write { journal: false, .. }));
+    // A clock that went backwards never counts as fresh.
+    let back = at("2026-11-30T23:59:00.000Z", &facts, &first);
+    assert!(matches!(back, Decision::Write { .. }));
+    // A material change (new flags) is written at once.
+    let other = process("claude --model opus", "/w/p");
+    let changed = at("2026-12-01T00:00:01.000Z", &other, &first);
+    assert!(matches!(changed, Decision::Write { journal: false, .. }));
+    // A failed pin is retried at every event.
+    first.pin = Some(PinOutcome::Error);
+    let failed = at("2026-12-01T00:00:01.000Z", &facts, &first);
+    assert!(matches!(failed, Decision::Write { .. }));
 }

@@ -34,17 +34,25 @@ pub fn start_in_pane(
 ) -> String {
     let mut env = env.to_vec();
     env.push(("PS1".into(), "pane$ ".into()));
-    let pane = tmux.spawn(
-        name,
-        cwd,
-        &env,
-        &["/bin/bash", "--noprofile", "--norc", "-i"],
-    );
+    let shell = pane_shell(&env);
+    let shell_refs: Vec<&str> = shell.iter().map(String::as_str).collect();
+    let pane = tmux.spawn(name, cwd, &env, &shell_refs);
     Tmux::wait_for(Duration::from_secs(10), "the pane's shell prompt", || {
         tmux.capture(&pane, false).contains("pane$").then_some(())
     });
     tmux.send_text(&pane, command_line, true);
     pane
+}
+
+/// The pane's shell: a bash without profile or rc files. tmux 3.3 ignores `-e PATH=…` (a new pane takes
+/// the client's PATH), so a PATH in `env` is set through `env(1)` instead.
+fn pane_shell(env: &[(String, String)]) -> Vec<String> {
+    let mut argv = Vec::new();
+    if let Some((_, path)) = env.iter().rev().find(|(k, _)| k == "PATH") {
+        argv.extend(["/usr/bin/env".to_string(), format!("PATH={path}")]);
+    }
+    argv.extend(["/bin/bash", "--noprofile", "--norc", "-i"].map(String::from));
+    argv
 }
 
 /// Splits `beside` (left/right) and starts a bash in the new pane like [`start_in_pane`] does, then types
@@ -78,7 +86,7 @@ pub fn start_in_split(
         args.push("-e".into());
         args.push(format!("{k}={v}"));
     }
-    args.extend(["/bin/bash", "--noprofile", "--norc", "-i"].map(String::from));
+    args.extend(pane_shell(env));
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     let pane = tmux.ok(&refs);
     Tmux::wait_for(

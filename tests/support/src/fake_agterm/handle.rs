@@ -250,6 +250,22 @@ impl FakeAgterm {
         serde_json::from_str(line.trim_end()).map_err(|e| format!("bad response {line:?}: {e}"))
     }
 
+    /// Types `line` + Return into the pane with `session.type` (logged like any client's request).
+    pub fn type_line(&self, session: &str, role: PaneRole, line: &str) {
+        let r = self.request(&json!({"cmd": "session.type", "target": session,
+            "args": {"text": format!("{line}\n"), "select": false, "pane": role.as_str()}}));
+        assert_eq!(r["ok"], json!(true), "session.type: {r}");
+    }
+
+    /// Pins `line` on the pane whose `AGTERM_PANE_ID` is `pane_id` (`session.restore` set); returns the
+    /// answer's `result` (`id`, `pane` from 0.26, `text` when it will not run).
+    pub fn set_pin(&self, session: &str, pane_id: &str, line: &str) -> Value {
+        let r = self.request(&json!({"cmd": "session.restore", "target": session,
+            "args": {"mode": "set", "paneID": pane_id, "command": line}}));
+        assert_eq!(r["ok"], json!(true), "session.restore: {r}");
+        r["result"].clone()
+    }
+
     /// Adds a window (`open` or closed); returns its id.
     pub fn add_window(&self, name: &str, open: bool) -> String {
         let r =

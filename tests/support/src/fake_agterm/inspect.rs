@@ -106,6 +106,22 @@ impl FakeAgterm {
         self.host().foreground(&self.pane_tmux_id(session, role))
     }
 
+    /// The pid of the pane's foreground process group leader (the shell's own pid at a prompt): tells
+    /// a process that survived a restart from a new one.
+    pub fn foreground_pid(&self, session: &str, role: PaneRole) -> Option<u32> {
+        self.host()
+            .foreground_pid(&self.pane_tmux_id(session, role))
+    }
+
+    /// The last launch's action for each pane of `session`, in pane order.
+    pub fn launch_actions(&self, session: &str) -> Vec<(PaneRole, String)> {
+        self.launch_log()
+            .into_iter()
+            .filter(|e| e.session == session)
+            .map(|e| (e.pane, e.action))
+            .collect()
+    }
+
     /// The environment of the pane's shell (from /proc).
     pub fn pane_env(&self, session: &str, role: PaneRole) -> HashMap<String, String> {
         let pid = self

@@ -6,6 +6,10 @@ use crate::tmux::Tmux;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+/// Forces the `$ ` prompt, and restores a test-given PATH (`AGB_PANE_PATH`) once after the profiles ran.
+const PROMPT_COMMAND: &str =
+    "PS1='$ '; if [ -n \"${AGB_PANE_PATH-}\" ]; then PATH=$AGB_PANE_PATH; unset AGB_PANE_PATH; fi";
+
 /// How much of a pane's screen `session.text` reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TextRange {
@@ -59,13 +63,18 @@ impl PaneHost {
                 .iter()
                 .map(|s| s.to_string()),
         );
-        args.push("PROMPT_COMMAND=PS1='$ '".into());
+        // Login profiles (Debian's /etc/profile) reset PATH; a PATH the test asked for is put back once,
+        // before the first prompt, so typed lines see it.
+        args.push(format!("PROMPT_COMMAND={PROMPT_COMMAND}"));
         args.push("HISTFILE=/dev/null".into());
         args.push(format!("SHELL={}", self.shell_path()));
         for (k, v) in env {
             args.push(format!("{k}={v}"));
+            if k == "PATH" {
+                args.push(format!("AGB_PANE_PATH={v}"));
+            }
         }
-        args.push(self.shell.clone());
+        args.push(self.shell_path());
         args.push("-l".into());
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();
         // The previous instance's server may still be shutting down (its last pane just closed), so a
@@ -182,6 +191,11 @@ impl PaneHost {
         let tpgid = tty_foreground_group(pid)?;
         let argv = read_cmdline(tpgid)?;
         foreground_argv(argv, Some(&self.shell))
+    }
+
+    /// The pid of the pane's foreground process group leader (the shell itself at a prompt).
+    pub fn foreground_pid(&self, pane: &str) -> Option<u32> {
+        tty_foreground_group(self.pid(pane)?)
     }
 
     /// The shell's cwd (what OSC 7 would report).
