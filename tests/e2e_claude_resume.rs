@@ -11,6 +11,7 @@ use agterm_backup_core::resume::ResumeLine;
 use agterm_backup_testkit::agents::rig::Rig;
 use agterm_backup_testkit::agents::{start_in_pane, type_prompt, wait_ready, wait_screen, Agent};
 use agterm_backup_testkit::paths::agent_cli;
+use agterm_backup_testkit::tmux::Tmux;
 use std::path::Path;
 use std::time::Duration;
 
@@ -104,8 +105,12 @@ fn claude_resumed_from_its_record_continues_the_same_conversation() {
         transcripts,
         "no new transcript"
     );
-    let transcript = std::fs::read_to_string(&transcripts[0]).unwrap();
-    assert!(transcript.contains("before the restart") && transcript.contains("after the restart"));
+    // Claude writes its transcript asynchronously: give it a moment to catch up with the screen.
+    Tmux::wait_for(TURN, "both prompts in the one transcript", || {
+        let transcript = std::fs::read_to_string(&transcripts[0]).unwrap_or_default();
+        (transcript.contains("before the restart") && transcript.contains("after the restart"))
+            .then_some(())
+    });
     let journal = std::fs::read_to_string(pane.journal_path()).unwrap();
     assert_eq!(
         journal.lines().count(),

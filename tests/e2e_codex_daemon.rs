@@ -43,13 +43,28 @@ struct Seen {
     took: Duration,
 }
 
-/// The hook handler: saves its payload in `<holds>/<pid>/`, then waits (at most 5 s) for `release`.
+/// The hook handler: saves its payload in `<holds>/<pid>/`, waits (at most 5 s) for `release`, then
+/// becomes the real hook (`exec`: same pid, same parent, the daemon) on that payload, so the records it
+/// leaves are the product's own verdict.
 fn hold_script(holds: &Path) -> String {
     format!(
         "#!/bin/sh\nd={}/$$\nmkdir -p \"$d.part\" && cat > \"$d.part/payload.json\" && mv \"$d.part\" \"$d\"\n\
-         i=0\nwhile [ ! -e \"$d/release\" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done\nexit 0\n",
-        agterm_backup_core::quote::quote(&holds.display().to_string())
+         i=0\nwhile [ ! -e \"$d/release\" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done\n\
+         exec {} hook codex < \"$d/payload.json\"\n",
+        agterm_backup_core::quote::quote(&holds.display().to_string()),
+        agterm_backup_core::quote::quote(env!("CARGO_BIN_EXE_agterm-backup")),
     )
+}
+
+/// The session id in the record the real hook left for `pane`, if any.
+fn recorded_id(pane: &AgtermPane) -> Option<String> {
+    let path = pane.state_dir.join("live").join(format!(
+        "{}-{}.json",
+        pane.session_id.to_ascii_uppercase(),
+        pane.role
+    ));
+    let v: Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    v["session_id"].as_str().map(str::to_string)
 }
 
 /// Attributes every held hook as it appears, then releases it; runs until `stop`.
@@ -251,6 +266,29 @@ fn daemon_run_hooks_go_to_their_own_pane_or_nowhere() {
         &seen,
     );
     let phase1 = seen.lock().unwrap().clone();
+    // The real hook, run by the daemon with pane A's environment, recorded each thread in its own pane.
+    let owners1 = thread_owners(&phase1);
+    let thread_of = |pane: &CodexPane, owners: &BTreeMap<String, String>| {
+        owners
+            .iter()
+            .find(|(_, p)| **p == pane.agterm.pane_id)
+            .map(|(t, _)| t.clone())
+    };
+    let (a_thread, b_thread) = (thread_of(&a, &owners1), thread_of(&b, &owners1));
+    assert!(a_thread.is_some() && b_thread.is_some(), "{phase1:?}");
+    let settle = |want: &Option<String>, pane: &CodexPane| {
+        let until = std::time::Instant::now() + Duration::from_secs(10);
+        while recorded_id(&pane.agterm) != *want && std::time::Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        recorded_id(&pane.agterm)
+    };
+    assert_eq!(settle(&a_thread, &a), a_thread, "pane A's record");
+    assert_eq!(
+        settle(&b_thread, &b),
+        b_thread,
+        "pane B's record (its hooks ran with A's env)"
+    );
 
     // Phase 2: a third pane in pane A's directory; then both of p1's panes take a turn.
     let c = start_codex(&rig, &codex, "c", "p1", "left");
@@ -324,5 +362,21 @@ fn daemon_run_hooks_go_to_their_own_pane_or_nowhere() {
     assert!(
         p1_later.iter().all(|s| s.attributed.is_none()),
         "same directory → uncertain:\n{report}"
+    );
+    // And the product agrees: nothing for pane C, pane A keeps its own thread, and the uncertainty is
+    // written down for `status`.
+    std::thread::sleep(Duration::from_secs(1));
+    assert_eq!(recorded_id(&c.agterm), None, "pane C must get no record");
+    assert_eq!(
+        recorded_id(&a.agterm),
+        a_thread,
+        "pane A's record must not move"
+    );
+    let unattributed =
+        std::fs::read_to_string(a.agterm.state_dir.join("live/unattributed-codex.jsonl"))
+            .unwrap_or_default();
+    assert!(
+        unattributed.lines().count() >= p1_later.len(),
+        "{unattributed}"
     );
 }

@@ -10,6 +10,7 @@ use agterm_backup_core::resume::ResumeLine;
 use agterm_backup_testkit::agents::rig::Rig;
 use agterm_backup_testkit::agents::{start_in_pane, type_prompt, wait_ready, wait_screen, Agent};
 use agterm_backup_testkit::paths::agent_cli;
+use agterm_backup_testkit::tmux::Tmux;
 use std::path::Path;
 use std::time::Duration;
 
@@ -94,8 +95,11 @@ fn codex_resumed_from_its_record_continues_the_same_conversation() {
     );
     assert_ne!(record["agent_pid"], before["agent_pid"]);
     assert_eq!(rig.home.codex_rollouts(), rollouts, "no new rollout");
-    let rollout = std::fs::read_to_string(&rollouts[0]).unwrap();
-    assert!(rollout.contains("before the restart") && rollout.contains("after the restart"));
+    Tmux::wait_for(TURN, "both prompts in the one rollout", || {
+        let rollout = std::fs::read_to_string(&rollouts[0]).unwrap_or_default();
+        (rollout.contains("before the restart") && rollout.contains("after the restart"))
+            .then_some(())
+    });
     let journal = std::fs::read_to_string(pane.journal_path()).unwrap();
     assert_eq!(
         journal.lines().count(),

@@ -144,3 +144,33 @@ fn live_after_a_reboot_without_the_denylist_a_replayed_bare_agent_never_wins() {
     assert_eq!(plan["rows"][0]["outcome"], "resumed", "{plan}");
     env.assert_resumed(&s.id, PaneRole::Left, &id, &dir);
 }
+
+#[test]
+fn rerun_where_the_pin_fired_restore_types_nothing() {
+    let mut env = Env::new("0.34", RestoreMode::Rerun, Some(DENYLIST), false);
+    let id = uuid();
+    let (dir, transcript) = env.project("api", &id);
+    let s = env.fake.add_session(None, None, env.home.path(), false);
+    env.record(&s.id, PaneRole::Left, &id, &dir, &transcript, 30);
+    // What the hook pins: the resume line with `cd`.
+    let line = format!(
+        "cd '{}' && 'claude' '--resume' '{id}' '--model' 'sonnet'",
+        dir.display()
+    );
+    let pin = env
+        .fake
+        .request(&json!({"cmd": "session.restore", "target": s.id,
+        "args": {"mode": "set", "command": line, "pane": "left"}}));
+    assert_eq!(pin["ok"], true, "{pin}");
+    env.fake.restart(RestartKind::Reboot);
+    env.assert_resumed(&s.id, PaneRole::Left, &id, &dir);
+    let typed_before = env.fake.typed_log().len();
+    let (out, plan) = env.restore_json(&["--yes"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(plan["rows"][0]["reason"], "already-running", "{plan}");
+    assert_eq!(
+        env.fake.typed_log().len(),
+        typed_before,
+        "restore typed nothing"
+    );
+}

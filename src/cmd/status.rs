@@ -60,12 +60,10 @@ fn hook_states() -> (Vec<HookState>, Option<bool>) {
             denylist_ok = t.denies.map(|d| d.values().all(|v| *v));
             continue;
         }
-        let trusted = (t.target == "codex").then(|| {
-            t.hooks
-                .iter()
-                .filter(|h| h.state != "absent")
-                .all(|h| h.trusted == Some(true))
-        });
+        // Trust matters only for Codex hooks that are there.
+        let present: Vec<_> = t.hooks.iter().filter(|h| h.state != "absent").collect();
+        let trusted = (t.target == "codex" && !present.is_empty())
+            .then(|| present.iter().all(|h| h.trusted == Some(true)));
         hooks.push(HookState {
             agent: t.target.to_string(),
             state: t.state.to_string(),

@@ -2,23 +2,34 @@
 
 use super::ProcessSource;
 use std::fs;
+use std::io::Read;
 use std::path::PathBuf;
 
 /// Reads `/proc/<pid>/{stat,cmdline,cwd}`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ProcFs;
 
+/// Reads a `/proc` file. Those report size 0, so `fs::read` would start with a tiny buffer and read in
+/// many small steps; one page up front takes one `read` for typical files.
+fn read_proc(path: &str) -> Option<Vec<u8>> {
+    let mut buf = Vec::with_capacity(4096);
+    fs::File::open(path).ok()?.read_to_end(&mut buf).ok()?;
+    Some(buf)
+}
+
 /// The fields of `/proc/<pid>/stat` after the parenthesised command name (which may hold spaces and
 /// parentheses itself, so the split is at the last `)`): index 0 is field 3 (`state`).
 fn stat_fields(pid: u32) -> Option<Vec<String>> {
-    let text = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let raw = read_proc(&format!("/proc/{pid}/stat"))?;
+    let text = String::from_utf8_lossy(&raw);
     let after = &text[text.rfind(')')? + 1..];
     Some(after.split_whitespace().map(String::from).collect())
 }
 
 /// `btime` of `/proc/stat`: the boot time in Unix seconds.
 fn boot_time() -> Option<i64> {
-    let text = fs::read_to_string("/proc/stat").ok()?;
+    let raw = read_proc("/proc/stat")?;
+    let text = String::from_utf8_lossy(&raw);
     text.lines()
         .find_map(|l| l.strip_prefix("btime "))
         .and_then(|v| v.trim().parse().ok())
@@ -31,7 +42,7 @@ impl ProcessSource for ProcFs {
     }
 
     fn argv(&self, pid: u32) -> Option<Vec<String>> {
-        let raw = fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+        let raw = read_proc(&format!("/proc/{pid}/cmdline"))?;
         if raw.is_empty() {
             // A kernel thread or a zombie: no argv to read.
             return None;

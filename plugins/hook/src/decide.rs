@@ -56,6 +56,39 @@ pub enum Decision {
     },
 }
 
+/// Which facts about the agent process this event needs read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProcessReads {
+    /// The agent's cwd can decide `agent_cwd` (Claude: the transcript changed; others: no payload cwd).
+    pub cwd: bool,
+    /// The start time the previous record holds for this very pid, when it does (no need to read it).
+    pub known_start_time: Option<i64>,
+}
+
+pub fn process_reads(
+    spec: &AgentSpec,
+    payload: &Payload,
+    previous: Option<&LiveRecord>,
+    agent_pid: Option<u32>,
+) -> ProcessReads {
+    let same_agent = previous.filter(|p| p.agent == spec.name);
+    let cwd = match spec.name {
+        "claude" => match same_agent {
+            Some(p) => p.transcript_path != payload.transcript_path,
+            None => true,
+        },
+        _ => payload.cwd.is_none(),
+    };
+    let known_start_time = same_agent
+        .filter(|p| agent_pid.is_some() && p.agent_pid == agent_pid)
+        .and_then(|p| p.extra.get(AGENT_START_KEY))
+        .and_then(Value::as_i64);
+    ProcessReads {
+        cwd,
+        known_start_time,
+    }
+}
+
 /// Decides what this hook run writes.
 pub fn decide(input: &HookInput<'_>) -> Decision {
     match build_record(input) {

@@ -51,7 +51,7 @@ pub fn run_from_env(agent: &str) {
 }
 
 fn run(agent_name: &str, started: Instant, state: &StateDir) {
-    let env: Env = std::env::vars_os()
+    let mut env: Env = std::env::vars_os()
         .map(|(k, v)| {
             (
                 k.to_string_lossy().into_owned(),
@@ -59,6 +59,55 @@ fn run(agent_name: &str, started: Instant, state: &StateDir) {
             )
         })
         .collect();
+    // Codex's shared app-server daemon runs the hooks of every TUI with the environment of the TUI that
+    // started it, so its `AGTERM_*` may name another pane: find the TUI that runs this thread first, and
+    // take the pane (and the agent process) from it — or record nothing when that is not certain.
+    let mut early_payload = None;
+    let mut daemon_tui = None;
+    let mut state = std::borrow::Cow::Borrowed(state);
+    if agent_name == agent::CODEX.name {
+        let (bytes, cut) = stdin::read_bounded(0, stdin::STDIN_CAP, started + STDIN_BUDGET);
+        let Ok(payload) = Payload::parse(&bytes) else {
+            if PaneEnv::from_env(&env).is_ok() {
+                let why = if cut {
+                    " (stdin cut at the size or time budget)"
+                } else {
+                    ""
+                };
+                log(
+                    &state,
+                    &format!("codex: unreadable hook payload{why}; nothing recorded"),
+                );
+            }
+            return;
+        };
+        let lookup = codex_daemon::probe::ProcFsLookup;
+        let verdict = codex_daemon::attribute(
+            &env,
+            &payload.session_id,
+            payload.cwd.as_deref().unwrap_or(""),
+            std::process::id(),
+            &lookup,
+        );
+        match verdict {
+            codex_daemon::Attribution::Own => {}
+            codex_daemon::Attribution::Pane(tui) => {
+                env = tui.env_for_hook(&env);
+                if let Some(own) = StateDir::resolve(|k| env.get(k).cloned()) {
+                    if own != *state {
+                        state = std::borrow::Cow::Owned(own);
+                    }
+                }
+                daemon_tui = Some(tui.tui_pid);
+            }
+            codex_daemon::Attribution::Uncertain(reason) => {
+                record_unattributed(&state, &payload, &reason);
+                return;
+            }
+        }
+        early_payload = Some(payload);
+    }
+    let state: &StateDir = &state;
     // Cheap checks first: outside agterm the hook costs nothing more than this.
     let pane = match PaneEnv::from_env(&env) {
         Ok(p) => p,
@@ -80,10 +129,18 @@ fn run(agent_name: &str, started: Instant, state: &StateDir) {
         );
         return;
     };
-    let (bytes, cut) = stdin::read_bounded(0, stdin::STDIN_CAP, started + STDIN_BUDGET);
-    let payload = match Payload::parse(&bytes) {
-        Ok(p) => p,
-        Err(e) => {
+    let parsed = match early_payload {
+        Some(p) => Ok((p, false)),
+        None => {
+            let (bytes, cut) = stdin::read_bounded(0, stdin::STDIN_CAP, started + STDIN_BUDGET);
+            Payload::parse(&bytes)
+                .map(|p| (p, cut))
+                .map_err(|e| (e, cut))
+        }
+    };
+    let payload = match parsed {
+        Ok((p, _)) => p,
+        Err((e, cut)) => {
             let why = if cut {
                 " (stdin cut at the size or time budget)"
             } else {
@@ -95,20 +152,12 @@ fn run(agent_name: &str, started: Instant, state: &StateDir) {
     };
 
     let src = process::default_source();
-    let pinned = spec
-        .pid_env
-        .and_then(|var| env.get(var))
-        .and_then(|v| v.trim().parse().ok());
+    let pinned = daemon_tui.or_else(|| {
+        spec.pid_env
+            .and_then(|var| env.get(var))
+            .and_then(|v| v.trim().parse().ok())
+    });
     let located = locate_agent(&*src, spec, std::os::unix::process::parent_id(), pinned);
-    let facts = ProcessFacts {
-        cwd: located
-            .agent
-            .as_ref()
-            .and_then(|a| src.cwd(a.pid))
-            .map(|p| p.to_string_lossy().into_owned()),
-        start_time: located.agent.as_ref().and_then(|a| src.start_time(a.pid)),
-        located,
-    };
 
     if let Err(e) = state.ensure() {
         // Probably unwritable; the log below is best effort for the same reason.
@@ -130,6 +179,20 @@ fn run(agent_name: &str, started: Instant, state: &StateDir) {
         }
     };
     let previous = state.read_record(&key);
+    // The agent's cwd and start time only when this event can use them: each is a `ps`/`lsof` run on
+    // macOS, and under the pane lock.
+    let agent_pid = located.agent.as_ref().map(|a| a.pid);
+    let needs = decide::process_reads(spec, &payload, previous.as_ref(), agent_pid);
+    let facts = ProcessFacts {
+        cwd: agent_pid
+            .filter(|_| needs.cwd)
+            .and_then(|pid| src.cwd(pid))
+            .map(|p| p.to_string_lossy().into_owned()),
+        start_time: needs
+            .known_start_time
+            .or_else(|| agent_pid.and_then(|pid| src.start_time(pid))),
+        located,
+    };
     let input = HookInput {
         spec,
         env: &env,
@@ -206,4 +269,24 @@ fn log(state: &StateDir, message: &str) {
     // The log lives in the state directory, which may not exist yet on a fresh machine.
     let _ = state.ensure();
     state.log(&format!("hook: {message}"));
+}
+
+/// Notes a daemon-run Codex hook that could not be given to a pane (for `status`), when it plausibly
+/// came from agterm at all.
+fn record_unattributed(state: &StateDir, payload: &Payload, reason: &str) {
+    if state.ensure().is_err() {
+        return;
+    }
+    log(
+        state,
+        &format!("codex {}: not recorded: {reason}", payload.session_id),
+    );
+    let entry = codex_daemon::unattributed::Unattributed {
+        ts: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        session_id: payload.session_id.clone(),
+        cwd: payload.cwd.clone().unwrap_or_default(),
+        event: payload.hook_event_name.clone().unwrap_or_default(),
+        reason: reason.to_string(),
+    };
+    let _ = codex_daemon::unattributed::append(state, &entry);
 }

@@ -152,6 +152,37 @@ mod tests {
         assert!(read_journal_tail(&tmp.path().join("absent"), None).is_empty());
     }
 
+    proptest::proptest! {
+        /// Reading backwards finds exactly what a full parse + filter finds, torn lines or not.
+        #[test]
+        fn tail_agrees_with_a_full_parse(
+            minutes in proptest::collection::vec(0i64..500, 0..40),
+            torn in proptest::collection::vec(proptest::bool::ANY, 0..40),
+            cut in 0i64..600,
+        ) {
+            let base = ts("2026-11-01T00:00:00Z");
+            let mut t = String::new();
+            let mut sorted = minutes.clone();
+            sorted.sort();
+            for (i, m) in sorted.iter().enumerate() {
+                let at = (base + chrono::Duration::minutes(*m)).to_rfc3339();
+                t.push_str(&record(ID_A, PaneRole::Left, &at).to_json_line());
+                t.push('\n');
+                if torn.get(i).copied().unwrap_or(false) {
+                    t.push_str("{\"v\":1,\"agent\n");
+                }
+            }
+            let cutoff = base + chrono::Duration::minutes(cut);
+            let all = agterm_backup_core::record::parse_journal(&t);
+            let want = all.iter().rposition(|r| r.written_at().unwrap() <= cutoff);
+            let (tail, found) = journal_tail(&t, Some(cutoff));
+            proptest::prop_assert_eq!(found, want.is_some());
+            if let Some(i) = want {
+                proptest::prop_assert_eq!(&tail[..], &all[i..]);
+            }
+        }
+    }
+
     #[test]
     fn harvested_entries_never_override_live_records() {
         let tmp = tempfile::tempdir().unwrap();

@@ -18,6 +18,11 @@
 //! or one the user started and closed) — never the one the pane held before. The plan steps back to the
 //! newest journal entry written at or before the cutoff and marks the row `[journal]`.
 //!
+//! Live (zmx) panes: the terminal client joins `zmx.list` rows into [`PaneView::live`], and agterm's
+//! `tree.foreground` sees through a surviving daemon (`ZmxForegroundResolver`), so an agent that a Live
+//! daemon kept alive shows as the pane's foreground (row 5, marked as kept by Live). A daemon recreated
+//! after a reboot runs a fresh shell (or a replayed argv), which rows 4, 6 and 8 handle like any pane.
+//!
 //! Row 4 is what keeps a replayed bare agent from winning (Live after a reboot without the denylist): the
 //! pane is busy with a *new* conversation, so nothing is typed and the row says how to get the old one back.
 

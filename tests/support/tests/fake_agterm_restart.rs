@@ -313,3 +313,35 @@ fn an_update_changes_the_version_and_closed_windows_stay_down() {
         json!(format!("no such session: {}", hidden.id))
     );
 }
+
+#[test]
+fn a_hidden_split_is_neither_captured_nor_rebuilt() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut fake = FakeAgterm::start(FakeConfig::new("0.34", RestoreMode::Rerun));
+    let s = fake.add_session(None, None, dir.path(), true);
+    sleeping(&fake, &s.id, PaneRole::Right, "100");
+    let hide = json!({"cmd": "fake.set_split_visible", "target": s.id, "args": {"visible": false}});
+    assert_eq!(fake.request(&hide)["ok"], json!(true));
+    let tree = fake.request(&json!({"cmd": "tree"}));
+    let node = &tree["result"]["tree"]["workspaces"][0]["sessions"][0];
+    assert_eq!(node["split"], json!(false));
+    assert_eq!(node["hasSplit"], json!(true));
+    assert_eq!(node["surfaces"][1]["visible"], json!(false));
+    fake.stop();
+    let captured = fake
+        .state()
+        .session(&s.id)
+        .unwrap()
+        .split_foreground_command
+        .clone();
+    assert_eq!(captured, None, "a hidden split is not captured");
+    fake.launch();
+    assert_eq!(
+        actions(&fake, &s.id),
+        vec![(PaneRole::Left, "shell".into())]
+    );
+    let show = json!({"cmd": "fake.set_split_visible", "target": s.id, "args": {"visible": true}});
+    assert_eq!(fake.request(&show)["ok"], json!(true));
+    fake.wait_for_prompt(&s.id, PaneRole::Right);
+    assert_eq!(fake.foreground(&s.id, PaneRole::Right), None);
+}

@@ -301,3 +301,47 @@ fn a_recent_record_is_not_rewritten_for_per_event_changes_only() {
     let failed = at("2026-12-01T00:00:01.000Z", &facts, &first);
     assert!(matches!(failed, Decision::Write { .. }));
 }
+
+#[test]
+fn process_facts_are_read_only_when_they_can_matter() {
+    let e = env(&[]);
+    let facts = process("claude", "/w/p");
+    let p = payload("SessionStart", "-w-p");
+    let (first, _) = written(run(&CLAUDE, &e, &p, &facts, None));
+    let none = process_reads(&CLAUDE, &p, None, Some(4242));
+    assert_eq!(
+        none,
+        ProcessReads {
+            cwd: true,
+            known_start_time: None
+        }
+    );
+    let same = process_reads(&CLAUDE, &p, Some(&first), Some(4242));
+    assert_eq!(
+        same,
+        ProcessReads {
+            cwd: false,
+            known_start_time: Some(1_700_000_000)
+        }
+    );
+    // Another pid (a new agent process): its start time is read.
+    assert_eq!(
+        process_reads(&CLAUDE, &p, Some(&first), Some(7)).known_start_time,
+        None
+    );
+    // A new transcript: the cwd is read.
+    assert!(
+        process_reads(
+            &CLAUDE,
+            &payload("SessionStart", "-x"),
+            Some(&first),
+            Some(4242)
+        )
+        .cwd
+    );
+    // Codex needs it only without a payload cwd.
+    assert!(!process_reads(&CODEX, &p, None, Some(1)).cwd);
+    let mut bare = p.clone();
+    bare.cwd = None;
+    assert!(process_reads(&CODEX, &bare, None, Some(1)).cwd);
+}

@@ -29,6 +29,7 @@ pub fn dispatch(
             Err(e) => error(&format!("fake: {e}")),
         },
         "select" => select(app, target),
+        "set_split_visible" => set_split_visible(app, target, b("visible").unwrap_or(true)),
         "set_window" => match s("window").map(str::to_string) {
             Some(wid) => match app.state.windows.iter_mut().find(|w| w.id == wid) {
                 Some(w) => {
@@ -199,4 +200,29 @@ fn set_realized(app: &mut App, target: Option<&str>, pane: &str, realized: bool)
         }
         None => error("fake: no such pane"),
     }
+}
+
+/// Hides or shows the split (a hidden split is neither captured nor rebuilt at launch); showing a split
+/// whose shell is not running starts a plain one.
+fn set_split_visible(app: &mut App, target: Option<&str>, visible: bool) -> Value {
+    let sid = match resolve_session(&app.state, target, None) {
+        Ok(id) => id,
+        Err(e) => return error(&format!("fake: {e}")),
+    };
+    let session = app
+        .state
+        .session_mut(&sid)
+        .expect("resolved session exists");
+    let Some(right) = session.right.as_ref() else {
+        return error("fake: session has no split");
+    };
+    let running = right.tmux_pane.clone();
+    session.split_visible = visible;
+    if visible && !running.is_some_and(|p| app.host.alive(&p)) {
+        if let Err(e) = app.spawn_pane(&sid, PaneRole::Right) {
+            return error(&format!("fake: {e}"));
+        }
+    }
+    app.save();
+    ok(describe(app, &sid))
 }

@@ -28,7 +28,16 @@
 //! - **Panes.** Each pane's shell has agterm's env: `AGTERM_ENABLED=1`, `AGTERM_SESSION_ID` (upper-case),
 //!   `AGTERM_WINDOW_ID`, `AGTERM_WORKSPACE_ID`, `AGTERM_SOCKET`, `AGTERM_PANE` (`left`/`right`),
 //!   `AGTERM_PANE_ID` (persistent from 0.26, a fresh UUID per spawn before), `TERM_PROGRAM=agterm`,
-//!   `TERM_PROGRAM_VERSION`, plus [`FakeConfig::pane_env`]. `TMUX` is removed.
+//!   `TERM_PROGRAM_VERSION`, plus [`FakeConfig::pane_env`]. `TMUX` is removed. A `PATH` in `pane_env`
+//!   is put back after the login profile (Debian's `/etc/profile` resets it) before the first prompt.
+//! - **Helpers.** [`FakeAgterm::type_line`] / [`FakeAgterm::set_pin`] (over the socket, like a client),
+//!   [`FakeAgterm::screen`], [`FakeAgterm::foreground`], [`FakeAgterm::foreground_pid`],
+//!   [`FakeAgterm::pane_env`] (from /proc), [`FakeAgterm::wait_for_screen`] /
+//!   [`FakeAgterm::wait_for_foreground`], [`FakeAgterm::pins`] / [`FakeAgterm::pin`],
+//!   [`FakeAgterm::typed_log`], [`FakeAgterm::launch_actions`], [`FakeAgterm::state`] /
+//!   [`FakeAgterm::edit_state`] (while stopped), [`FakeAgterm::pid`] (the socket's peer: a new one per
+//!   launch). The state dir plays `$AGTERM_STATE_DIR` (socket and `config/restore-denylist.conf` sit
+//!   where agterm would put them).
 //! - **Commands.** `window.list`, `tree` (one window: `args.window` or the frontmost), `session.restore`
 //!   (0.16+), `session.type`, `session.text`, `version` (0.25+), `restore.mode` and `zmx.list` (0.26+),
 //!   `restore.clear`. Anything else (or a gated command) answers `invalid request: …`. Fields are gated by
@@ -43,11 +52,12 @@
 //!   none. [`FakeAgterm::launch_log`] says what happened to each pane.
 //! - **Test-only socket commands**, all `fake.*`: `fake.add_window {name, open}`, `fake.add_session
 //!   {window?, workspace?, cwd, split?, select?}`, `fake.split` (target), `fake.select` (target),
+//!   `fake.set_split_visible {visible}` (target),
 //!   `fake.set_window {window, open}`, `fake.set_realized {pane, realized}` (target), `fake.state`,
 //!   `fake.stall {ms}` (the next agterm request waits `ms` before its answer — the server is serial, so
 //!   everyone else waits too: a hung agterm), `fake.quit`.
 //! - **Not modelled**: scratch panes and overlays (type/text on `scratch` answer `session has no scratch
-//!   terminal`), hidden splits (edit `split_visible` in the state while stopped), `initialCommand`,
+//!   terminal`), pins of hidden splits (a split shown again gets a plain shell), `initialCommand`,
 //!   `zmx.kill/prune/reset`, events, the focused-pane default of `session.text` (always `left`), and the
 //!   `.unavailable` socket (a second fake on a locked socket exits with an error instead).
 //! - **Our wording**: the note `session.restore` returns under Live/Fresh (0.26+) is ours (agterm's exact
