@@ -48,11 +48,17 @@ fn before_restart(world: &World) -> Before {
         .collect();
     for id in &claude_ids {
         assert!(
-            transcripts.iter().any(|t| t.file_stem().is_some_and(|s| s == *id)),
+            transcripts
+                .iter()
+                .any(|t| t.file_stem().is_some_and(|s| s == *id)),
             "a transcript for {id}: {transcripts:?}"
         );
     }
-    assert_eq!(rollouts.len(), 2, "one rollout per Codex pane: {rollouts:?}");
+    assert_eq!(
+        rollouts.len(),
+        2,
+        "one rollout per Codex pane: {rollouts:?}"
+    );
     let mut ids: Vec<&str> = world.panes.iter().map(|p| p.id.as_str()).collect();
     ids.sort();
     ids.dedup();
@@ -134,7 +140,9 @@ fn assert_launch(world: &World, want: &str) {
     for pane in &world.panes {
         let actions = world.fake.launch_actions(&pane.session);
         assert!(
-            actions.iter().any(|(role, a)| *role == pane.role && a == want),
+            actions
+                .iter()
+                .any(|(role, a)| *role == pane.role && a == want),
             "{}: agterm's launch did {actions:?}, not `{want}`",
             pane.name
         );

@@ -25,7 +25,7 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
         Err(e) => (Err(e.clone()), Vec::new(), plan_offline(&state, &env)),
     };
     let outcomes = pin_outcomes(&state, &rows);
-    let report = build(StatusInput {
+    let mut report = build(StatusInput {
         hooks,
         denylist_ok,
         terminal,
@@ -33,6 +33,7 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
         rows: &rows,
         pin_outcomes: &outcomes,
     });
+    report.warnings.extend(unattributed_codex(&state));
     if args.json {
         let text = serde_json::to_string_pretty(&report)
             .map_err(|e| CliError::failure(format!("could not encode the status: {e}")))?;
@@ -45,8 +46,15 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
 
 /// The installer's view of our hooks (per agent) and of agterm's denylist.
 fn hook_states() -> (Vec<HookState>, Option<bool>) {
+    // The same path `installer apply` writes, so a hook it wrote never reads as "outdated".
     let binary = std::env::current_exe()
         .and_then(|p| p.canonicalize())
+        .map(|exe| {
+            agterm_backup_installer::command::stable_binary_path(
+                &exe,
+                std::env::var_os("PATH").as_deref(),
+            )
+        })
         .unwrap_or_else(|_| PathBuf::from("agterm-backup"));
     let agents = vec!["claude".to_string(), "codex".to_string()];
     let Ok(targets) = paths::targets(&Process, &binary, &agents, true) else {
@@ -72,4 +80,30 @@ fn hook_states() -> (Vec<HookState>, Option<bool>) {
         });
     }
     (hooks, denylist_ok)
+}
+
+/// Codex conversations that ran under Codex's shared daemon where the hook could not tell which pane
+/// they belong to (so nothing was recorded for them), and that no pane has captured since.
+fn unattributed_codex(state: &agterm_backup_core::state::StateDir) -> Vec<String> {
+    use agterm_backup_hook::codex_daemon::unattributed;
+    let recorded: Vec<String> = state
+        .pane_keys()
+        .iter()
+        .filter_map(|k| state.read_record(k))
+        .map(|r| r.session_id)
+        .collect();
+    let mut seen = std::collections::BTreeSet::new();
+    unattributed::outstanding(&unattributed::read(state), |sid| {
+        recorded.iter().any(|r| r == sid)
+    })
+    .into_iter()
+    .filter(|u| seen.insert(u.session_id.clone()))
+    .map(|u| {
+        format!(
+            "Codex conversation {} in {} is not captured: {} (run Codex with --no-daemon, or one \
+                 Codex per directory, to capture it)",
+            u.session_id, u.cwd, u.reason
+        )
+    })
+    .collect()
 }

@@ -158,8 +158,7 @@ impl World {
             std::fs::read_to_string(self.rig.home.home.join(".claude/settings.json")).unwrap();
         assert!(settings.contains(&json_str(&hook("claude"))), "{settings}");
         assert!(settings.contains("acceptEdits"), "kept: {settings}");
-        let config =
-            std::fs::read_to_string(self.rig.home.codex_home.join("config.toml")).unwrap();
+        let config = std::fs::read_to_string(self.rig.home.codex_home.join("config.toml")).unwrap();
         assert!(config.contains(&hook("codex")), "{config}");
         assert!(config.contains("trusted_hash"), "--trust: {config}");
         let denylist = std::fs::read_to_string(self.fake.denylist_path()).unwrap();
@@ -169,7 +168,10 @@ impl World {
             .filter(|l| !l.is_empty() && !l.starts_with('#'))
             .collect();
         for name in ["tmux", "screen", "zellij", "claude", "codex"] {
-            assert!(entries.contains(&name), "{name} in the denylist:\n{denylist}");
+            assert!(
+                entries.contains(&name),
+                "{name} in the denylist:\n{denylist}"
+            );
         }
     }
 
@@ -185,8 +187,8 @@ impl World {
         let s2 = fake.add_session(None, None, &self.dir(THIRD), true);
         let s3 = fake.add_session(None, None, &self.dir(CODEX_TWO), false);
         let root = self.rig.root.clone();
-        let pane = |name, agent, session: &str, role, dir: &str, flags: &[&str], prompt: &str| {
-            AgentPane {
+        let pane =
+            |name, agent, session: &str, role, dir: &str, flags: &[&str], prompt: &str| AgentPane {
                 name,
                 agent,
                 session: session.to_string(),
@@ -195,19 +197,53 @@ impl World {
                 flags: flags.iter().map(|f| f.to_string()).collect(),
                 prompt: prompt.to_string(),
                 id: String::new(),
-            }
-        };
+            };
         self.panes = vec![
-            pane("main", Agent::Claude, &s1.id, PaneRole::Left, MAIN, &["--model", "sonnet"],
-                "it's the main pane"),
-            pane("second", Agent::Claude, &s1.id, PaneRole::Right, SECOND, &["--model", "opus"],
-                "hello from the second pane"),
-            pane("cd-sub", Agent::Claude, &s2.id, PaneRole::Left, THIRD, &[],
-                "please RUN:cd sub && pwd"),
-            pane("codex-one", Agent::Codex, &s2.id, PaneRole::Right, CODEX_ONE,
-                &["--no-daemon", "-m", "mock-model"], "codex one USE_TOOL"),
-            pane("codex-two", Agent::Codex, &s3.id, PaneRole::Left, CODEX_TWO, &["--no-daemon"],
-                "codex two says hi"),
+            pane(
+                "main",
+                Agent::Claude,
+                &s1.id,
+                PaneRole::Left,
+                MAIN,
+                &["--model", "sonnet"],
+                "it's the main pane",
+            ),
+            pane(
+                "second",
+                Agent::Claude,
+                &s1.id,
+                PaneRole::Right,
+                SECOND,
+                &["--model", "opus"],
+                "hello from the second pane",
+            ),
+            pane(
+                "cd-sub",
+                Agent::Claude,
+                &s2.id,
+                PaneRole::Left,
+                THIRD,
+                &[],
+                "please RUN:cd sub && pwd",
+            ),
+            pane(
+                "codex-one",
+                Agent::Codex,
+                &s2.id,
+                PaneRole::Right,
+                CODEX_ONE,
+                &["--no-daemon", "-m", "mock-model"],
+                "codex one USE_TOOL",
+            ),
+            pane(
+                "codex-two",
+                Agent::Codex,
+                &s3.id,
+                PaneRole::Left,
+                CODEX_TWO,
+                &["--no-daemon"],
+                "codex two says hi",
+            ),
         ];
         // Claude panes with a prompt argument take it at once; the others get it typed once ready.
         let typed_prompt = |p: &AgentPane| p.name != "main" && p.name != "second";
@@ -222,11 +258,8 @@ impl World {
             } else {
                 format!("cd {} && ", quote(&p.dir.display().to_string()))
             };
-            self.fake.send_keys(
-                &p.session,
-                p.role,
-                &format!("{cd}{}\n", quote_words(&argv)),
-            );
+            self.fake
+                .send_keys(&p.session, p.role, &format!("{cd}{}\n", quote_words(&argv)));
         }
         for p in self.panes.iter().filter(|p| typed_prompt(p)) {
             let tmux_pane = self.fake.pane_tmux_id(&p.session, p.role);
@@ -236,10 +269,17 @@ impl World {
         for i in 0..self.panes.len() {
             let p = self.panes[i].clone();
             let sub = self.dir(THIRD_SUB).display().to_string();
-            let stop = self.log.wait(TURN, &format!("{}'s first Stop", p.name), |c| {
-                c.from(&p) && c.event() == "Stop" && (p.name != "cd-sub" || c.payload["cwd"] == sub.as_str())
-            });
-            self.panes[i].id = stop.payload["session_id"].as_str().expect("session_id").to_string();
+            let stop = self
+                .log
+                .wait(TURN, &format!("{}'s first Stop", p.name), |c| {
+                    c.from(&p)
+                        && c.event() == "Stop"
+                        && (p.name != "cd-sub" || c.payload["cwd"] == sub.as_str())
+                });
+            self.panes[i].id = stop.payload["session_id"]
+                .as_str()
+                .expect("session_id")
+                .to_string();
         }
     }
 
@@ -286,11 +326,18 @@ fn quiet_claude_offers(claude_json: &Path) {
 /// The native Codex binary of the npm package (`@openai/codex-<platform>/vendor/<triple>/bin/codex`).
 fn native_codex() -> PathBuf {
     let modules = agent_cli_dir().expect("agent CLIs").join("..");
-    for entry in std::fs::read_dir(modules.join("@openai")).expect("@openai").flatten() {
+    for entry in std::fs::read_dir(modules.join("@openai"))
+        .expect("@openai")
+        .flatten()
+    {
         let vendor = entry.path().join("vendor");
         for triple in std::fs::read_dir(&vendor).into_iter().flatten().flatten() {
             let bin = triple.path().join("bin/codex");
-            if bin.is_file() && bin.metadata().is_ok_and(|m| m.permissions().mode() & 0o111 != 0) {
+            if bin.is_file()
+                && bin
+                    .metadata()
+                    .is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+            {
                 return bin.canonicalize().unwrap();
             }
         }

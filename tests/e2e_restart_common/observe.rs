@@ -75,7 +75,12 @@ impl HookLog {
         let mut names: Vec<String> = std::fs::read_dir(&self.dir)
             .unwrap()
             .flatten()
-            .filter_map(|e| e.file_name().to_str()?.strip_suffix(".json").map(String::from))
+            .filter_map(|e| {
+                e.file_name()
+                    .to_str()?
+                    .strip_suffix(".json")
+                    .map(String::from)
+            })
             .collect();
         names.sort();
         names
@@ -97,7 +102,12 @@ impl HookLog {
     }
 
     /// Waits until a call satisfies `pred`; panics with every call on timeout.
-    pub fn wait(&self, timeout: Duration, what: &str, pred: impl Fn(&HookCall) -> bool) -> HookCall {
+    pub fn wait(
+        &self,
+        timeout: Duration,
+        what: &str,
+        pred: impl Fn(&HookCall) -> bool,
+    ) -> HookCall {
         let mut found = None;
         wait_until(timeout, || {
             found = self.calls().into_iter().find(&pred);
@@ -166,7 +176,9 @@ pub fn wait_resumed_process(world: &World, pane: &AgentPane, timeout: Duration) 
             .foreground_pid(&pane.session, pane.role)
             .and_then(process);
         last.as_ref().is_some_and(|p| {
-            p.argv.first().is_some_and(|a| basename(a) == pane.agent_name())
+            p.argv
+                .first()
+                .is_some_and(|a| basename(a) == pane.agent_name())
                 && p.argv.iter().any(|w| w == &pane.id)
         })
     });
@@ -213,17 +225,31 @@ pub fn codex_prompt_after_resume(world: &World, pane: &AgentPane) {
     let prompt = format!("after the restart {}", pane.name);
     type_prompt(world.fake.tmux(), &tmux_pane, &prompt);
     let reply = format!("stub reply to: {prompt}");
-    wait_screen(world.fake.tmux(), &tmux_pane, TURN, &reply, |s| s.contains(&reply));
+    wait_screen(world.fake.tmux(), &tmux_pane, TURN, &reply, |s| {
+        s.contains(&reply)
+    });
 }
 
 /// The resumed agent's own SessionStart (after `mark`): `source: "resume"`, the pane's original id, its
 /// directory, from its own pane.
 pub fn assert_resumed_session_start(world: &World, pane: &AgentPane, mark: usize) -> HookCall {
-    let start = world.log.wait(TURN, &format!("{}'s resumed SessionStart", pane.name), |c| {
-        c.seq >= mark && c.from(pane) && c.event() == "SessionStart"
-    });
-    assert_eq!(start.payload["source"], "resume", "{}: {}", pane.name, start.payload);
-    assert_eq!(start.payload["session_id"], pane.id.as_str(), "{}: {}", pane.name, start.payload);
+    let start = world.log.wait(
+        TURN,
+        &format!("{}'s resumed SessionStart", pane.name),
+        |c| c.seq >= mark && c.from(pane) && c.event() == "SessionStart",
+    );
+    assert_eq!(
+        start.payload["source"], "resume",
+        "{}: {}",
+        pane.name, start.payload
+    );
+    assert_eq!(
+        start.payload["session_id"],
+        pane.id.as_str(),
+        "{}: {}",
+        pane.name,
+        start.payload
+    );
     assert_eq!(
         start.payload["cwd"],
         pane.dir.display().to_string().as_str(),
@@ -242,7 +268,13 @@ pub fn assert_only_own_conversations(world: &World, mark: usize) {
             .panes
             .iter()
             .find(|p| call.from(p))
-            .unwrap_or_else(|| panic!("a hook call from no agent pane: {:?}\n{}", call, world.log.dump()));
+            .unwrap_or_else(|| {
+                panic!(
+                    "a hook call from no agent pane: {:?}\n{}",
+                    call,
+                    world.log.dump()
+                )
+            });
         assert_eq!(
             call.payload["session_id"],
             owner.id.as_str(),
@@ -251,7 +283,13 @@ pub fn assert_only_own_conversations(world: &World, mark: usize) {
             world.log.dump()
         );
         if call.event() == "SessionStart" {
-            assert_eq!(call.payload["source"], "resume", "{}:\n{}", owner.name, world.log.dump());
+            assert_eq!(
+                call.payload["source"],
+                "resume",
+                "{}:\n{}",
+                owner.name,
+                world.log.dump()
+            );
         }
         if let Some(prompt) = call.payload["prompt"].as_str() {
             assert!(
@@ -270,7 +308,12 @@ pub fn assert_record(world: &World, pane: &AgentPane) {
     let path = state.record_path(&key);
     let record: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_default())
         .unwrap_or_else(|e| panic!("{}: no record at {} ({e})", pane.name, path.display()));
-    assert_eq!(record["session_id"], pane.id.as_str(), "{}: {record}", pane.name);
+    assert_eq!(
+        record["session_id"],
+        pane.id.as_str(),
+        "{}: {record}",
+        pane.name
+    );
     assert_eq!(
         record["agent_cwd"],
         pane.dir.display().to_string().as_str(),
