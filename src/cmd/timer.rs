@@ -102,10 +102,5 @@ pub fn run(args: TimerArgs) -> CliResult {
 
 fn nix_uid() -> u32 {
     // SAFETY: getuid has no preconditions and cannot fail.
-    unsafe { libc_getuid() }
-}
-
-extern "C" {
-    #[link_name = "getuid"]
-    fn libc_getuid() -> u32;
+    unsafe { libc::getuid() }
 }
