@@ -209,8 +209,9 @@ fn session_start_pins_the_resume_line_once() {
             .is_err(),
         "re-pinned an unchanged line"
     );
+    // (The record may not even be rewritten: the hook skips fresh copies. The carried-over pin of a
+    // rewritten record is checked by pin_real_claude's resumed SessionStart.)
     let r = w.record(PaneRole::Left);
-    assert_eq!(r["event"], "UserPromptSubmit");
     assert_eq!(r["pin"], "ok");
     assert_eq!(r["pinned_line"], line.as_str());
 }
@@ -245,26 +246,51 @@ fn outcomes_setting_off_and_unsupported_are_recorded() {
     let w = World::new();
     let sock = agterm(
         w.root.path(),
+        vec![Some(
+            r#"{"ok":false,"error":"invalid request: The data couldn’t be read because it isn’t in the correct format."}"#,
+        )],
+    );
+    w.hook(&sock.path, PaneRole::Left, "SessionStart");
+    assert!(sock.requests.recv_timeout(Duration::from_secs(2)).is_ok());
+    let r = w.record(PaneRole::Left);
+    assert_eq!(r["pin"], "unsupported");
+    assert!(r.get("pinned_line").is_none_or(Value::is_null));
+    // An agterm without pins is not asked again at every event (the record is fresh).
+    w.hook(&sock.path, PaneRole::Left, "PreToolUse");
+    assert!(sock
+        .requests
+        .recv_timeout(Duration::from_millis(300))
+        .is_err());
+    assert_eq!(w.record(PaneRole::Left)["pin"], "unsupported");
+}
+
+#[test]
+fn an_agterm_error_is_logged_and_retried_at_the_next_event() {
+    let w = World::new();
+    let sock = agterm(
+        w.root.path(),
         vec![
-            Some(
-                r#"{"ok":false,"error":"invalid request: The data couldn’t be read because it isn’t in the correct format."}"#,
-            ),
             Some(r#"{"ok":false,"error":"no such session: 6B1E"}"#),
+            Some(r#"{"ok":true,"result":{"id":"6B1E"}}"#),
         ],
     );
     w.hook(&sock.path, PaneRole::Left, "SessionStart");
     let r = w.record(PaneRole::Left);
-    assert_eq!(r["pin"], "unsupported");
+    assert_eq!(r["pin"], "error");
     assert!(r.get("pinned_line").is_none_or(Value::is_null));
-    // Nothing stored: the next event tries again, and an agterm error is an `error` with a log line.
-    w.hook(&sock.path, PaneRole::Left, "PreToolUse");
-    assert_eq!(sock.requests.iter().take(2).count(), 2);
-    assert_eq!(w.record(PaneRole::Left)["pin"], "error");
     assert!(
         w.log().contains("no such session: 6B1E"),
         "log: {}",
         w.log()
     );
+    w.hook(&sock.path, PaneRole::Left, "PreToolUse");
+    for n in 1..=2 {
+        let got = sock.requests.recv_timeout(Duration::from_secs(2));
+        assert!(got.is_ok(), "pin request {n} never came; log: {}", w.log());
+    }
+    let r = w.record(PaneRole::Left);
+    assert_eq!(r["pin"], "ok");
+    assert_eq!(r["pinned_line"], w.expected_line().as_str());
 }
 
 #[test]

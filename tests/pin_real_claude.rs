@@ -76,8 +76,8 @@ fn a_real_claude_pin_resumes_the_same_conversation_after_a_rerun_restart() {
         PaneRole::Left,
         "claude --model sonnet 'hello there'\n",
     );
-    let first = wait_record(&fake, &state, &s.id, "a Stop record with a pin", |r| {
-        r["event"] == "Stop" && r["pin"].is_string()
+    let first = wait_record(&fake, &state, &s.id, "a record with a pin", |r| {
+        r["pin"].is_string()
     });
     let id = first["session_id"].as_str().unwrap().to_string();
     let want = format!(
@@ -91,7 +91,11 @@ fn a_real_claude_pin_resumes_the_same_conversation_after_a_rerun_restart() {
         Some(want.as_str())
     );
     let transcript = first["transcript_path"].as_str().unwrap().to_string();
-    assert!(std::path::Path::new(&transcript).exists(), "{transcript}");
+    // The first turn must be in the transcript before the reboot, or there is nothing to resume.
+    let answered = wait_until(AGENT, || {
+        std::fs::read_to_string(&transcript).is_ok_and(|t| t.contains("\"type\":\"assistant\""))
+    });
+    assert!(answered, "no answered turn in {transcript}");
 
     fake.restart(RestartKind::Reboot);
     let fg = fake.wait_for_foreground(&s.id, PaneRole::Left, AGENT, |fg| {

@@ -1,35 +1,28 @@
 //! The world of the restart suite (`tests/e2e_restart_*.rs`): a throwaway HOME and CODEX_HOME, the stub
 //! model, the fake agterm with tmux panes, `agterm-backup installer apply --trust` run for real against
-//! all of them, and five real agents in five panes:
-//!
-//! | pane          | agterm pane    | started as (typed into the pane's login shell)                  | then          |
-//! |---------------|----------------|-----------------------------------------------------------------|---------------|
-//! | `main`        | S1 left        | `claude --model sonnet 'it'\''s …'` (prompt argument)           | –             |
-//! | `second`      | S1 right       | `cd <second dir> && claude --model opus '…'`                    | –             |
-//! | `cd-sub`      | S2 left        | `claude`                                                        | Bash `cd sub` |
-//! | `codex-one`   | S2 right       | `cd <codex one> && codex --no-daemon -m mock-model`              | a tool call   |
-//! | `codex-two`   | S3 left        | `codex --no-daemon`                                             | a prompt      |
+//! all of them, and real agents in its panes (who runs where: [`lineup`]).
 //!
 //! The agents see their hook through a *copy* of the binary: the installer writes the copy's path into
 //! the agents' configs (and Codex trusts that command), then the copy is replaced by a wrapper script
-//! ([`observe::HookLog`]) that saves each payload with the pane it came from and execs the real binary.
+//! ([`observe::HookLog`]) that saves each payload with the pane env it ran in and execs the real binary.
 //! So the suite reads the agents' own payloads while the hook runs unchanged.
 //!
 //! `codex` on the panes' PATH is the native binary (as a Homebrew install has it), not npm's node
 //! launcher: agterm matches its denylist on the captured argv[0], which for the npm launcher is `node`,
-//! so no denylist entry can keep agterm from replaying it (see the report of issue 6).
+//! so no denylist entry keeps agterm from replaying a bare npm `codex` (the fake shows `replay`).
 
 #![allow(dead_code)]
 
+pub mod checks;
+pub mod lineup;
 pub mod observe;
 
-use agterm_backup_core::pane::PaneRole;
-use agterm_backup_core::quote::{quote, quote_words};
+use agterm_backup_core::quote::quote;
 use agterm_backup_core::terminal::RestoreMode;
 use agterm_backup_testkit::agents::rig::Rig;
-use agterm_backup_testkit::agents::{type_prompt, wait_ready, Agent};
-use agterm_backup_testkit::fake_agterm::{FakeAgterm, FakeConfig};
+use agterm_backup_testkit::fake_agterm::{FakeAgterm, FakeConfig, RestartKind};
 use agterm_backup_testkit::paths::{agent_cli, agent_cli_dir};
+pub use lineup::AgentPane;
 use observe::HookLog;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -40,41 +33,6 @@ use std::time::Duration;
 pub const AGENT_START: Duration = Duration::from_secs(90);
 /// How long one model turn (with its hooks) may take.
 pub const TURN: Duration = Duration::from_secs(90);
-
-/// The project folders (under the rig's root; Claude trusts each).
-const MAIN: &str = "main proj";
-const SECOND: &str = "second proj";
-const THIRD: &str = "third proj";
-const THIRD_SUB: &str = "third proj/sub";
-const CODEX_ONE: &str = "codex one";
-const CODEX_TWO: &str = "codex two";
-
-/// One agent in one pane, and what it must come back as.
-#[derive(Debug, Clone)]
-pub struct AgentPane {
-    pub name: &'static str,
-    pub agent: Agent,
-    /// `AGTERM_SESSION_ID` of the pane's agterm session.
-    pub session: String,
-    pub role: PaneRole,
-    /// The directory the conversation lives in (what it must resume from).
-    pub dir: PathBuf,
-    /// The launch flags the resumed agent must carry again.
-    pub flags: Vec<String>,
-    /// The first prompt (an argument or typed); it must never be sent again.
-    pub prompt: String,
-    /// The conversation id, once the first turn has run.
-    pub id: String,
-}
-
-impl AgentPane {
-    pub fn agent_name(&self) -> &'static str {
-        match self.agent {
-            Agent::Claude => "claude",
-            Agent::Codex => "codex",
-        }
-    }
-}
 
 pub struct World {
     pub rig: Rig,
@@ -90,7 +48,7 @@ impl World {
     pub fn start(version: &str, mode: RestoreMode) -> Option<World> {
         let claude = agent_cli("claude")?;
         agent_cli("codex")?;
-        let rig = Rig::new(&[MAIN, SECOND, THIRD, THIRD_SUB, CODEX_ONE, CODEX_TWO]);
+        let rig = Rig::new(&lineup::DIRS);
         // The user's own settings before the install: Bash allowed (see AgentHome::write_claude_hooks),
         // Codex pointed at the stub.
         rig.pre_install_config(false);
@@ -137,15 +95,29 @@ impl World {
     /// the denylist it edits is the one the fake agterm reads at its next launch.
     fn install(&self, copy: &Path, env: &[(String, String)]) {
         let path = env.iter().find(|(k, _)| k == "PATH").unwrap().1.clone();
-        let out = Command::new(copy)
-            .args(["installer", "apply", "--trust"])
-            .env_clear()
-            .env("HOME", &self.rig.home.home)
-            .env("CODEX_HOME", &self.rig.home.codex_home)
-            .env("AGTERM_STATE_DIR", self.fake.state_dir())
-            .env("PATH", path)
-            .output()
-            .expect("agterm-backup runs");
+        let run = || {
+            Command::new(copy)
+                .args(["installer", "apply", "--trust"])
+                .env_clear()
+                .env("HOME", &self.rig.home.home)
+                .env("CODEX_HOME", &self.rig.home.codex_home)
+                .env("AGTERM_STATE_DIR", self.fake.state_dir())
+                .env("PATH", &path)
+                .output()
+        };
+        // The copy was just written: a child another test thread forks meanwhile holds the write fd
+        // until its own exec, and exec then fails with ETXTBSY. It passes in a moment.
+        let mut out = run();
+        for _ in 0..50 {
+            match &out {
+                Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) => {
+                    std::thread::sleep(Duration::from_millis(100));
+                    out = run();
+                }
+                _ => break,
+            }
+        }
+        let out = out.expect("agterm-backup runs");
         assert!(
             out.status.success(),
             "installer apply --trust failed ({}):\n{}{}",
@@ -175,121 +147,12 @@ impl World {
         }
     }
 
-    fn dir(&self, name: &str) -> PathBuf {
-        self.rig.root.join(name)
-    }
-
-    /// Opens the three agterm sessions and starts the five agents, each with its first turn, and waits
-    /// until every pane's hook has recorded its conversation.
-    pub fn start_agents(&mut self) {
-        let fake = &self.fake;
-        let s1 = fake.add_session(None, None, &self.dir(MAIN), true);
-        let s2 = fake.add_session(None, None, &self.dir(THIRD), true);
-        let s3 = fake.add_session(None, None, &self.dir(CODEX_TWO), false);
-        let root = self.rig.root.clone();
-        let pane =
-            |name, agent, session: &str, role, dir: &str, flags: &[&str], prompt: &str| AgentPane {
-                name,
-                agent,
-                session: session.to_string(),
-                role,
-                dir: root.join(dir),
-                flags: flags.iter().map(|f| f.to_string()).collect(),
-                prompt: prompt.to_string(),
-                id: String::new(),
-            };
-        self.panes = vec![
-            pane(
-                "main",
-                Agent::Claude,
-                &s1.id,
-                PaneRole::Left,
-                MAIN,
-                &["--model", "sonnet"],
-                "it's the main pane",
-            ),
-            pane(
-                "second",
-                Agent::Claude,
-                &s1.id,
-                PaneRole::Right,
-                SECOND,
-                &["--model", "opus"],
-                "hello from the second pane",
-            ),
-            pane(
-                "cd-sub",
-                Agent::Claude,
-                &s2.id,
-                PaneRole::Left,
-                THIRD,
-                &[],
-                "please RUN:cd sub && pwd",
-            ),
-            pane(
-                "codex-one",
-                Agent::Codex,
-                &s2.id,
-                PaneRole::Right,
-                CODEX_ONE,
-                &["--no-daemon", "-m", "mock-model"],
-                "codex one USE_TOOL",
-            ),
-            pane(
-                "codex-two",
-                Agent::Codex,
-                &s3.id,
-                PaneRole::Left,
-                CODEX_TWO,
-                &["--no-daemon"],
-                "codex two says hi",
-            ),
-        ];
-        // Claude panes with a prompt argument take it at once; the others get it typed once ready.
-        let typed_prompt = |p: &AgentPane| p.name != "main" && p.name != "second";
-        for p in &self.panes {
-            let mut argv = vec![p.agent_name().to_string()];
-            argv.extend(p.flags.iter().cloned());
-            if !typed_prompt(p) {
-                argv.push(p.prompt.clone());
-            }
-            let cd = if p.dir == self.dir(self.session_dir(p)) {
-                String::new()
-            } else {
-                format!("cd {} && ", quote(&p.dir.display().to_string()))
-            };
-            self.fake
-                .send_keys(&p.session, p.role, &format!("{cd}{}\n", quote_words(&argv)));
-        }
-        for p in self.panes.iter().filter(|p| typed_prompt(p)) {
-            let tmux_pane = self.fake.pane_tmux_id(&p.session, p.role);
-            wait_ready(self.fake.tmux(), &tmux_pane, p.agent, AGENT_START);
-            type_prompt(self.fake.tmux(), &tmux_pane, &p.prompt);
-        }
-        for i in 0..self.panes.len() {
-            let p = self.panes[i].clone();
-            let sub = self.dir(THIRD_SUB).display().to_string();
-            let stop = self
-                .log
-                .wait(TURN, &format!("{}'s first Stop", p.name), |c| {
-                    c.from(&p)
-                        && c.event() == "Stop"
-                        && (p.name != "cd-sub" || c.payload["cwd"] == sub.as_str())
-                });
-            self.panes[i].id = stop.payload["session_id"]
-                .as_str()
-                .expect("session_id")
-                .to_string();
-        }
-    }
-
-    /// The directory the pane's agterm session was opened in.
-    fn session_dir(&self, p: &AgentPane) -> &'static str {
-        match p.name {
-            "main" | "second" => MAIN,
-            "cd-sub" | "codex-one" => THIRD,
-            _ => CODEX_TWO,
-        }
+    /// A reboot: agterm quits cleanly (an OS shutdown does), then every process dies — the panes (the
+    /// fake kills its tmux server) and Codex's app-server daemons, which live in their own session.
+    pub fn reboot(&mut self) {
+        self.fake.end(RestartKind::Reboot);
+        kill_codex_daemons(&self.rig.home.codex_home);
+        self.fake.launch();
     }
 
     /// Runs `agterm-backup restore --yes --json` as the user would after agterm is back (outside any pane).
@@ -310,6 +173,44 @@ impl World {
             .expect("agterm-backup restore runs");
         let plan = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
         (out, plan)
+    }
+}
+
+impl Drop for World {
+    fn drop(&mut self) {
+        kill_codex_daemons(&self.rig.home.codex_home);
+    }
+}
+
+/// Ends the Codex app-server daemons this test started: those whose `CODEX_HOME` is this test's.
+fn kill_codex_daemons(codex_home: &Path) {
+    let home = codex_home.display().to_string();
+    let ours = |pid: i32| {
+        let argv = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        let env = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+        String::from_utf8_lossy(&argv).contains("app-server")
+            && env
+                .split(|b| *b == 0)
+                .any(|kv| kv == format!("CODEX_HOME={home}").as_bytes())
+    };
+    let pids: Vec<i32> = std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_string_lossy().parse::<i32>().ok())
+        .filter(|pid| ours(*pid))
+        .collect();
+    for pid in &pids {
+        // SAFETY: kill has no memory preconditions; the pid is a daemon of this test's CODEX_HOME.
+        unsafe { libc::kill(*pid, libc::SIGTERM) };
+    }
+    let gone = |pid: &i32| !std::path::Path::new(&format!("/proc/{pid}")).exists() || !ours(*pid);
+    agterm_backup_testkit::fake_agterm::wait_until(Duration::from_secs(5), || {
+        pids.iter().all(gone)
+    });
+    for pid in pids.iter().filter(|p| !gone(p)) {
+        // SAFETY: as above.
+        unsafe { libc::kill(*pid, libc::SIGKILL) };
     }
 }
 

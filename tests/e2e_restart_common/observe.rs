@@ -1,12 +1,9 @@
 //! What the restart suite looks at: the agents' own hook payloads (saved by a wrapper around the hook
 //! binary, with the pane each came from), the resumed agents' processes (argv and cwd from /proc), and
-//! the assertions every flavour shares.
+//! the conversation each belongs to.
 
-use super::{AgentPane, World, AGENT_START, TURN};
-use agterm_backup_core::pane::PaneKey;
+use super::{AgentPane, World};
 use agterm_backup_core::quote::quote;
-use agterm_backup_core::state::StateDir;
-use agterm_backup_testkit::agents::{type_prompt, wait_ready, wait_screen, Agent};
 use agterm_backup_testkit::fake_agterm::wait_until;
 use serde_json::Value;
 use std::os::unix::fs::PermissionsExt;
@@ -28,8 +25,9 @@ impl HookCall {
         self.payload["hook_event_name"].as_str().unwrap_or("")
     }
 
-    /// Whether the hook ran in `pane`'s agterm pane (its `AGTERM_SESSION_ID` and `AGTERM_PANE`).
-    pub fn from(&self, pane: &AgentPane) -> bool {
+    /// Whether the hook ran with `pane`'s agterm environment (`AGTERM_SESSION_ID`, `AGTERM_PANE`). Under
+    /// Codex's daemon that is the daemon's environment, which may be another pane's.
+    pub fn env_of(&self, pane: &AgentPane) -> bool {
         self.meta["agterm_session"]
             .as_str()
             .is_some_and(|s| s.eq_ignore_ascii_case(&pane.session))
@@ -191,156 +189,4 @@ pub fn wait_resumed_process(world: &World, pane: &AgentPane, timeout: Duration) 
         world.fake.screen(&pane.session, pane.role)
     );
     last.unwrap()
-}
-
-/// The resumed agent runs its own conversation with its launch flags, in its directory, without its old
-/// prompt: argv is exactly `<agent> <resume grammar> <id> <flags…>`.
-pub fn assert_process(pane: &AgentPane, proc_: &AgentProcess) {
-    let grammar = match pane.agent {
-        Agent::Claude => "--resume",
-        Agent::Codex => "resume",
-    };
-    let mut want = vec![grammar.to_string(), pane.id.clone()];
-    want.extend(pane.flags.iter().cloned());
-    assert_eq!(
-        &proc_.argv[1..],
-        want.as_slice(),
-        "{}: argv of the resumed agent (pid {})",
-        pane.name,
-        proc_.pid
-    );
-    assert!(
-        !proc_.argv.iter().any(|w| w.contains(&pane.prompt)),
-        "{}: the old prompt is replayed: {:?}",
-        pane.name,
-        proc_.argv
-    );
-    assert_eq!(proc_.cwd, pane.dir, "{}: the agent's cwd", pane.name);
-}
-
-/// Codex fires SessionStart lazily: one prompt after the resume, answered.
-pub fn codex_prompt_after_resume(world: &World, pane: &AgentPane) {
-    let tmux_pane = world.fake.pane_tmux_id(&pane.session, pane.role);
-    wait_ready(world.fake.tmux(), &tmux_pane, Agent::Codex, AGENT_START);
-    let prompt = format!("after the restart {}", pane.name);
-    type_prompt(world.fake.tmux(), &tmux_pane, &prompt);
-    let reply = format!("stub reply to: {prompt}");
-    wait_screen(world.fake.tmux(), &tmux_pane, TURN, &reply, |s| {
-        s.contains(&reply)
-    });
-}
-
-/// The resumed agent's own SessionStart (after `mark`): `source: "resume"`, the pane's original id, its
-/// directory, from its own pane.
-pub fn assert_resumed_session_start(world: &World, pane: &AgentPane, mark: usize) -> HookCall {
-    let start = world.log.wait(
-        TURN,
-        &format!("{}'s resumed SessionStart", pane.name),
-        |c| c.seq >= mark && c.from(pane) && c.event() == "SessionStart",
-    );
-    assert_eq!(
-        start.payload["source"], "resume",
-        "{}: {}",
-        pane.name, start.payload
-    );
-    assert_eq!(
-        start.payload["session_id"],
-        pane.id.as_str(),
-        "{}: {}",
-        pane.name,
-        start.payload
-    );
-    assert_eq!(
-        start.payload["cwd"],
-        pane.dir.display().to_string().as_str(),
-        "{}: {}",
-        pane.name,
-        start.payload
-    );
-    start
-}
-
-/// After `mark`: every hook call came from a pane running that pane's own conversation, no conversation
-/// started (`startup`/`clear`), and no old prompt was sent again.
-pub fn assert_only_own_conversations(world: &World, mark: usize) {
-    for call in world.log.calls().into_iter().filter(|c| c.seq >= mark) {
-        let owner = world
-            .panes
-            .iter()
-            .find(|p| call.from(p))
-            .unwrap_or_else(|| {
-                panic!(
-                    "a hook call from no agent pane: {:?}\n{}",
-                    call,
-                    world.log.dump()
-                )
-            });
-        assert_eq!(
-            call.payload["session_id"],
-            owner.id.as_str(),
-            "{} runs another conversation:\n{}",
-            owner.name,
-            world.log.dump()
-        );
-        if call.event() == "SessionStart" {
-            assert_eq!(
-                call.payload["source"],
-                "resume",
-                "{}:\n{}",
-                owner.name,
-                world.log.dump()
-            );
-        }
-        if let Some(prompt) = call.payload["prompt"].as_str() {
-            assert!(
-                !world.panes.iter().any(|p| prompt.contains(&p.prompt)),
-                "an old prompt was sent again in {}: {prompt:?}",
-                owner.name
-            );
-        }
-    }
-}
-
-/// The pane's live record names its conversation and directory (the hook kept up across the restart).
-pub fn assert_record(world: &World, pane: &AgentPane) {
-    let state = StateDir::at(&world.rig.state_dir);
-    let key = PaneKey::new(&pane.session, pane.role).expect("pane key");
-    let path = state.record_path(&key);
-    let record: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_default())
-        .unwrap_or_else(|e| panic!("{}: no record at {} ({e})", pane.name, path.display()));
-    assert_eq!(
-        record["session_id"],
-        pane.id.as_str(),
-        "{}: {record}",
-        pane.name
-    );
-    assert_eq!(
-        record["agent_cwd"],
-        pane.dir.display().to_string().as_str(),
-        "{}: {record}",
-        pane.name
-    );
-}
-
-/// Waits until every pane's hook has written its record (the restore needs them).
-pub fn wait_records(world: &World) {
-    let state = StateDir::at(&world.rig.state_dir);
-    for pane in &world.panes {
-        let key = PaneKey::new(&pane.session, pane.role).expect("pane key");
-        let path = state.record_path(&key);
-        let ok = wait_until(TURN, || {
-            std::fs::read_to_string(&path)
-                .ok()
-                .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-                .is_some_and(|r| r["session_id"] == pane.id.as_str())
-        });
-        assert!(
-            ok,
-            "{}: the hook wrote no record for {} at {}; hook log: {}",
-            pane.name,
-            pane.id,
-            path.display(),
-            std::fs::read_to_string(state.log_path()).unwrap_or_default()
-        );
-    }
 }
