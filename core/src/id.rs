@@ -25,7 +25,9 @@ mod tests {
 
     #[test]
     fn refuses_dangerous_ids() {
-        for bad in ["", "../x", "a'b", "-rf", ".hidden", "a b", "a\nb", "a$b", "é"] {
+        for bad in [
+            "", "../x", "a'b", "-rf", ".hidden", "a b", "a\nb", "a$b", "é",
+        ] {
             assert!(!is_valid_session_id(bad), "{bad:?}");
         }
         assert!(!is_valid_session_id(&"a".repeat(129)));

@@ -151,8 +151,20 @@ pub(crate) mod tests {
         r.agent_pid = None;
         let v = serde_json::to_value(&r).unwrap();
         for k in [
-            "v", "agent", "session_id", "agterm_session", "role", "pane_id", "transcript_path",
-            "agent_cwd", "hook_cwd", "flags", "agent_pid", "event", "ts", "terminal",
+            "v",
+            "agent",
+            "session_id",
+            "agterm_session",
+            "role",
+            "pane_id",
+            "transcript_path",
+            "agent_cwd",
+            "hook_cwd",
+            "flags",
+            "agent_pid",
+            "event",
+            "ts",
+            "terminal",
         ] {
             assert!(v.get(k).is_some(), "{k} missing");
         }

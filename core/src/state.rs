@@ -69,7 +69,11 @@ impl StateDir {
     /// Creates the root and `live/` with mode 0700 (and tightens an existing root to 0700).
     pub fn ensure(&self) -> io::Result<()> {
         for dir in [self.root.clone(), self.live_dir()] {
-            match fs::DirBuilder::new().recursive(true).mode(0o700).create(&dir) {
+            match fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(&dir)
+            {
                 Ok(()) => {}
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
                 Err(e) => return Err(e),
@@ -137,7 +141,10 @@ impl StateDir {
     /// Appends a line to the capped error log. Never fails loudly: the log is the last resort.
     pub fn log(&self, message: &str) {
         let path = self.log_path();
-        if fs::metadata(&path).map(|m| m.len() > LOG_CAP_BYTES).unwrap_or(false) {
+        if fs::metadata(&path)
+            .map(|m| m.len() > LOG_CAP_BYTES)
+            .unwrap_or(false)
+        {
             if let Ok(text) = fs::read(&path) {
                 let keep = &text[text.len() / 2..];
                 let start = keep.iter().position(|&b| b == b'\n').map_or(0, |i| i + 1);

@@ -2,8 +2,8 @@
 //! private tmux server, a stub of the Anthropic and OpenAI streaming APIs on 127.0.0.1 for the real agent
 //! CLIs, and helpers to find and drive them.
 
+pub mod agents;
 pub mod fake_agterm;
 pub mod paths;
-pub mod tmux;
-pub mod agents;
 pub mod stub_model;
+pub mod tmux;
