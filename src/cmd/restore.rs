@@ -6,7 +6,7 @@ use agterm_backup_core::state::StateDir;
 use agterm_backup_restore::connect::connect;
 use agterm_backup_restore::cutoff::parse_as_of;
 use agterm_backup_restore::dialog::answer_keys;
-use agterm_backup_restore::execute::{type_plan, ExecOptions};
+use agterm_backup_restore::execute::{type_plan, ExecOptions, Progress};
 use agterm_backup_restore::gather::gather;
 use agterm_backup_restore::render::{table, to_json};
 use std::io::{BufRead, IsTerminal, Write};
@@ -36,7 +36,10 @@ pub fn run(args: RestoreArgs, socket: Option<PathBuf>) -> CliResult {
     let rows = &planned.rows;
     let to_type = rows.iter().filter(|r| r.line().is_some()).count();
     if !args.json {
-        print!("{}", table(rows, use_color()));
+        print!(
+            "{}",
+            table(rows, use_color(), std::env::var("HOME").ok().as_deref())
+        );
         if rows.is_empty() {
             println!(
                 "nothing captured: no pane has a record in {}",
@@ -63,15 +66,9 @@ pub fn run(args: RestoreArgs, socket: Option<PathBuf>) -> CliResult {
         confirm(to_type)?;
     }
     let opts = ExecOptions::from_env(answer, env);
-    let json = args.json;
-    let mut progress = |line: &str| {
-        if json {
-            eprintln!("{line}");
-        } else {
-            println!("{line}");
-        }
-    };
+    let mut progress = ConsoleProgress::new(args.json);
     let outcomes = type_plan(&mut term, rows, &state, &opts, &mut progress);
+    progress.clear();
     if json {
         print_json(
             &outcomes
@@ -119,5 +116,57 @@ fn confirm(count: usize) -> CliResult {
         Ok(())
     } else {
         Err(CliError::failure("not confirmed: nothing typed"))
+    }
+}
+
+/// Restore's progress on the console: one line per finished step (on stderr when stdout carries JSON),
+/// and, on a terminal only, one status line rewritten in place while restore waits on panes.
+pub struct ConsoleProgress {
+    json: bool,
+    live: bool,
+    status_shown: bool,
+}
+
+impl ConsoleProgress {
+    pub fn new(json: bool) -> ConsoleProgress {
+        ConsoleProgress {
+            json,
+            live: std::io::stderr().is_terminal(),
+            status_shown: false,
+        }
+    }
+
+    /// Erases the status line, if one is shown.
+    pub fn clear(&mut self) {
+        if self.status_shown {
+            eprint!("\r\x1b[K");
+            let _ = std::io::stderr().flush();
+            self.status_shown = false;
+        }
+    }
+}
+
+impl Progress for ConsoleProgress {
+    fn line(&mut self, text: &str) {
+        self.clear();
+        if self.json {
+            eprintln!("{text}");
+        } else {
+            println!("{text}");
+        }
+    }
+
+    fn waiting(&mut self, what: &str, panes: &[String], elapsed: std::time::Duration) {
+        if !self.live {
+            return;
+        }
+        let spinner = ['|', '/', '-', '\\'][(elapsed.as_millis() / 250 % 4) as usize];
+        eprint!(
+            "\r\x1b[K{spinner} {}s waiting for {what}: {}",
+            elapsed.as_secs(),
+            panes.join(", ")
+        );
+        let _ = std::io::stderr().flush();
+        self.status_shown = true;
     }
 }

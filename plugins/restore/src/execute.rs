@@ -6,6 +6,7 @@
 
 use crate::dialog::{answer_keys, choice_label, claude_ready, find_dialog};
 use crate::plan::{foreground_agent_args, Action, PlanRow};
+use crate::render::pane_label;
 use agterm_backup_core::agent::agent;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::{PaneRef, PaneView, ScreenRange, Terminal};
@@ -40,6 +41,20 @@ impl ExecOptions {
             poll: Duration::from_millis(250),
             answer,
         }
+    }
+}
+
+/// Where restore reports what it does: a finished step per pane as a line, and — for a live display on
+/// a terminal — which panes it is still waiting on. A plain `FnMut(&str)` takes the lines only.
+pub trait Progress {
+    fn line(&mut self, text: &str);
+    /// Still waiting for `what` (agents to come up, Claude's resume question) in `panes`.
+    fn waiting(&mut self, _what: &str, _panes: &[String], _elapsed: Duration) {}
+}
+
+impl<F: FnMut(&str)> Progress for F {
+    fn line(&mut self, text: &str) {
+        self(text)
     }
 }
 
@@ -95,7 +110,7 @@ pub fn type_plan(
     rows: &[PlanRow],
     state: &StateDir,
     opts: &ExecOptions,
-    progress: &mut dyn FnMut(&str),
+    progress: &mut dyn Progress,
 ) -> Vec<Option<Outcome>> {
     let mut outcomes: Vec<Option<Outcome>> = vec![None; rows.len()];
     let mut typed: Vec<usize> = Vec::new();
@@ -103,7 +118,7 @@ pub fn type_plan(
         let (Action::Type { resume, .. }, Some(target)) = (&row.action, row.target.as_ref()) else {
             continue;
         };
-        let label = pane_label(target);
+        let label = pane_label(row);
         // Re-check right before typing: the plan may be seconds old.
         let now = match term.panes() {
             Ok(p) => p,
@@ -115,13 +130,13 @@ pub fn type_plan(
         match find_pane(&now, target) {
             None => {
                 outcomes[i] = Some(Outcome::NotIdle("the pane is gone".into()));
-                progress(&format!("{label}: not typed, the pane is gone"));
+                progress.line(&format!("{label}: not typed, the pane is gone"));
                 continue;
             }
             Some(p) if p.foreground.as_ref().is_some_and(|f| !f.is_empty()) => {
                 let fg = p.foreground.clone().unwrap_or_default().join(" ");
                 outcomes[i] = Some(Outcome::NotIdle(format!("`{fg}` is in the foreground")));
-                progress(&format!("{label}: not typed, `{fg}` is in the foreground"));
+                progress.line(&format!("{label}: not typed, `{fg}` is in the foreground"));
                 continue;
             }
             Some(_) => {}
@@ -137,14 +152,14 @@ pub fn type_plan(
         };
         match term.type_text(target, &format!("{line}\n")) {
             Ok(()) => {
-                progress(&format!(
+                progress.line(&format!(
                     "{label}: typed {}",
                     row.agent.as_deref().unwrap_or("agent")
                 ));
                 typed.push(i);
             }
             Err(e) => {
-                progress(&format!("{label}: typing failed: {e}"));
+                progress.line(&format!("{label}: typing failed: {e}"));
                 outcomes[i] = Some(Outcome::Failed(e.to_string()));
             }
         }
@@ -160,14 +175,6 @@ pub fn type_plan(
     outcomes
 }
 
-fn pane_label(t: &PaneRef) -> String {
-    format!(
-        "{}-{}",
-        t.session_id.get(..8).unwrap_or(&t.session_id),
-        t.role
-    )
-}
-
 /// Polls until each typed pane's foreground is its agent, or the timeout. Returns the confirmed rows.
 fn confirm(
     term: &mut dyn Terminal,
@@ -175,9 +182,10 @@ fn confirm(
     typed: &[usize],
     opts: &ExecOptions,
     outcomes: &mut [Option<Outcome>],
-    progress: &mut dyn FnMut(&str),
+    progress: &mut dyn Progress,
 ) -> Vec<usize> {
-    let deadline = Instant::now() + opts.confirm_timeout;
+    let started = Instant::now();
+    let deadline = started + opts.confirm_timeout;
     let mut waiting: Vec<usize> = typed.to_vec();
     let mut done = Vec::new();
     loop {
@@ -194,9 +202,9 @@ fn confirm(
                     .is_some_and(|(fg, spec)| foreground_agent_args(spec, fg).is_some());
                 if up {
                     outcomes[i] = Some(Outcome::Resumed { answered: None });
-                    progress(&format!(
+                    progress.line(&format!(
                         "{}: {} is running",
-                        pane_label(row.target.as_ref().unwrap()),
+                        pane_label(row),
                         spec.unwrap().name
                     ));
                     done.push(i);
@@ -207,13 +215,15 @@ fn confirm(
         if waiting.is_empty() || Instant::now() >= deadline {
             break;
         }
+        let labels: Vec<String> = waiting.iter().map(|&i| pane_label(&rows[i])).collect();
+        progress.waiting("agents to come up", &labels, started.elapsed());
         std::thread::sleep(opts.poll);
     }
     for i in waiting {
         outcomes[i] = Some(Outcome::TypedUnconfirmed);
-        progress(&format!(
+        progress.line(&format!(
             "{}: typed, but the agent did not reach the foreground within {}s",
-            pane_label(rows[i].target.as_ref().unwrap()),
+            pane_label(&rows[i]),
             opts.confirm_timeout.as_secs()
         ));
     }
@@ -229,12 +239,13 @@ fn watch_dialogs(
     choice: u8,
     opts: &ExecOptions,
     outcomes: &mut [Option<Outcome>],
-    progress: &mut dyn FnMut(&str),
+    progress: &mut dyn Progress,
 ) {
     let Ok(keys) = answer_keys(choice) else {
         return;
     };
-    let deadline = Instant::now() + opts.dialog_timeout;
+    let started = Instant::now();
+    let deadline = started + opts.dialog_timeout;
     let mut waiting: Vec<usize> = watch.to_vec();
     while !waiting.is_empty() {
         waiting.retain(|&i| {
@@ -247,9 +258,9 @@ fn watch_dialogs(
                     outcomes[i] = Some(Outcome::Resumed {
                         answered: Some(choice),
                     });
-                    progress(&format!(
+                    progress.line(&format!(
                         "{}: answered the resume question: {choice} ({})",
-                        pane_label(target),
+                        pane_label(&rows[i]),
                         choice_label(choice)
                     ));
                 }
@@ -260,6 +271,12 @@ fn watch_dialogs(
         if waiting.is_empty() || Instant::now() >= deadline {
             break;
         }
+        let labels: Vec<String> = waiting.iter().map(|&i| pane_label(&rows[i])).collect();
+        progress.waiting(
+            "Claude to boot (resume question?)",
+            &labels,
+            started.elapsed(),
+        );
         std::thread::sleep(opts.poll);
     }
 }

@@ -71,7 +71,7 @@ fn types_confirms_and_answers_with_the_digit() {
         &rows,
         &StateDir::at(tmp.path()),
         &fast(Some(2)),
-        &mut |l| lines.push(l.to_string()),
+        &mut |l: &str| lines.push(l.to_string()),
     );
     assert_eq!(out, vec![Some(Outcome::Resumed { answered: Some(2) }); 2]);
     let typed: Vec<&str> = term.typed.iter().map(|(_, t)| t.as_str()).collect();
@@ -97,7 +97,7 @@ fn no_answer_leaves_the_dialog() {
         &rows,
         &StateDir::at(tmp.path()),
         &fast(None),
-        &mut |_| {},
+        &mut |_: &str| {},
     );
     assert_eq!(out[0], Some(Outcome::Resumed { answered: None }));
     assert_eq!(term.typed.len(), 2, "only the two resume lines");
@@ -118,7 +118,7 @@ fn a_pane_that_became_busy_after_planning_is_not_typed_into() {
         &rows,
         &StateDir::at(tmp.path()),
         &fast(Some(2)),
-        &mut |_| {},
+        &mut |_: &str| {},
     );
     assert!(matches!(&out[0], Some(Outcome::NotIdle(w)) if w.contains("vim")));
     assert_eq!(out[1], Some(Outcome::Resumed { answered: None }));
@@ -134,7 +134,7 @@ fn an_agent_that_never_comes_up_is_reported() {
         &rows,
         &StateDir::at(tmp.path()),
         &fast(Some(2)),
-        &mut |_| {},
+        &mut |_: &str| {},
     );
     assert_eq!(out[0], Some(Outcome::TypedUnconfirmed));
     assert!(out[0].as_ref().unwrap().is_failure());
@@ -153,7 +153,7 @@ fn over_long_lines_run_a_script() {
         &rows,
         &StateDir::at(tmp.path()),
         &fast(None),
-        &mut |_| {},
+        &mut |_: &str| {},
     );
     assert!(term.typed[0].1.starts_with("sh '"), "{}", term.typed[0].1);
     assert!(term.typed[0].1.len() < 1024);
@@ -183,4 +183,46 @@ fn answer_finds_waiting_panes_only() {
     assert!(found[0].answered);
     assert_eq!(term.typed, vec![(found[0].pane.clone(), "3".to_string())]);
     assert!(answer_waiting(&mut term, 7, false).is_err());
+}
+
+/// Records what restore reports, lines and waits apart.
+#[derive(Default)]
+struct Recorder {
+    lines: Vec<String>,
+    waits: Vec<(String, Vec<String>)>,
+}
+
+impl Progress for Recorder {
+    fn line(&mut self, text: &str) {
+        self.lines.push(text.to_string());
+    }
+    fn waiting(&mut self, what: &str, panes: &[String], _elapsed: Duration) {
+        self.waits.push((what.to_string(), panes.to_vec()));
+    }
+}
+
+#[test]
+fn waiting_names_exactly_the_panes_not_up_yet() {
+    let (rows, mut term) = setup();
+    // Nothing ever comes up: restore waits on both panes until the timeout, then says so per pane.
+    let tmp = tempfile::tempdir().unwrap();
+    let mut rec = Recorder::default();
+    let out = type_plan(
+        &mut term,
+        &rows,
+        &StateDir::at(tmp.path()),
+        &fast(None),
+        &mut rec,
+    );
+    assert_eq!(out, vec![Some(Outcome::TypedUnconfirmed); 2]);
+    assert!(!rec.waits.is_empty());
+    let labels: Vec<String> = rows.iter().map(crate::render::pane_label).collect();
+    for (what, panes) in &rec.waits {
+        assert_eq!(what, "agents to come up");
+        assert_eq!(panes, &labels);
+    }
+    assert!(rec
+        .lines
+        .iter()
+        .any(|l| l.contains("did not reach the foreground")));
 }

@@ -137,6 +137,8 @@ pub struct PlanRow {
     /// Where to type, when a pane joined.
     pub target: Option<PaneRef>,
     pub joined_by: Option<JoinedBy>,
+    /// The joined pane's session name in agterm's sidebar, for people reading the plan.
+    pub pane_name: Option<String>,
     pub agent: Option<String>,
     pub session_id: Option<String>,
     pub agent_cwd: Option<String>,
@@ -211,6 +213,7 @@ fn plan_one(
         key: c.key.clone(),
         target: None,
         joined_by: None,
+        pane_name: None,
         agent: None,
         session_id: None,
         agent_cwd: None,
@@ -262,6 +265,7 @@ fn plan_one(
     };
     let pane = &input.panes[index];
     row.joined_by = Some(joined_by);
+    row.pane_name = pane.session_name.clone().filter(|n| !n.is_empty());
     row.pane_cwd = pane.cwd.clone();
     row.target = Some(PaneRef {
         session_id: pane.session_id.clone(),

@@ -14,6 +14,7 @@
 //!       "pane": "6B1E…-left",             // PANE-KEY of the record
 //!       "session": "6B1E…", "role": "left", "pane_id": "9A2F…",   // the joined pane (null: none)
 //!       "joined_by": "pane-id",            // "pane-id" | "session-role" | null
+//!       "name": "api",                     // the joined pane's session name in agterm, or null
 //!       "agent": "claude", "session_id": "77e8…", "agent_cwd": "/w/p", "pane_cwd": "/w",
 //!       "journal": false,                  // true: the record came from the journal (journal rule)
 //!       "action": "type",                  // "type" | "skip"
@@ -70,6 +71,7 @@ pub fn to_json(ctx: &PlanContext, rows: &[PlanRow], outcomes: &[Option<String>])
                 "role": r.target.as_ref().map(|t| t.role.as_str()),
                 "pane_id": r.target.as_ref().and_then(|t| t.pane_id.clone()),
                 "joined_by": r.joined_by,
+                "name": r.pane_name,
                 "agent": r.agent, "session_id": r.session_id,
                 "agent_cwd": r.agent_cwd, "pane_cwd": r.pane_cwd,
                 "journal": r.from_journal,
@@ -101,15 +103,36 @@ fn pad(s: &str, width: usize) -> String {
 
 /// The plan as an aligned table: PANE, AGENT, ID, DIRECTORY, ACTION. `color` adds green/yellow to the
 /// action (the caller decides: a tty and no `NO_COLOR`).
-pub fn table(rows: &[PlanRow], color: bool) -> String {
+/// How a person recognises a row's pane: agterm's session name and the role (`api · left`), else the
+/// session id's prefix.
+pub fn pane_label(r: &PlanRow) -> String {
+    match (&r.pane_name, &r.target) {
+        (Some(name), Some(t)) => format!("{name} · {}", t.role),
+        (None, Some(t)) => format!("{}… · {}", id_prefix(&t.session_id), t.role),
+        (_, None) => format!("{}… · {}", id_prefix(&r.key.session), r.key.role),
+    }
+}
+
+/// `/home/me/src/api` → `~/src/api` when `home` is `/home/me`.
+pub fn tilde(path: &str, home: Option<&str>) -> String {
+    match home.filter(|h| h.len() > 1) {
+        Some(h) if path == h => "~".to_string(),
+        Some(h) => path
+            .strip_prefix(h)
+            .filter(|rest| rest.starts_with('/'))
+            .map_or_else(|| path.to_string(), |rest| format!("~{rest}")),
+        None => path.to_string(),
+    }
+}
+
+/// The plan as an aligned table: pane (agterm's session name and the pane's role), agent, id prefix,
+/// directory (`~` for `home`), and what will happen and why.
+pub fn table(rows: &[PlanRow], color: bool, home: Option<&str>) -> String {
     let header = ["PANE", "AGENT", "ID", "DIRECTORY", "ACTION"];
     let cells: Vec<[String; 5]> = rows
         .iter()
         .map(|r| {
-            let pane = r.target.as_ref().map_or_else(
-                || format!("{}…-{}", id_prefix(&r.key.session), r.key.role),
-                |t| format!("{}…-{}", id_prefix(&t.session_id), t.role),
-            );
+            let pane = pane_label(r);
             let action = match &r.action {
                 Action::Type { .. } => {
                     format!("type{}", if r.from_journal { " [journal]" } else { "" })
@@ -126,7 +149,9 @@ pub fn table(rows: &[PlanRow], color: bool) -> String {
                 r.session_id
                     .as_deref()
                     .map_or("-".into(), |s| id_prefix(s).to_string()),
-                r.agent_cwd.clone().unwrap_or_else(|| "-".into()),
+                r.agent_cwd
+                    .as_deref()
+                    .map_or_else(|| "-".into(), |d| tilde(d, home)),
                 action,
             ]
         })
@@ -163,6 +188,16 @@ pub fn table(rows: &[PlanRow], color: bool) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn tilde_shortens_only_whole_home_prefixes() {
+        use super::tilde;
+        assert_eq!(tilde("/home/me/src/api", Some("/home/me")), "~/src/api");
+        assert_eq!(tilde("/home/me", Some("/home/me")), "~");
+        assert_eq!(tilde("/home/meadow/x", Some("/home/me")), "/home/meadow/x");
+        assert_eq!(tilde("/x", Some("/")), "/x");
+        assert_eq!(tilde("/x", None), "/x");
+    }
+
     use super::*;
     use crate::fixtures::{captured, pane, record, ID_A};
     use crate::plan::{plan, PlanInput};
@@ -188,7 +223,7 @@ mod tests {
 
     #[test]
     fn table_is_aligned_and_plain_without_color() {
-        let text = table(&rows(), false);
+        let text = table(&rows(), false, None);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 3);
         let col = |l: &str| {
@@ -198,9 +233,10 @@ mod tests {
         assert_eq!(col(lines[0]), col(lines[1]));
         assert_eq!(col(lines[1]), col(lines[2]));
         assert!(lines[1].ends_with("type"));
+        assert!(lines[1].starts_with("api · left "), "{text}");
         assert!(lines[2].contains("skip: busy: `sleep 9`"));
         assert!(!text.contains('\x1b'));
-        assert!(table(&rows(), true).contains("\x1b[32mtype"));
+        assert!(table(&rows(), true, None).contains("\x1b[32mtype"));
     }
 
     #[test]
