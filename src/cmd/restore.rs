@@ -69,7 +69,7 @@ pub fn run(args: RestoreArgs, socket: Option<PathBuf>) -> CliResult {
     let mut progress = ConsoleProgress::new(args.json);
     let outcomes = type_plan(&mut term, rows, &state, &opts, &mut progress);
     progress.clear();
-    if json {
+    if args.json {
         print_json(
             &outcomes
                 .iter()

@@ -39,7 +39,7 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
             .map_err(|e| CliError::failure(format!("could not encode the status: {e}")))?;
         println!("{text}");
     } else {
-        print!("{}", render(&report));
+        print!("{}", render(&report, std::env::var("HOME").ok().as_deref()));
     }
     Ok(())
 }

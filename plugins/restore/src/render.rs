@@ -156,31 +156,43 @@ pub fn table(rows: &[PlanRow], color: bool, home: Option<&str>) -> String {
             ]
         })
         .collect();
-    let mut widths = header.map(|h| h.len());
-    for row in &cells {
+    let paints: Vec<Option<&str>> = rows
+        .iter()
+        .map(|r| color.then_some(if r.line().is_some() { "32" } else { "33" }))
+        .collect();
+    aligned(&header, &cells, &paints)
+}
+
+/// Lays out `cells` under `header` in aligned columns (two spaces apart); the last column is not padded
+/// and is painted with the row's ANSI colour code, when it has one.
+pub fn aligned<const N: usize>(
+    header: &[&str; N],
+    cells: &[[String; N]],
+    paints: &[Option<&str>],
+) -> String {
+    let mut widths = header.map(|h| h.chars().count());
+    for row in cells {
         for (w, c) in widths.iter_mut().zip(row.iter()) {
             *w = (*w).max(c.chars().count());
         }
     }
     let mut out = String::new();
-    let line = |cols: [&str; 5], out: &mut String, paint: Option<&str>| {
-        for (i, c) in cols.iter().enumerate().take(4) {
+    let mut line = |cols: Vec<&str>, paint: Option<&str>| {
+        for (i, c) in cols.iter().enumerate().take(N - 1) {
             out.push_str(&pad(c, widths[i]));
             out.push_str("  ");
         }
         match paint {
-            Some(code) => out.push_str(&format!("\x1b[{code}m{}\x1b[0m", cols[4])),
-            None => out.push_str(cols[4]),
+            Some(code) => out.push_str(&format!("\x1b[{code}m{}\x1b[0m", cols[N - 1])),
+            None => out.push_str(cols[N - 1]),
         }
         out.push('\n');
     };
-    line(header, &mut out, None);
-    for (row, r) in cells.iter().zip(rows) {
-        let paint = color.then_some(if r.line().is_some() { "32" } else { "33" });
+    line(header.to_vec(), None);
+    for (i, row) in cells.iter().enumerate() {
         line(
-            [&row[0], &row[1], &row[2], &row[3], &row[4]],
-            &mut out,
-            paint,
+            row.iter().map(String::as_str).collect(),
+            paints.get(i).copied().flatten(),
         );
     }
     out

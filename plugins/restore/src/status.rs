@@ -190,8 +190,46 @@ fn warnings(input: &StatusInput<'_>, agterm: &AgtermState) -> Vec<String> {
     w
 }
 
-/// The report for a person.
-pub fn render(r: &StatusReport) -> String {
+/// One pane's row: who it is (agterm's session name and role), the agent and whether it is captured, the
+/// id prefix, the agent's directory (`~` for `home`) when it differs from the pane's, the pin, and what
+/// `restore` would do.
+fn pane_cells(p: &PaneStatus, home: Option<&str>) -> [String; 6] {
+    let pane = if p.session.is_empty() {
+        format!(
+            "{}… · {}",
+            p.pane.chars().take(8).collect::<String>(),
+            p.role
+        )
+    } else {
+        format!("{} · {}", p.session, p.role)
+    };
+    let agent = match (&p.agent, p.captured) {
+        (Some(a), true) => a.clone(),
+        (Some(a), false) => format!("{a} (NOT captured)"),
+        (None, _) => "-".into(),
+    };
+    let id = p
+        .session_id
+        .as_deref()
+        .map_or("-".to_string(), |s| s.chars().take(8).collect());
+    let dir = p
+        .agent_cwd
+        .as_deref()
+        .map_or("-".to_string(), |d| crate::render::tilde(d, home));
+    let outcome = p.pin_outcome.and_then(|o| {
+        serde_json::to_value(o)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+    });
+    let pin = match outcome {
+        Some(o) => format!("{} ({o})", p.pin),
+        None => p.pin.clone(),
+    };
+    [pane, agent, id, dir, pin, p.restore.clone()]
+}
+
+/// The report for a person; directories under `home` are shown with `~`.
+pub fn render(r: &StatusReport, home: Option<&str>) -> String {
     let mut out = String::new();
     for h in &r.hooks {
         let trust = match h.trusted {
@@ -224,33 +262,12 @@ pub fn render(r: &StatusReport) -> String {
     if r.panes.is_empty() {
         out.push_str("no pane runs an agent or has a record\n");
     }
-    for p in &r.panes {
-        let id = p
-            .session_id
-            .as_deref()
-            .map_or("-".to_string(), |s| s.chars().take(8).collect());
-        out.push_str(&format!(
-            "{}  {}  {}  {}{}  pin: {}{}  → {}\n",
-            p.pane,
-            p.agent.as_deref().unwrap_or("-"),
-            if p.captured {
-                "captured"
-            } else {
-                "NOT captured"
-            },
-            id,
-            p.agent_cwd
-                .as_deref()
-                .map_or(String::new(), |c| format!("  in {c}")),
-            p.pin,
-            p.pin_outcome.map_or(String::new(), |o| format!(
-                " ({})",
-                serde_json::to_value(o)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default()
-            )),
-            p.restore
+    let cells: Vec<[String; 6]> = r.panes.iter().map(|p| pane_cells(p, home)).collect();
+    if !cells.is_empty() {
+        out.push_str(&crate::render::aligned(
+            &["PANE", "AGENT", "ID", "DIRECTORY", "PIN", "RESTORE"],
+            &cells,
+            &[],
         ));
     }
     for w in &r.warnings {

@@ -73,10 +73,28 @@ fn rows_for_captured_and_agent_panes_with_warnings() {
         assert!(all.contains(needle), "{needle} missing in {all}");
     }
     assert_eq!(report.warnings.len(), 4);
-    let text = render(&report);
+    let text = render(&report, None);
     assert!(text.contains("agterm 0.34.0 · restore mode live"), "{text}");
     assert!(text.contains("NOT captured"));
-    assert!(text.contains("in /w/p"));
+    // The panes are one aligned table: every row's AGENT column starts where the header's does.
+    let table: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("PANE"))
+        .take(3)
+        .collect();
+    assert_eq!(table.len(), 3, "{text}");
+    let from = |line: &str, col: usize| line.chars().skip(col).collect::<String>();
+    let col = table[0].find("AGENT").unwrap(); // the header is ASCII
+    assert!(from(table[1], col).starts_with("claude"), "{text}");
+    assert!(
+        from(table[2], col).starts_with("codex (NOT captured)"),
+        "{text}"
+    );
+    assert!(table[1].contains("/w/p"), "{text}");
+    assert!(
+        render(&report, Some("/w")).contains("~/p"),
+        "home is shown as ~"
+    );
 }
 
 #[test]
@@ -90,7 +108,7 @@ fn agterm_not_running_is_one_clear_line() {
         pin_outcomes: &[],
     });
     assert!(report.warnings.is_empty());
-    let text = render(&report);
+    let text = render(&report, None);
     assert!(text.contains("agterm is not running"), "{text}");
     assert!(text.contains("hook codex   present, trusted"), "{text}");
 }
