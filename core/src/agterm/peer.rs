@@ -101,16 +101,45 @@ pub fn process_start_time(pid: u32) -> Option<DateTime<Utc>> {
 /// Linux: `starttime` (clock ticks after boot) from `/proc/<pid>/stat`, plus `btime` from `/proc/stat`.
 pub fn proc_start_time(pid: u32) -> Option<DateTime<Utc>> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let boot = std::fs::read_to_string("/proc/stat").ok()?;
     // SAFETY: sysconf has no preconditions.
     let ticks_per_sec = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
-    start_time_from_proc(&stat, &boot, u64::try_from(ticks_per_sec).ok()?)
+    let boot_ms = precise_boot_ms().or_else(|| {
+        let stat = std::fs::read_to_string("/proc/stat").ok()?;
+        btime_ms(&stat)
+    })?;
+    start_time_from_proc(&stat, boot_ms, u64::try_from(ticks_per_sec).ok()?)
 }
 
-/// Pure part of [`proc_start_time`].
+/// The boot time to about 10 ms: now minus `/proc/uptime`. `btime` in `/proc/stat` is whole seconds,
+/// which could put agterm's launch up to a second early, and a record written in that second would be
+/// taken for one written after the launch.
+fn precise_boot_ms() -> Option<i64> {
+    let uptime = std::fs::read_to_string("/proc/uptime").ok()?;
+    let now_ms = Utc::now().timestamp_millis();
+    boot_ms_from_uptime(&uptime, now_ms)
+}
+
+/// Pure part of [`precise_boot_ms`]: `/proc/uptime` is `<seconds since boot> <idle seconds>`.
+pub fn boot_ms_from_uptime(uptime: &str, now_ms: i64) -> Option<i64> {
+    let up: f64 = uptime.split_whitespace().next()?.parse().ok()?;
+    (up.is_finite() && up >= 0.0).then(|| now_ms - (up * 1000.0).round() as i64)
+}
+
+/// `btime` of `/proc/stat`, in milliseconds.
+pub fn btime_ms(proc_stat: &str) -> Option<i64> {
+    let btime: i64 = proc_stat
+        .lines()
+        .find_map(|l| l.strip_prefix("btime "))?
+        .trim()
+        .parse()
+        .ok()?;
+    Some(btime * 1000)
+}
+
+/// Pure part of [`proc_start_time`]: `starttime` (field 22, clock ticks after boot) plus the boot time.
 pub fn start_time_from_proc(
     pid_stat: &str,
-    proc_stat: &str,
+    boot_ms: i64,
     ticks_per_sec: u64,
 ) -> Option<DateTime<Utc>> {
     if ticks_per_sec == 0 {
@@ -120,13 +149,7 @@ pub fn start_time_from_proc(
     let after = &pid_stat[pid_stat.rfind(')')? + 1..];
     // After ')' comes field 3 (state); starttime is field 22.
     let ticks: u64 = after.split_whitespace().nth(22 - 3)?.parse().ok()?;
-    let btime: i64 = proc_stat
-        .lines()
-        .find_map(|l| l.strip_prefix("btime "))?
-        .trim()
-        .parse()
-        .ok()?;
-    let millis = btime * 1000 + i64::try_from(ticks * 1000 / ticks_per_sec).ok()?;
+    let millis = boot_ms + i64::try_from(ticks * 1000 / ticks_per_sec).ok()?;
     Utc.timestamp_millis_opt(millis).single()
 }
 
@@ -166,10 +189,35 @@ mod tests {
     fn proc_stat_with_a_nasty_comm() {
         let stat =
             "4242 (a) b (c) S 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 250 1000 10";
-        let t = start_time_from_proc(stat, "cpu 1 2\nbtime 1700000000\n", 100).unwrap();
+        let boot = btime_ms("cpu 1 2\nbtime 1700000000\n").unwrap();
+        let t = start_time_from_proc(stat, boot, 100).unwrap();
         assert_eq!(t.timestamp_millis(), 1_700_000_002_500);
-        assert!(start_time_from_proc(stat, "cpu 1 2\n", 100).is_none());
-        assert!(start_time_from_proc("4242 (x", "btime 1\n", 100).is_none());
+        assert!(btime_ms("cpu 1 2\n").is_none());
+        assert!(start_time_from_proc("4242 (x", boot, 100).is_none());
+        assert!(start_time_from_proc(stat, boot, 0).is_none());
+    }
+
+    #[test]
+    fn boot_time_from_uptime_keeps_the_sub_second_part() {
+        assert_eq!(
+            boot_ms_from_uptime("3600.25 7000.00\n", 1_700_000_000_500),
+            Some(1_700_000_000_500 - 3_600_250)
+        );
+        assert_eq!(boot_ms_from_uptime("", 1), None);
+        assert_eq!(boot_ms_from_uptime("-1 0", 1), None);
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn our_own_start_time_is_recent_and_the_precise_boot_time_agrees_with_btime() {
+        // This test process started a moment ago, and btime is the same boot, rounded to the second.
+        let t = proc_start_time(std::process::id()).unwrap();
+        let age = Utc::now() - t;
+        assert!(age.num_milliseconds() >= 0, "started in the future: {t}");
+        assert!(age.num_seconds() < 600, "{t}");
+        let coarse = btime_ms(&std::fs::read_to_string("/proc/stat").unwrap()).unwrap();
+        let precise = precise_boot_ms().unwrap();
+        assert!((precise - coarse).abs() < 1100, "{precise} vs {coarse}");
     }
 
     #[test]
