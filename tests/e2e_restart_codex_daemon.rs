@@ -8,20 +8,20 @@
 
 mod e2e_restart_common;
 
-use e2e_restart_common::checks;
+use e2e_restart_common::flavours;
 use e2e_restart_common::lineup::CODEX_DAEMON;
 
 #[test]
 fn codex_daemon_agterm_0_15_restart_then_restore() {
-    checks::agterm_0_15_restore(&CODEX_DAEMON);
+    flavours::agterm_0_15_restore(&CODEX_DAEMON);
 }
 
 #[test]
 fn codex_daemon_agterm_0_34_rerun_pins() {
-    checks::agterm_0_34_rerun_pins(&CODEX_DAEMON);
+    flavours::agterm_0_34_rerun_pins(&CODEX_DAEMON);
 }
 
 #[test]
 fn codex_daemon_agterm_0_34_live_reboot_then_restore() {
-    checks::agterm_0_34_live_reboot(&CODEX_DAEMON);
+    flavours::agterm_0_34_live_reboot(&CODEX_DAEMON);
 }

@@ -20,20 +20,20 @@
 
 mod e2e_restart_common;
 
-use e2e_restart_common::checks;
+use e2e_restart_common::flavours;
 use e2e_restart_common::lineup::MIXED;
 
 #[test]
 fn agterm_0_15_restart_then_restore_resumes_every_pane() {
-    checks::agterm_0_15_restore(&MIXED);
+    flavours::agterm_0_15_restore(&MIXED);
 }
 
 #[test]
 fn agterm_0_34_rerun_types_the_pins_and_restore_types_nothing_more() {
-    checks::agterm_0_34_rerun_pins(&MIXED);
+    flavours::agterm_0_34_rerun_pins(&MIXED);
 }
 
 #[test]
 fn agterm_0_34_live_reboot_denylist_then_restore_resumes_every_pane() {
-    checks::agterm_0_34_live_reboot(&MIXED);
+    flavours::agterm_0_34_live_reboot(&MIXED);
 }

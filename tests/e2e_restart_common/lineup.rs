@@ -63,6 +63,7 @@ const fn spec(name: &'static str, agent: Agent, session: usize, role: PaneRole) 
 
 /// Three Claude panes (a prompt argument with an apostrophe, a split in a second directory, a Bash `cd`
 /// into a subdirectory) and two `codex --no-daemon` panes, in three agterm sessions.
+#[allow(dead_code)] // each test binary runs one lineup
 pub const MIXED: Lineup = Lineup {
     sessions: &[
         ("main proj", true),
@@ -107,6 +108,7 @@ pub const MIXED: Lineup = Lineup {
 
 /// Two Codex TUIs in Codex's default mode (one shared app-server daemon), in the two panes of one
 /// agterm session, in two directories.
+#[allow(dead_code)] // each test binary runs one lineup
 pub const CODEX_DAEMON: Lineup = Lineup {
     sessions: &[("daemon a", true)],
     panes: &[

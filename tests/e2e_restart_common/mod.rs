@@ -11,9 +11,8 @@
 //! launcher: agterm matches its denylist on the captured argv[0], which for the npm launcher is `node`,
 //! so no denylist entry keeps agterm from replaying a bare npm `codex` (the fake shows `replay`).
 
-#![allow(dead_code)]
-
 pub mod checks;
+pub mod flavours;
 pub mod lineup;
 pub mod observe;
 
@@ -34,9 +33,10 @@ pub const AGENT_START: Duration = Duration::from_secs(90);
 /// How long one model turn (with its hooks) may take.
 pub const TURN: Duration = Duration::from_secs(90);
 
+/// Fields drop in order: the fake agterm (and its panes) before the rig's temp folder.
 pub struct World {
-    pub rig: Rig,
     pub fake: FakeAgterm,
+    pub rig: Rig,
     pub log: HookLog,
     pub panes: Vec<AgentPane>,
     /// The real `agterm-backup` the wrapper execs.
@@ -52,7 +52,6 @@ impl World {
         // The user's own settings before the install: Bash allowed (see AgentHome::write_claude_hooks),
         // Codex pointed at the stub.
         rig.pre_install_config(false);
-        quiet_claude_offers(&rig.home.home.join(".claude.json"));
         let agent_bin = rig.root.join("agent-bin");
         std::fs::create_dir_all(&agent_bin).unwrap();
         std::os::unix::fs::symlink(&claude, agent_bin.join("claude")).unwrap();
@@ -81,8 +80,8 @@ impl World {
         let world_env = env.clone();
         let world = World {
             log: HookLog::new(rig.root.join("hook-calls")),
-            rig,
             fake,
+            rig,
             panes: Vec::new(),
             real_bin,
         };
@@ -177,9 +176,60 @@ impl World {
 }
 
 impl Drop for World {
+    /// Ends every process the panes started, and the daemons, before the temp folders go: an agent that
+    /// outlived its pane would write into (and recreate) the removed folder on its way out.
     fn drop(&mut self) {
+        let out = self
+            .fake
+            .tmux()
+            .cmd(&["list-panes", "-a", "-F", "#{pane_pid}"]);
+        let pids: Vec<u32> = String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .filter_map(|p| p.parse().ok())
+            .flat_map(process_tree)
+            .collect();
+        self.fake.tmux().kill_server();
+        let alive = |pid: &u32| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+                stat.rsplit_once(") ")
+                    .is_some_and(|(_, r)| !r.starts_with('Z'))
+            })
+        };
+        agterm_backup_testkit::fake_agterm::wait_until(Duration::from_secs(5), || {
+            !pids.iter().any(alive)
+        });
+        for pid in pids.iter().filter(|p| alive(p)) {
+            // SAFETY: kill has no memory preconditions; the pid is a process of this test's panes.
+            unsafe { libc::kill(*pid as i32, libc::SIGKILL) };
+        }
         kill_codex_daemons(&self.rig.home.codex_home);
     }
+}
+
+/// `root` and every process below it (children from every thread of each process).
+fn process_tree(root: u32) -> Vec<u32> {
+    let mut found = Vec::new();
+    let mut stack = vec![root];
+    while let Some(pid) = stack.pop() {
+        if found.contains(&pid) {
+            continue;
+        }
+        found.push(pid);
+        for task in std::fs::read_dir(format!("/proc/{pid}/task"))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let children =
+                std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+            stack.extend(
+                children
+                    .split_whitespace()
+                    .filter_map(|c| c.parse::<u32>().ok()),
+            );
+        }
+    }
+    found
 }
 
 /// Ends the Codex app-server daemons this test started: those whose `CODEX_HOME` is this test's.
@@ -212,16 +262,6 @@ fn kill_codex_daemons(codex_home: &Path) {
         // SAFETY: as above.
         unsafe { libc::kill(*pid, libc::SIGKILL) };
     }
-}
-
-/// Marks Claude's "make auto mode your default?" offer as seen: with `defaultMode: acceptEdits` in the
-/// user settings, 2.1.328 shows it at some startups (once several sessions share a HOME), and it takes
-/// the keys a typed prompt is made of.
-fn quiet_claude_offers(claude_json: &Path) {
-    let mut state: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(claude_json).unwrap()).unwrap();
-    state["hasSeenAutoDefaultNudge"] = serde_json::json!(true);
-    std::fs::write(claude_json, serde_json::to_string_pretty(&state).unwrap()).unwrap();
 }
 
 /// The native Codex binary of the npm package (`@openai/codex-<platform>/vendor/<triple>/bin/codex`).

@@ -74,6 +74,9 @@ impl AgentHome {
             "hasCompletedOnboarding": true,
             "lastOnboardingVersion": "2.1.328",
             "numStartups": 1,
+            // With `defaultMode: acceptEdits`, 2.1.328 may offer "make auto mode your default?" at a
+            // startup once several sessions share a HOME; the offer eats the keys of a typed prompt.
+            "hasSeenAutoDefaultNudge": true,
             "customApiKeyResponses": {"approved": [key_tail], "rejected": []},
             "projects": projects,
         });
