@@ -113,10 +113,14 @@ pub fn proc_start_time(pid: u32) -> Option<DateTime<Utc>> {
 /// The boot time to about 10 ms: now minus `/proc/uptime`. `btime` in `/proc/stat` is whole seconds,
 /// which could put agterm's launch up to a second early, and a record written in that second would be
 /// taken for one written after the launch.
+/// Read once per process: two readings can differ by the uptime's 10 ms resolution, and a launch must
+/// compare equal to itself.
 fn precise_boot_ms() -> Option<i64> {
-    let uptime = std::fs::read_to_string("/proc/uptime").ok()?;
-    let now_ms = Utc::now().timestamp_millis();
-    boot_ms_from_uptime(&uptime, now_ms)
+    static BOOT_MS: std::sync::OnceLock<Option<i64>> = std::sync::OnceLock::new();
+    *BOOT_MS.get_or_init(|| {
+        let uptime = std::fs::read_to_string("/proc/uptime").ok()?;
+        boot_ms_from_uptime(&uptime, Utc::now().timestamp_millis())
+    })
 }
 
 /// Pure part of [`precise_boot_ms`]: `/proc/uptime` is `<seconds since boot> <idle seconds>`.
