@@ -5,14 +5,39 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 fn run(home: &Path, path: &str, args: &[&str]) -> Output {
+    run_with_tmpdir(home, path, &home.join("tmp"), args)
+}
+
+/// `TMPDIR` is set apart from the checkout: the built binary may itself live under /tmp (a CI clone),
+/// and `timer install` refuses a binary inside the temporary directory.
+fn run_with_tmpdir(home: &Path, path: &str, tmpdir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
         .args(args)
         .env_clear()
         .env("HOME", home)
         .env("PATH", path)
+        .env("TMPDIR", tmpdir)
         .env("AGTERM_BACKUP_HOME", home.join("state"))
         .output()
         .unwrap()
+}
+
+#[test]
+fn a_binary_inside_the_temporary_directory_is_refused() {
+    let home = tempfile::tempdir().unwrap();
+    let exe = std::fs::canonicalize(env!("CARGO_BIN_EXE_agterm-backup")).unwrap();
+    let tmpdir = exe.parent().unwrap();
+    let out = run_with_tmpdir(home.path(), "/usr/bin:/bin", tmpdir, &["timer", "install"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("inside the temporary directory"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(
+        !home.path().join(".config/systemd").exists(),
+        "nothing written"
+    );
 }
 
 fn text(b: &[u8]) -> String {

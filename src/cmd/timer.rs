@@ -30,11 +30,8 @@ pub fn run(args: TimerArgs) -> CliResult {
         TimerAction::Install => {
             let exe = std::env::current_exe()
                 .map_err(|e| CliError::failure(format!("cannot find the running binary: {e}")))?;
-            let temps = [
-                std::env::temp_dir(),
-                PathBuf::from("/tmp"),
-                PathBuf::from("/var/folders"),
-            ];
+            // `$TMPDIR` (or /tmp): a binary there is gone after the next reboot or cleanup.
+            let temps = [std::env::temp_dir()];
             let binary = resolve_binary(&exe, &temps).map_err(CliError::refused)?;
             let env: Vec<(String, String)> = ["AGTERM_BACKUP_HOME", "AGTERM_STATE_DIR"]
                 .iter()
