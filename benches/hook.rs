@@ -2,7 +2,8 @@
 //! bare process start measured in the same run.
 //!
 //! - baseline: `sh -c 'exec true <payload'` (a shell start, a redirect, an exec);
-//! - steady: `agterm-backup hook claude`, same session, record already there (the PreToolUse storm case);
+//! - steady: `agterm-backup hook claude`, same session, record already there (the PreToolUse storm case),
+//!   from a stand-in `claude` process named in `$CLAUDE_PID` as Claude Code does;
 //! - first: the first event of a pane: no state directory yet (creates it, writes record and journal),
 //!   on the temp folder's disk and on tmpfs (`/dev/shm`), to separate the hook's work from fsync.
 //!
@@ -49,6 +50,40 @@ fn timed(mut cmd: Command) -> (Duration, i64) {
     (took, usage.ru_maxrss)
 }
 
+/// A stand-in Claude Code process (a copy of `/bin/sh` named `claude`, running a script that sleeps, so
+/// its argv is `[claude, <script>, --model, sonnet]`), whose pid the hook gets in `$CLAUDE_PID` as from
+/// a real Claude Code (2.1.214+). Killed on drop.
+struct StandInAgent(std::process::Child);
+
+impl StandInAgent {
+    fn start(dir: &Path) -> StandInAgent {
+        let bin = dir.join("claude");
+        std::fs::copy("/bin/sh", &bin).expect("copy /bin/sh");
+        let script = dir.join("agent.sh");
+        std::fs::write(&script, "sleep 600\n").unwrap();
+        let child = Command::new(&bin)
+            .arg(&script)
+            .args(["--model", "sonnet"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .expect("start the stand-in agent");
+        StandInAgent(child)
+    }
+}
+
+impl Drop for StandInAgent {
+    fn drop(&mut self) {
+        // SAFETY: signalling the process group this bench started (the shell and its `sleep`).
+        unsafe { libc::kill(-(self.0.id() as libc::pid_t), libc::SIGKILL) };
+        let _ = self.0.wait();
+    }
+}
+
+static AGENT_PID: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+
 fn hook_cmd(bin: &Path, state: &Path, payload: &Path) -> Command {
     let mut c = Command::new(bin);
     c.args(["hook", "claude"])
@@ -59,6 +94,10 @@ fn hook_cmd(bin: &Path, state: &Path, payload: &Path) -> Command {
         .env("AGTERM_PANE", "left")
         .env("AGTERM_PANE_ID", "9A2F0000-0000-0000-0000-000000000001")
         .env("CLAUDE_CODE_ENTRYPOINT", "cli")
+        .env(
+            "CLAUDE_PID",
+            AGENT_PID.get().expect("stand-in agent").to_string(),
+        )
         .stdin(File::open(payload).unwrap());
     c
 }
@@ -88,6 +127,8 @@ fn main() {
         ),
     )
     .unwrap();
+    let agent = StandInAgent::start(dir.path());
+    AGENT_PID.set(agent.0.id()).unwrap();
     let steady_state = dir.path().join("steady");
     // Warm up, and create the steady state's record.
     for _ in 0..5 {
@@ -156,6 +197,13 @@ fn main() {
     }
     let log = std::fs::read_to_string(state.log_path()).unwrap_or_default();
     assert!(log.is_empty(), "the steady state logged: {log}");
+    let record = state.read_record(&key).expect("steady record");
+    assert_eq!(
+        record.agent_pid,
+        Some(agent.0.id()),
+        "the hook found the stand-in agent"
+    );
+    assert_eq!(record.flags, ["--model", "sonnet"]);
     let (b, s, f) = (stats(base), stats(steady), stats(first));
     println!(
         "hook benchmark: {ROUNDS} rounds in {:.1} s ({})",

@@ -217,3 +217,35 @@ fn an_agent_nested_in_another_agent_writes_nothing() {
     run_agent(&w, &claude, &inner, &["--model", "inner"], &proj, &payload);
     assert_eq!(w.record().unwrap().flags, ["--model", "inner"]);
 }
+
+#[test]
+fn the_hot_path_trusts_the_record_of_the_same_agent_pid_and_reads_no_process() {
+    let mut w = World::new();
+    let proj = project(&w);
+    let claude = w.fake_agent("claude");
+    let script = hook_script(&w, "claude", "export CLAUDE_PID=$$");
+    let dir = proj.display().to_string();
+    let start = claude_payload("SessionStart", ID_A, &dir, &dir);
+    run_agent(&w, &claude, &script, &["--model", "sonnet"], &proj, &start);
+    // As inside agterm, where the pin went through (here there is no agterm: a failed pin is retried
+    // at every event, which is never the hot path).
+    let mut r = w.record().expect("record");
+    r.pin = Some(agterm_backup_core::record::PinOutcome::Ok);
+    w.state().write_record(&r).unwrap();
+    let first = std::fs::read(w.state().record_path(&w.key())).unwrap();
+    let pid = r.agent_pid.expect("agent pid").to_string();
+    // That agent has exited, so its pid can no longer be read: an event carrying its $CLAUDE_PID
+    // moments later is answered from the record alone (nothing rewritten), where a process walk would
+    // have found no agent and rewritten the record without one.
+    w.set("CLAUDE_PID", &pid);
+    w.hook("claude", &claude_payload("PreToolUse", ID_A, &dir, &dir));
+    assert_eq!(
+        std::fs::read(w.state().record_path(&w.key())).unwrap(),
+        first
+    );
+    // A different pid gets the full walk, and the record says what the walk found.
+    w.set("CLAUDE_PID", "1");
+    w.hook("claude", &claude_payload("PreToolUse", ID_A, &dir, &dir));
+    let walked = w.record().expect("record");
+    assert_ne!(walked.agent_pid, r.agent_pid);
+}

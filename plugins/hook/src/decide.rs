@@ -8,7 +8,7 @@ use crate::skip::Skip;
 use agterm_backup_core::agent::AgentSpec;
 use agterm_backup_core::flags::filter_launch_args;
 use agterm_backup_core::id::is_valid_session_id;
-use agterm_backup_core::process::{agent_args, Located};
+use agterm_backup_core::process::{agent_args, AgentProcess, Located};
 use agterm_backup_core::record::{LiveRecord, PinOutcome, RECORD_VERSION};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -87,6 +87,32 @@ pub fn process_reads(
         cwd,
         known_start_time,
     }
+}
+
+/// The process facts the previous record already holds, when this event comes from the very agent
+/// process it names (`agent_pid` is `pid`): its argv cannot have changed, its flags are the recorded
+/// ones, and it was neither headless nor nested (else it would have no record). With these, [`decide`]
+/// can answer [`Decision::Fresh`] for the hot path (a tool-call storm) without walking the process
+/// table — which on macOS means spawning `ps`. Any other answer sends the caller to the full walk.
+pub fn facts_from_previous(
+    spec: &AgentSpec,
+    previous: &LiveRecord,
+    pid: u32,
+) -> Option<ProcessFacts> {
+    if previous.agent != spec.name || previous.agent_pid != Some(pid) {
+        return None;
+    }
+    let argv = std::iter::once(spec.name.to_string())
+        .chain(previous.flags.iter().cloned())
+        .collect();
+    Some(ProcessFacts {
+        located: Located {
+            agent: Some(AgentProcess { pid, argv }),
+            enclosing: None,
+        },
+        cwd: None,
+        start_time: previous.extra.get(AGENT_START_KEY).and_then(Value::as_i64),
+    })
 }
 
 /// Decides what this hook run writes.

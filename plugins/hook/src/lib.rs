@@ -151,13 +151,33 @@ fn run(agent_name: &str, started: Instant, state: &StateDir) {
         }
     };
 
-    let src = process::default_source();
     let pinned = daemon_tui.or_else(|| {
         spec.pid_env
             .and_then(|var| env.get(var))
             .and_then(|v| v.trim().parse().ok())
     });
-    let located = locate_agent(&*src, spec, std::os::unix::process::parent_id(), pinned);
+    let parent = std::os::unix::process::parent_id();
+    // The hot path: the same agent process as the record (its pid is pinned, or — Codex execs its hook
+    // through `$SHELL -lc` — it is our parent) and nothing but per-event fields would change. The record
+    // is replaced atomically, so reading it without the lock never sees a torn one.
+    if let Some(previous) = state.read_record(&pane.key()) {
+        let facts = decide::facts_from_previous(spec, &previous, pinned.unwrap_or(parent));
+        if let Some(facts) = facts {
+            let input = HookInput {
+                spec,
+                env: &env,
+                payload: &payload,
+                process: &facts,
+                previous: Some(&previous),
+                now: chrono::Utc::now(),
+            };
+            if decide(&input) == Decision::Fresh {
+                return;
+            }
+        }
+    }
+    let src = process::default_source();
+    let located = locate_agent(&*src, spec, parent, pinned);
 
     if let Err(e) = state.ensure() {
         // Probably unwritable; the log below is best effort for the same reason.

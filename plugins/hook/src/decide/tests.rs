@@ -345,3 +345,57 @@ fn process_facts_are_read_only_when_they_can_matter() {
     bare.cwd = None;
     assert!(process_reads(&CODEX, &bare, None, Some(1)).cwd);
 }
+
+#[test]
+fn the_previous_records_own_facts_answer_fresh_without_a_process_walk() {
+    let e = env(&[]);
+    for (spec, cmdline) in [
+        (&CLAUDE, "claude --model sonnet --add-dir a b -- 'a prompt'"),
+        (
+            &CODEX,
+            "codex -m mock -c k=v --add-dir x resume 019a0b1c-2d3e-7f40-8a9b-0c1d2e3f4a5b",
+        ),
+    ] {
+        let facts = process(cmdline, "/w/p");
+        let (first, _) = written(run(
+            spec,
+            &e,
+            &payload("SessionStart", "-w-p"),
+            &facts,
+            None,
+        ));
+        let p = payload("PreToolUse", "-w-p");
+        let at = |process: &ProcessFacts, env: &Env, payload: &Payload| {
+            decide(&HookInput {
+                spec,
+                env,
+                payload,
+                process,
+                previous: Some(&first),
+                now: "2026-12-01T00:00:05.000Z".parse().unwrap(),
+            })
+        };
+        // The same pid: the recorded flags stand in for argv, and the answer is Fresh — exactly what
+        // the full walk answers.
+        let own = facts_from_previous(spec, &first, 4242).expect("same agent and pid");
+        assert_eq!(at(&own, &e, &p), Decision::Fresh, "{}", spec.name);
+        assert_eq!(at(&facts, &e, &p), Decision::Fresh, "{}", spec.name);
+        // Another pid or another agent: no shortcut, the caller walks the process table.
+        assert_eq!(facts_from_previous(spec, &first, 4243), None);
+        let other = if spec.name == "claude" {
+            &CODEX
+        } else {
+            &CLAUDE
+        };
+        assert_eq!(facts_from_previous(other, &first, 4242), None);
+        // What the shortcut cannot vouch for still gets written: a new conversation, a moved pane.
+        let mut new_id = payload("PreToolUse", "-w-p");
+        new_id.session_id = "0f0c0000-0000-4000-8000-000000000000".into();
+        assert!(matches!(
+            at(&own, &e, &new_id),
+            Decision::Write { journal: true, .. }
+        ));
+        let moved = env(&[("AGTERM_PANE_ID", "PANE-2")]);
+        assert!(matches!(at(&own, &moved, &p), Decision::Write { .. }));
+    }
+}
