@@ -82,6 +82,18 @@ impl Tmux {
         }
         args.extend(shell_argv.iter().map(|s| s.to_string()));
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        // tmux exits once its last session ends; a new session asked for at that very moment fails with
+        // "server exited unexpectedly". A fresh server then takes the retry.
+        for _ in 0..5 {
+            let out = self.cmd(&refs);
+            if out.status.success() {
+                return String::from_utf8_lossy(&out.stdout).trim_end().to_string();
+            }
+            if !String::from_utf8_lossy(&out.stderr).contains("server exited unexpectedly") {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
         self.ok(&refs)
     }
 
