@@ -1,26 +1,12 @@
 //! The fake agterm's commands over raw JSON: `session.restore` (check order, tri-state pins, notes),
 //! `session.type`/`session.text` errors, `restore.mode`, `zmx.list` and `restore.clear`.
 
+mod common;
+
 use agterm_backup_core::terminal::RestoreMode;
-use agterm_backup_testkit::fake_agterm::{raw_request, FakeAgterm, FakeConfig, SETTING_OFF_NOTE};
+use agterm_backup_testkit::fake_agterm::{raw_request, SETTING_OFF_NOTE};
+use common::{err, ok, start, PRESETS};
 use serde_json::{json, Value};
-
-const PRESETS: [&str; 5] = ["0.15", "0.16", "0.24", "0.26", "0.34"];
-
-fn start(version: &str, mode: RestoreMode) -> (FakeAgterm, tempfile::TempDir) {
-    let cwd = tempfile::tempdir().unwrap();
-    (FakeAgterm::start(FakeConfig::new(version, mode)), cwd)
-}
-
-fn err(v: &Value) -> &str {
-    assert_eq!(v["ok"], json!(false), "expected an error, got {v}");
-    v["error"].as_str().expect("error text")
-}
-
-fn ok(v: &Value) -> &Value {
-    assert_eq!(v["ok"], json!(true), "expected ok, got {v}");
-    &v["result"]
-}
 
 #[test]
 fn session_restore_checks_in_order() {

@@ -1,27 +1,13 @@
 //! The fake agterm's wire protocol, as raw JSON over its socket, at every version preset: framing,
 //! version gating, target resolution and every error string of the commands the suite uses.
 
+mod common;
+
 use agterm_backup_core::terminal::RestoreMode;
-use agterm_backup_testkit::fake_agterm::{raw_request, FakeAgterm, FakeConfig};
+use agterm_backup_testkit::fake_agterm::{raw_request, FakeAgterm};
+use common::{err, ok, start, PRESETS};
 use serde_json::{json, Value};
 use std::os::unix::fs::PermissionsExt;
-
-const PRESETS: [&str; 5] = ["0.15", "0.16", "0.24", "0.26", "0.34"];
-
-fn start(version: &str, mode: RestoreMode) -> (FakeAgterm, tempfile::TempDir) {
-    let cwd = tempfile::tempdir().unwrap();
-    (FakeAgterm::start(FakeConfig::new(version, mode)), cwd)
-}
-
-fn err(v: &Value) -> &str {
-    assert_eq!(v["ok"], json!(false), "expected an error, got {v}");
-    v["error"].as_str().expect("error text")
-}
-
-fn ok(v: &Value) -> &Value {
-    assert_eq!(v["ok"], json!(true), "expected ok, got {v}");
-    &v["result"]
-}
 
 #[test]
 fn framing_matches_agterm() {
