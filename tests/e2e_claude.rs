@@ -203,9 +203,5 @@ fn claude_pane_record_names_its_session_dir_flags_and_pid_and_headless_changes_n
         !journal.contains(&nested_id),
         "the nested session reached the journal: {journal}"
     );
-    assert_eq!(
-        rig.stub.unanswered(),
-        vec![],
-        "requests the stub model could not answer"
-    );
+    rig.stub.assert_answered_everything();
 }

@@ -100,11 +100,7 @@ fn claude_split_panes_of_one_agterm_session_keep_their_own_records() {
             pane.role
         );
     }
-    assert_eq!(
-        rig.stub.unanswered(),
-        vec![],
-        "requests the stub model could not answer"
-    );
+    rig.stub.assert_answered_everything();
 }
 
 /// A session whose Bash tool `cd`s into a subdirectory: the payload's cwd follows (hook_cwd), the
@@ -165,11 +161,7 @@ fn claude_bash_cd_moves_hook_cwd_but_agent_cwd_stays_the_launch_dir() {
         claude_project_slug(&launch_dir.display().to_string())
     );
     assert_ne!(folder, claude_project_slug(&sub_str));
-    assert_eq!(
-        rig.stub.unanswered(),
-        vec![],
-        "requests the stub model could not answer"
-    );
+    rig.stub.assert_answered_everything();
 }
 
 /// The slug port against the folders the real CLI creates: a plain name, a unicode one (with an astral
@@ -212,9 +204,5 @@ fn claude_transcript_folder_is_the_slug_of_the_launch_dir() {
         }
         seen = now;
     }
-    assert_eq!(
-        rig.stub.unanswered(),
-        vec![],
-        "requests the stub model could not answer"
-    );
+    rig.stub.assert_answered_everything();
 }

@@ -117,9 +117,5 @@ fn claude_resumed_from_its_record_continues_the_same_conversation() {
         journal_lines,
         "same id and directory: no journal line\n{journal}"
     );
-    assert_eq!(
-        rig.stub.unanswered(),
-        vec![],
-        "requests the stub model could not answer"
-    );
+    rig.stub.assert_answered_everything();
 }

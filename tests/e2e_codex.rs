@@ -115,11 +115,7 @@ fn codex_with_installer_trust_runs_our_hooks_without_a_dialog() {
     let (rollout, id) = only_rollout(&rig);
     assert_record(&record, &pane, &rollout, &id, &cwd, pid);
     assert_eq!(record["flags"], json!(flags));
-    assert_eq!(
-        rig.stub.unanswered(),
-        vec![],
-        "requests the stub model could not answer"
-    );
+    rig.stub.assert_answered_everything();
 }
 
 #[test]
@@ -160,9 +156,5 @@ fn codex_bypassing_trust_leaves_a_record_matching_its_own_payloads() {
     );
     assert_record(&record, &pane, &rollout, &id, &cwd, pid);
     assert_eq!(record["flags"], json!(flags), "flags kept as launched");
-    assert_eq!(
-        rig.stub.unanswered(),
-        vec![],
-        "requests the stub model could not answer"
-    );
+    rig.stub.assert_answered_everything();
 }

@@ -159,11 +159,7 @@ pub fn assert_all_resumed(world: &World, before: &Before) {
         before.rollouts,
         "no new Codex rollout"
     );
-    assert_eq!(
-        world.rig.stub.unanswered(),
-        vec![],
-        "requests the stub model could not answer"
-    );
+    world.rig.stub.assert_answered_everything();
 }
 
 /// `restore --yes` typed exactly one line into each pane, naming its conversation.

@@ -134,6 +134,16 @@ impl StubModel {
             .collect()
     }
 
+    /// Fails the test when any request got something other than a 200 (the agent asked for something
+    /// the stub does not serve, so the run did not go the way the test meant).
+    pub fn assert_answered_everything(&self) {
+        assert_eq!(
+            self.unanswered(),
+            vec![],
+            "requests the stub model could not answer"
+        );
+    }
+
     /// Waits until `pred` holds for the request log, or returns false after `timeout`.
     pub fn wait_until(&self, timeout: Duration, pred: impl Fn(&[LoggedRequest]) -> bool) -> bool {
         let start = Instant::now();
