@@ -165,6 +165,18 @@ impl StateDir {
 
 /// Atomically replaces `path` with `bytes`: temp file in the same folder, fsync, rename, fsync the folder.
 pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
+    write_atomic_with(path, bytes, mode, || Ok::<(), io::Error>(()))
+}
+
+/// [`write_atomic`] that runs `before_rename` once the new bytes are durable in the temp file and just
+/// before they replace `path` (the installer checks there that nobody changed the file meanwhile); an
+/// error from it leaves `path` as it was. The temp file gets exactly `mode`, whatever the umask.
+pub fn write_atomic_with<E: From<io::Error>>(
+    path: &Path,
+    bytes: &[u8],
+    mode: u32,
+    before_rename: impl FnOnce() -> Result<(), E>,
+) -> Result<(), E> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let tmp = dir.join(format!(".{name}.{}.{}.tmp", std::process::id(), nanos()));
@@ -172,10 +184,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
         let mut f = OpenOptions::new()
             .write(true)
             .create_new(true)
-            .mode(mode)
+            .mode(0o600)
             .open(&tmp)?;
         f.write_all(bytes)?;
+        f.set_permissions(fs::Permissions::from_mode(mode))?;
         f.sync_all()?;
+        drop(f);
+        before_rename()?;
         fs::rename(&tmp, path)?;
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();

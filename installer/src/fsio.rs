@@ -3,9 +3,9 @@
 //! change since we read it, rename over it, fsync the folder. The pre-change bytes go to
 //! `<path>.agterm-backup.bak` beside the path the user knows.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::fs;
+use std::io;
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 /// Suffix of the backup file.
@@ -146,44 +146,18 @@ pub fn commit(state: &FileState, new: Option<&[u8]>, new_mode: u32) -> Result<()
     }
 }
 
-/// Temp file in the same folder, fsync, exact mode, (optionally) re-check the original, rename, fsync
-/// the folder.
+/// [`agterm_backup_core::state::write_atomic_with`], re-checking the original (`guard`) right before the
+/// rename.
 fn write_atomic(
     path: &Path,
     bytes: &[u8],
     mode: u32,
     guard: Option<&FileState>,
 ) -> Result<(), CommitError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.agterm-backup.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(&tmp)?;
-        f.write_all(bytes)?;
-        // The umask applied at open; set the exact bits the file had.
-        f.set_permissions(fs::Permissions::from_mode(mode))?;
-        f.sync_all()?;
-        drop(f);
-        if let Some(state) = guard {
-            unchanged_since_read(state)?;
-        }
-        fs::rename(&tmp, path)?;
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
+    agterm_backup_core::state::write_atomic_with(path, bytes, mode, || match guard {
+        Some(state) => unchanged_since_read(state),
+        None => Ok(()),
+    })
 }
 
 #[cfg(test)]
