@@ -32,6 +32,18 @@ fn ok(out: Output, what: &str) -> String {
     text(&out.stdout)
 }
 
+/// The Claude target's row of `installer status --json`.
+fn claude_status(json: &str) -> serde_json::Value {
+    let status: serde_json::Value = serde_json::from_str(json).unwrap();
+    status["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["target"] == "claude")
+        .unwrap()
+        .clone()
+}
+
 #[test]
 fn plugin_install_fires_the_hook_and_apply_does_not_double_it() {
     let Some(claude) = agent_cli("claude") else {
@@ -86,14 +98,7 @@ fn plugin_install_fires_the_hook_and_apply_does_not_double_it() {
         "settings.json changed"
     );
 
-    let status: serde_json::Value =
-        serde_json::from_str(&ok(run(&["installer", "status", "--json"]), "status")).unwrap();
-    let claude_row = status["targets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["target"] == "claude")
-        .unwrap();
+    let claude_row = claude_status(&ok(run(&["installer", "status", "--json"]), "status"));
     assert_eq!(claude_row["route"], "plugin", "{claude_row}");
     assert_eq!(claude_row["plugin"], "agterm-backup@agterm-backup");
 
@@ -134,14 +139,7 @@ fn plugin_install_fires_the_hook_and_apply_does_not_double_it() {
     let group = serde_json::json!([{"hooks":[{"type":"command","command":format!("'{ours}' hook claude"),"timeout":10}]}]);
     v["hooks"] = serde_json::json!({"SessionStart": group});
     std::fs::write(&settings_path, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
-    let status: serde_json::Value =
-        serde_json::from_str(&ok(run(&["installer", "status", "--json"]), "status")).unwrap();
-    let claude_row = status["targets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["target"] == "claude")
-        .unwrap();
+    let claude_row = claude_status(&ok(run(&["installer", "status", "--json"]), "status"));
     assert_eq!(claude_row["route"], "both");
     assert!(
         claude_row["warnings"].to_string().contains("runs twice"),
