@@ -43,14 +43,140 @@ fn completions_cover_every_subcommand_in_each_shell() {
     }
 }
 
-#[test]
-fn bash_completion_script_is_valid_bash() {
-    let script = stdout_of(&["completions", "bash"]);
+/// Writes the completion script for `shell` into a temp dir and returns (dir, path).
+fn completion_file(shell: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("c.bash");
-    std::fs::write(&path, script).unwrap();
-    let st = Command::new("bash").arg("-n").arg(&path).status().unwrap();
-    assert!(st.success());
+    let path = dir.path().join(format!("agterm-backup.{shell}"));
+    std::fs::write(&path, stdout_of(&["completions", shell])).unwrap();
+    (dir, path)
+}
+
+/// The words bash's completion offers for `line` (ending in a space: a new, empty word), got by
+/// calling the function the script registers the way bash's programmable completion does.
+fn bash_completes(script: &std::path::Path, line: &str) -> Vec<String> {
+    const DRIVER: &str = r#"
+        source "$1" || exit 3
+        fn=$(complete -p agterm-backup | sed -E 's/.* -F ([^ ]+) .*/\1/')
+        line=$2
+        read -ra COMP_WORDS <<<"$line"
+        [[ $line == *" " ]] && COMP_WORDS+=("")
+        COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+        COMP_LINE=$line
+        COMP_POINT=${#line}
+        "$fn" agterm-backup "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+        printf '%s\n' "${COMPREPLY[@]}"
+    "#;
+    let out = Command::new("bash")
+        .args(["--norc", "--noprofile", "-c", DRIVER, "driver"])
+        .arg(script)
+        .arg(line)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+fn assert_offers(shell: &str, line: &str, got: &[String], want: &[&str]) {
+    for w in want {
+        assert!(
+            got.iter().any(|g| g == w),
+            "{shell}: `{line}<TAB>` should offer {w}; got {got:?}"
+        );
+    }
+}
+
+/// What a user types and must be offered: subcommands at each level and each level's own options
+/// (the level past the first word is where clap_complete's bash script breaks for hyphenated names).
+const COMPLETION_CASES: &[(&str, &[&str])] = &[
+    (
+        "agterm-backup ",
+        &["installer", "restore", "status", "completions"],
+    ),
+    ("agterm-backup installer ", &["apply", "remove", "status"]),
+    (
+        "agterm-backup installer apply --",
+        &["--dry-run", "--trust", "--no-denylist"],
+    ),
+    (
+        "agterm-backup restore --",
+        &["--dry-run", "--json", "--as-of"],
+    ),
+    ("agterm-backup completions ", &["bash", "zsh", "fish"]),
+    ("agterm-backup timer ", &["install", "status", "uninstall"]),
+];
+
+#[test]
+fn bash_completion_offers_subcommands_and_their_options_at_every_level() {
+    let (_dir, script) = completion_file("bash");
+    let st = Command::new("bash")
+        .arg("-n")
+        .arg(&script)
+        .status()
+        .unwrap();
+    assert!(st.success(), "the bash script does not parse");
+    for (line, want) in COMPLETION_CASES {
+        assert_offers("bash", line, &bash_completes(&script, line), want);
+    }
+}
+
+#[test]
+fn fish_completion_offers_subcommands_and_their_options_at_every_level() {
+    let (_dir, script) = completion_file("fish");
+    for (line, want) in COMPLETION_CASES {
+        let out = Command::new("fish")
+            .args(["--no-config", "-c", "source $argv[1]; complete -C $argv[2]"])
+            .arg(&script)
+            .arg(line)
+            .output()
+            .expect("fish is needed for this test: run tests/install-deps.sh");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let got: Vec<String> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| l.split('\t').next().unwrap().to_owned())
+            .collect();
+        assert_offers("fish", line, &got, want);
+    }
+}
+
+#[test]
+fn zsh_completion_parses_and_registers_for_the_binary() {
+    let (_dir, script) = completion_file("zsh");
+    let st = Command::new("zsh")
+        .arg("-n")
+        .arg(&script)
+        .status()
+        .expect("zsh is needed for this test: run tests/install-deps.sh");
+    assert!(st.success(), "the zsh script does not parse");
+    // Installed as `_agterm-backup` in $fpath (Homebrew's site-functions), compinit binds it.
+    let fpath = script.parent().unwrap().join("site-functions");
+    std::fs::create_dir(&fpath).unwrap();
+    std::fs::copy(&script, fpath.join("_agterm-backup")).unwrap();
+    let out = Command::new("zsh")
+        .args(["-f", "-c", "fpath=($1 $fpath); autoload -Uz compinit; compinit -u -D; print -r -- ${_comps[agterm-backup]}; autoload +X _agterm-backup && print loaded"])
+        .arg("zsh")
+        .arg(&fpath)
+        .env("HOME", script.parent().unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "_agterm-backup\nloaded\n",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]

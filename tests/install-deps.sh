@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs on a fresh Debian/Ubuntu machine (or macOS with Homebrew):
-#   - tmux (the fake agterm's panes are real shells in a private tmux server)
+#   - tmux (the fake agterm's panes are real shells in a private tmux server), zsh and fish (their
+#     completion scripts are run for real)
 #   - the real agent CLIs, pinned, from npm, into target/agent-clis (the end-to-end tests run them offline
 #     against a stub model server on 127.0.0.1; without them those tests print SKIPPED)
 # Safe to run again: it installs only what is missing.
@@ -12,14 +13,17 @@ CODEX_VERSION=0.169.0
 
 need_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
-if ! command -v tmux >/dev/null 2>&1; then
+# tmux for the fake agterm's panes; zsh and fish to check that their completion scripts work.
+missing=()
+for tool in tmux zsh fish; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
+if [ ${#missing[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     need_root apt-get update -qq
-    need_root apt-get install -y -qq tmux
+    need_root apt-get install -y -qq "${missing[@]}"
   elif command -v brew >/dev/null 2>&1; then
-    brew install tmux
+    brew install "${missing[@]}"
   else
-    echo "install-deps: please install tmux" >&2
+    echo "install-deps: please install ${missing[*]}" >&2
     exit 1
   fi
 fi
