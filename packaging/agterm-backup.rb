@@ -1,12 +1,14 @@
-# Homebrew formula for agterm-backup, built from source with cargo.
-#   brew install --formula ./packaging/agterm-backup.rb          (from a checkout)
-#   brew install --HEAD --formula ./packaging/agterm-backup.rb   (latest main)
+# Homebrew formula for agterm-backup, built from source with cargo. Homebrew reads formulae only from
+# taps: packaging/release.sh fills in `url` and `sha256` for a release and writes the copy that goes
+# into the tap (agterm-backup/homebrew-tap), from where
+#   brew install agterm-backup/tap/agterm-backup          (the release)
+#   brew install --HEAD agterm-backup/tap/agterm-backup   (latest main)
 # After installing, wire the hooks once:  agterm-backup installer apply
 class AgtermBackup < Formula
-  desc "Brings Claude Code and Codex sessions in agterm panes back, resumed, after a restart"
+  desc "Resume Claude Code and Codex sessions in agterm panes after a restart"
   homepage "https://github.com/agterm-backup/agterm-backup"
-  url "https://github.com/agterm-backup/agterm-backup/archive/refs/tags/v0.1.0.tar.gz"
-  # Filled in by the release script from the tarball: shasum -a 256 v0.1.0.tar.gz
+  url "https://github.com/agterm-backup/agterm-backup/releases/download/v0.1.0/agterm-backup-0.1.0.tar.gz"
+  # packaging/release.sh writes the real url and checksum of the release tarball.
   sha256 "0000000000000000000000000000000000000000000000000000000000000000"
   license "MIT"
   head "https://github.com/agterm-backup/agterm-backup.git", branch: "main"

@@ -3,11 +3,13 @@
 #
 #   packaging/release.sh [--out DIR] [--base-url URL] [--ref REF] VERSION
 #
-# Writes DIR/agterm-backup-VERSION.tar.gz (`git archive` of REF, default the tag vVERSION, else HEAD)
-# and DIR/agterm-backup.rb: packaging/agterm-backup.rb with its `url` and `sha256` set to that tarball.
-# Upload the tarball as a release asset at BASE_URL/vVERSION/ (we publish the asset instead of relying
-# on GitHub's generated tag archive, whose bytes, and so whose checksum, are not ours to fix), then copy
-# the formula into the tap.
+# Writes DIR/vVERSION/agterm-backup-VERSION.tar.gz (`git archive` of REF, default the tag vVERSION,
+# else HEAD; the same bytes every time) and DIR/agterm-backup.rb: packaging/agterm-backup.rb with its
+# `url` and `sha256` set to BASE_URL/vVERSION/agterm-backup-VERSION.tar.gz and that tarball's checksum.
+# Upload the tarball as that release asset (we publish our own asset rather than point at GitHub's
+# generated tag archive, whose bytes, and so whose checksum, are not ours to fix), then copy the
+# formula into the tap. To try the formula first, use --base-url "file://$PWD/dist": the layout under
+# DIR matches the URL.
 set -euo pipefail
 
 usage() { echo "usage: $0 [--out DIR] [--base-url URL] [--ref REF] VERSION" >&2; exit 2; }
@@ -30,6 +32,7 @@ version=$1
 [[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+([-.][0-9A-Za-z.]+)?$ ]] || {
   echo "release.sh: '$version' is not a version like 0.1.0" >&2; exit 2; }
 
+case $out in /*) ;; *) out=$PWD/$out ;; esac
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 cd "$root"
 if [[ -z $ref ]]; then
@@ -43,9 +46,9 @@ if [[ $cargo_version != "$version" ]]; then
   exit 1
 fi
 
-mkdir -p "$out"
 name=agterm-backup-$version
-tarball=$out/$name.tar.gz
+mkdir -p "$out/v$version"
+tarball=$out/v$version/$name.tar.gz
 git archive --format=tar --prefix="$name/" "$ref" | gzip -n -9 >"$tarball"
 if command -v sha256sum >/dev/null; then
   sha=$(sha256sum "$tarball" | cut -d' ' -f1)
@@ -61,7 +64,7 @@ awk -v url="$url" -v sha="$sha" '
   /^  sha256 "/ && !s { print "  sha256 \"" sha "\""; s = 1; next }
   { print }
   END { if (!u || !s) { print "release.sh: formula has no url or sha256 line" > "/dev/stderr"; exit 1 } }
-' packaging/agterm-backup.rb >"$formula.tmp"
+' <(git show "$ref:packaging/agterm-backup.rb") >"$formula.tmp"
 mv "$formula.tmp" "$formula"
 
 echo "tarball  $tarball"
