@@ -47,7 +47,7 @@ if [[ ! -x $root/usr/bin/ruby ]]; then
 fi
 # This machine's extra CAs (a TLS-inspecting proxy, say) so cargo inside reaches crates.io.
 cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/" 2>/dev/null || true
-chroot "$root" update-ca-certificates >/dev/null
+chroot "$root" update-ca-certificates >/dev/null 2>&1
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 mounts=()
 bind() { mkdir -p "$2"; mountpoint -q "$2" || { mount "${@:3}" "$1" "$2"; mounts=("$2" "${mounts[@]}"); }; }
@@ -112,7 +112,7 @@ check "brew install --build-from-source" as_user "brew install --build-from-sour
 # The formula's `test do` block, as a user would meet it (`brew test` needs gems from rubygems.org).
 check "--version says $version" as_user "agterm-backup --version | grep -qx 'agterm-backup $version'"
 check "hook is silent and exits 0" as_user '[ -z "$(echo {} | agterm-backup hook claude)" ]'
-check "man agterm-backup" as_user "man agterm-backup 2>/dev/null | grep -q 'agterm-backup - '"
+check "man agterm-backup" as_user "man -w agterm-backup | grep -q ^$prefix/ && man agterm-backup 2>/dev/null | grep -q ^SYNOPSIS"
 check "bash completes installer's subcommands" as_user '
   source $HOMEBREW_PREFIX/etc/bash_completion.d/agterm-backup 2>/dev/null || source '"$prefix"'/etc/bash_completion.d/agterm-backup
   COMP_WORDS=(agterm-backup installer ""); COMP_CWORD=2; COMP_LINE="agterm-backup installer "; COMP_POINT=${#COMP_LINE}
@@ -123,7 +123,7 @@ check "installer apply names brew's stable path" as_user \
   "agterm-backup installer apply >/dev/null && grep -q \"'$prefix/bin/agterm-backup' hook claude\" ~/.claude/settings.json"
 
 step "brew upgrade to $next"
-cp "$work/next/agterm-backup.rb" "$root$tap/agterm-backup.rb" && chroot "$root" chown linuxbrew "$root$tap/agterm-backup.rb"
+cp "$work/next/agterm-backup.rb" "$root$tap/agterm-backup.rb" && chroot "$root" chown linuxbrew "$tap/agterm-backup.rb"
 check "brew upgrade --build-from-source" as_user "brew upgrade --build-from-source $formula >~/upgrade.log 2>&1"
 check "old keg removed" as_user "[ ! -e $prefix/Cellar/agterm-backup/$version ] && [ -d $prefix/Cellar/agterm-backup/$next ]"
 check "settings.json's hook command runs $next" as_user '
@@ -133,8 +133,10 @@ check "settings.json's hook command runs $next" as_user '
 check "installer apply after upgrade changes nothing" as_user \
   "agterm-backup installer apply | grep -c unchanged | grep -qx 3"
 
+# The real head URL (https://github.com/….git) is cloned with git by its .git suffix; a file:// one
+# has to say so.
 step "brew install --HEAD (main from a local clone)"
-sed -i 's|^  head ".*|  head "file:///srv/agterm-backup.git", branch: "main"|' "$root$tap/agterm-backup.rb"
+sed -i 's|^  head ".*|  head "file:///srv/agterm-backup.git", branch: "main", using: :git|' "$root$tap/agterm-backup.rb"
 check "brew install --HEAD" as_user "brew uninstall $formula >/dev/null && brew install --HEAD $formula >~/head.log 2>&1"
 check "HEAD build runs" as_user "agterm-backup --version | grep -q '^agterm-backup '"
 
