@@ -100,9 +100,18 @@ impl FakeAgterm {
             .prefix("agb-")
             .tempdir_in("/tmp")
             .expect("temp dir in /tmp");
+        let mut pane_env = config.pane_env.clone();
+        // Panes are login shells that read ~/.profile and ~/.bashrc: a test that gives them no HOME
+        // gets an empty one, never the machine user's (whose rc files — `pyenv rehash` waiting on a lock
+        // a killed pane left behind, say — would stall every pane, and whose state the hook would write).
+        if !pane_env.iter().any(|(k, _)| k == "HOME") {
+            let home = dir.path().join("home");
+            std::fs::create_dir(&home).expect("pane HOME");
+            pane_env.push(("HOME".into(), home.display().to_string()));
+        }
         let state = FakeState {
             restore_mode: Some(config.mode),
-            pane_env: config.pane_env.clone(),
+            pane_env,
             shell: config.shell.clone(),
             ..FakeState::default()
         };

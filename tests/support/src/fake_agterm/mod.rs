@@ -30,6 +30,7 @@
 //!   `AGTERM_PANE_ID` (persistent from 0.26, a fresh UUID per spawn before), `TERM_PROGRAM=agterm`,
 //!   `TERM_PROGRAM_VERSION`, plus [`FakeConfig::pane_env`]. `TMUX` is removed. A `PATH` in `pane_env`
 //!   is put back after the login profile (Debian's `/etc/profile` resets it) before the first prompt.
+//!   Without a `HOME` in `pane_env`, panes get an empty one in the fake's dir, never the real one.
 //! - **Helpers.** [`FakeAgterm::type_line`] / [`FakeAgterm::set_pin`] (over the socket, like a client),
 //!   [`FakeAgterm::screen`], [`FakeAgterm::foreground`], [`FakeAgterm::foreground_pid`],
 //!   [`FakeAgterm::pane_env`] (from /proc), [`FakeAgterm::wait_for_screen`] /
