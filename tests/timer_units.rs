@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+#[cfg(target_os = "linux")]
 fn run(home: &Path, path: &str, args: &[&str]) -> Output {
     run_with_tmpdir(home, path, &home.join("tmp"), args)
 }
