@@ -56,6 +56,12 @@ trap cleanup EXIT
 bind proc "$root/proc" -t proc
 bind /dev "$root/dev" --rbind
 bind "$(rustc --print sysroot)" "$root/opt/rust" --bind -o ro
+as_user() { # as_user SCRIPT: a shell set up the way `eval "$(brew shellenv)"` sets one up
+  chroot --userspec=linuxbrew:linuxbrew "$root" /usr/bin/env -i HOME=/home/linuxbrew USER=linuxbrew \
+    LANG=C.UTF-8 TERM=dumb PATH="$prefix/bin:$prefix/sbin:/usr/bin:/bin" MANPATH="$prefix/share/man:" \
+    XDG_DATA_DIRS="$prefix/share:/usr/share" HOMEBREW_NO_AUTO_UPDATE=1 HOMEBREW_NO_INSTALL_FROM_API=1 \
+    HOMEBREW_NO_ANALYTICS=1 HOMEBREW_NO_ENV_HINTS=1 bash -c "$1"
+}
 
 step "Homebrew $brew_ref in $prefix"
 rm -rf "$root$prefix" "$root/srv" "$root/home/linuxbrew/.cache" "$root/home/linuxbrew/.claude" \
@@ -69,8 +75,11 @@ core=$root$prefix/Homebrew/Library/Taps/homebrew/homebrew-core
 mkdir -p "$core/Formula" && git -C "$core" init -q
 git -C "$core" -c user.email=check@localhost -c user.name=check commit -q --allow-empty -m empty
 
-step "release tarballs $version and $next, and the tap"
-mkdir -p "$root$tap" "$root/srv"
+step "release tarballs $version and $next, and the tap (as the README says: brew tap-new)"
+chroot "$root" chown -R linuxbrew:linuxbrew /home/linuxbrew
+# tap-new switches developer mode on; a user installing has it off.
+as_user "brew tap-new --no-git agterm-backup/local >/dev/null 2>&1 && brew developer off"
+mkdir -p "$root/srv"
 "$repo/packaging/release.sh" --out "$root/srv/release" --base-url file:///srv/release --ref HEAD "$version" >/dev/null
 cp "$root/srv/release/agterm-backup.rb" "$root$tap/agterm-backup.rb"
 bump=$work/bump && rm -rf "$bump" && git clone -q "$repo" "$bump"
@@ -99,12 +108,6 @@ end
 EOF
 chroot "$root" chown -R linuxbrew:linuxbrew /home/linuxbrew /srv
 
-as_user() { # as_user SCRIPT: a shell set up the way `eval "$(brew shellenv)"` sets one up
-  chroot --userspec=linuxbrew:linuxbrew "$root" /usr/bin/env -i HOME=/home/linuxbrew USER=linuxbrew \
-    LANG=C.UTF-8 TERM=dumb PATH="$prefix/bin:$prefix/sbin:/usr/bin:/bin" MANPATH="$prefix/share/man:" \
-    XDG_DATA_DIRS="$prefix/share:/usr/share" HOMEBREW_NO_AUTO_UPDATE=1 HOMEBREW_NO_INSTALL_FROM_API=1 \
-    HOMEBREW_NO_ANALYTICS=1 HOMEBREW_NO_ENV_HINTS=1 bash -c "$1"
-}
 formula=agterm-backup/local/agterm-backup
 
 step "brew install $formula ($version)"
