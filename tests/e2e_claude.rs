@@ -198,7 +198,7 @@ fn claude_pane_record_names_its_session_dir_flags_and_pid_and_headless_changes_n
         "record: {record}"
     );
     assert_eq!(record["agent_pid"], claude_pid);
-    let journal = std::fs::read_to_string(pane.journal_path()).unwrap();
+    let journal = pane.journal();
     assert!(
         !journal.contains(&nested_id),
         "the nested session reached the journal: {journal}"

@@ -9,9 +9,10 @@ use agterm_backup_core::agent::CLAUDE;
 use agterm_backup_core::quote::quote_words;
 use agterm_backup_core::resume::ResumeLine;
 use agterm_backup_testkit::agents::rig::Rig;
-use agterm_backup_testkit::agents::{start_in_pane, type_prompt, wait_ready, wait_screen, Agent};
+use agterm_backup_testkit::agents::{
+    start_in_pane, type_prompt, wait_file_holds_all, wait_ready, wait_screen, Agent,
+};
 use agterm_backup_testkit::paths::agent_cli;
-use agterm_backup_testkit::tmux::Tmux;
 use std::path::Path;
 use std::time::Duration;
 
@@ -54,10 +55,7 @@ fn claude_resumed_from_its_record_continues_the_same_conversation() {
     });
     rig.tmux.ok(&["kill-session", "-t", "first"]);
     let transcripts = rig.home.claude_transcripts();
-    let journal_lines = std::fs::read_to_string(pane.journal_path())
-        .unwrap()
-        .lines()
-        .count();
+    let journal_lines = pane.journal().lines().count();
 
     // The same agterm pane after a restart: a plain shell in another directory.
     let flags: Vec<String> = serde_json::from_value(before["flags"].clone()).expect("flags");
@@ -106,12 +104,13 @@ fn claude_resumed_from_its_record_continues_the_same_conversation() {
         "no new transcript"
     );
     // Claude writes its transcript asynchronously: give it a moment to catch up with the screen.
-    Tmux::wait_for(TURN, "both prompts in the one transcript", || {
-        let transcript = std::fs::read_to_string(&transcripts[0]).unwrap_or_default();
-        (transcript.contains("before the restart") && transcript.contains("after the restart"))
-            .then_some(())
-    });
-    let journal = std::fs::read_to_string(pane.journal_path()).unwrap();
+    wait_file_holds_all(
+        &transcripts[0],
+        TURN,
+        "both prompts in the one transcript",
+        &["before the restart", "after the restart"],
+    );
+    let journal = pane.journal();
     assert_eq!(
         journal.lines().count(),
         journal_lines,

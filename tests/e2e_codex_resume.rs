@@ -8,9 +8,10 @@ use agterm_backup_core::agent::CODEX;
 use agterm_backup_core::quote::quote_words;
 use agterm_backup_core::resume::ResumeLine;
 use agterm_backup_testkit::agents::rig::Rig;
-use agterm_backup_testkit::agents::{start_in_pane, type_prompt, wait_ready, wait_screen, Agent};
+use agterm_backup_testkit::agents::{
+    start_in_pane, type_prompt, wait_file_holds_all, wait_ready, wait_screen, Agent,
+};
 use agterm_backup_testkit::paths::agent_cli;
-use agterm_backup_testkit::tmux::Tmux;
 use std::path::Path;
 use std::time::Duration;
 
@@ -53,10 +54,7 @@ fn codex_resumed_from_its_record_continues_the_same_conversation() {
     rig.tmux.ok(&["kill-session", "-t", "first"]);
     let rollouts = rig.home.codex_rollouts();
     assert_eq!(rollouts.len(), 1, "{rollouts:?}");
-    let journal_lines = std::fs::read_to_string(pane.journal_path())
-        .unwrap()
-        .lines()
-        .count();
+    let journal_lines = pane.journal().lines().count();
 
     let flags: Vec<String> = serde_json::from_value(before["flags"].clone()).expect("flags");
     assert_eq!(flags, ["--no-daemon", "-m", "mock-model"]);
@@ -95,12 +93,13 @@ fn codex_resumed_from_its_record_continues_the_same_conversation() {
     );
     assert_ne!(record["agent_pid"], before["agent_pid"]);
     assert_eq!(rig.home.codex_rollouts(), rollouts, "no new rollout");
-    Tmux::wait_for(TURN, "both prompts in the one rollout", || {
-        let rollout = std::fs::read_to_string(&rollouts[0]).unwrap_or_default();
-        (rollout.contains("before the restart") && rollout.contains("after the restart"))
-            .then_some(())
-    });
-    let journal = std::fs::read_to_string(pane.journal_path()).unwrap();
+    wait_file_holds_all(
+        &rollouts[0],
+        TURN,
+        "both prompts in the one rollout",
+        &["before the restart", "after the restart"],
+    );
+    let journal = pane.journal();
     assert_eq!(
         journal.lines().count(),
         journal_lines,

@@ -16,6 +16,7 @@ pub use drive::{
 use crate::stub_model::StubModel;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// The fake API key both CLIs are given; Claude approves it by its last 20 characters.
 pub const API_KEY: &str = "sk-ant-agterm-backup-stub-0123456789";
@@ -282,4 +283,20 @@ impl AgtermPane {
     pub fn record(&self) -> Option<Value> {
         serde_json::from_slice(&std::fs::read(self.record_path()).ok()?).ok()
     }
+
+    /// The pane's journal (panics when there is none: the tests read it after a record was written).
+    pub fn journal(&self) -> String {
+        let path = self.journal_path();
+        std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("no journal at {}: {e}", path.display()))
+    }
+}
+
+/// Waits until the file at `path` (a transcript or rollout, which agents write asynchronously)
+/// contains every one of `needles`.
+pub fn wait_file_holds_all(path: &Path, timeout: Duration, what: &str, needles: &[&str]) {
+    crate::tmux::Tmux::wait_for(timeout, what, || {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        needles.iter().all(|n| text.contains(n)).then_some(())
+    });
 }
