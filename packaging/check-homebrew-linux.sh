@@ -117,7 +117,7 @@ check "--version says $version" as_user "agterm-backup --version | grep -qx 'agt
 check "hook is silent and exits 0" as_user '[ -z "$(echo {} | agterm-backup hook claude)" ]'
 check "man agterm-backup" as_user "man -w agterm-backup | grep -q ^$prefix/ && man agterm-backup 2>/dev/null | grep -q ^SYNOPSIS"
 check "bash completes installer's subcommands" as_user '
-  source $HOMEBREW_PREFIX/etc/bash_completion.d/agterm-backup 2>/dev/null || source '"$prefix"'/etc/bash_completion.d/agterm-backup
+  source '"$prefix"'/etc/bash_completion.d/agterm-backup
   COMP_WORDS=(agterm-backup installer ""); COMP_CWORD=2; COMP_LINE="agterm-backup installer "; COMP_POINT=${#COMP_LINE}
   _agterm__backup agterm-backup "" installer; [[ " ${COMPREPLY[*]} " == *" apply "* ]]'
 check "fish completes completions' shells" as_user 'fish -c "complete -C \"agterm-backup completions \"" | grep -qx zsh'

@@ -16,7 +16,7 @@ pub fn run(args: CompletionsArgs) -> CliResult {
         .map_err(|e| CliError::failure(format!("completion script is not UTF-8: {e}")))?;
     match args.shell {
         Shell::Bash => script = fix_bash_state_labels(&script, BIN_NAME),
-        Shell::Fish => script.push_str(&fish_positional_values(&Cli::command(), BIN_NAME)),
+        Shell::Fish => script.push_str(&fish_positional_values(&cmd, BIN_NAME)),
         _ => {}
     }
     std::io::stdout()
