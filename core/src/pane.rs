@@ -1,5 +1,7 @@
 //! Which pane a record belongs to.
 
+pub mod tmux;
+
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;

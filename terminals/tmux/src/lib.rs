@@ -1,0 +1,18 @@
+//! tmux as a terminal of agterm-backup, beside agterm.
+//!
+//! - [`env`]: the pane of the hook's environment (`$TMUX`, `$TMUX_PANE`), for free.
+//! - [`name`]: the pane's name (session, window index, pane index) learned from the server once, cached
+//!   while the pane id and the server are the same.
+//! - [`command`]: `tmux -S <socket> …` with a deadline.
+//! - [`foreground`]: a pane's foreground from its tty's foreground process group.
+//! - [`panes`]: every pane of a server with its foreground (pure over tmux's and `/proc`'s answers).
+//! - [`terminal`]: the server as restore uses it: panes, typing (`send-keys -l`), screens.
+//! - [`resurrect`]: the post-restore hook line and the `@resurrect-processes` check.
+
+pub mod command;
+pub mod env;
+pub mod foreground;
+pub mod name;
+pub mod panes;
+pub mod resurrect;
+pub mod terminal;

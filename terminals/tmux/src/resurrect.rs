@@ -1,0 +1,189 @@
+//! tmux-resurrect's side: the post-restore hook line we install, and whether its `@resurrect-processes`
+//! would start an agent anew after a reboot (the tmux twin of agterm's restore denylist).
+//!
+//! Read from tmux-resurrect's scripts (`process_restore_helpers.sh`, `variables.sh`): the list is the
+//! default list plus the user's, split as the shell splits words (`eval set`); `false` restores nothing,
+//! `:all:` everything; an entry is matched up to `->` (its restore strategy); a `~entry` matches anywhere
+//! in the pane's full command, a plain one only as its first word. resurrect `eval`s the hook option's
+//! value in bash, from `run-shell`, so `$TMUX` names the restored server.
+
+use agterm_backup_core::agent::AGENTS;
+use agterm_backup_core::quote::quote;
+
+/// The option resurrect runs after the whole restore.
+pub const POST_RESTORE_OPTION: &str = "@resurrect-hook-post-restore-all";
+/// The option listing the programs resurrect re-runs.
+pub const PROCESSES_OPTION: &str = "@resurrect-processes";
+
+/// The shell line our hook runs: restore against this tmux server, in the background so that resurrect
+/// (and its spinner) finish at once, with nothing written into the pane resurrect's `run-shell` shows.
+pub fn hook_line(binary: &str) -> String {
+    format!(
+        "{} restore --terminal tmux --yes >/dev/null 2>&1 &",
+        quote(binary)
+    )
+}
+
+/// The agents `@resurrect-processes = value` would re-run after a reboot, each with the entry that
+/// matches it. Empty when resurrect would leave them alone.
+pub fn replayed_agents(value: &str) -> Vec<(&'static str, String)> {
+    let value = value.trim();
+    if value == "false" {
+        return Vec::new();
+    }
+    let entries = shell_words(value);
+    AGENTS
+        .iter()
+        .filter_map(|spec| {
+            let cmd = spec.name;
+            let commands = [
+                cmd.to_string(),
+                format!("{cmd} --model sonnet"),
+                format!("node /usr/local/bin/{cmd}"),
+            ];
+            if value == ":all:" {
+                return Some((cmd, ":all:".to_string()));
+            }
+            entries
+                .iter()
+                .find(|e| commands.iter().any(|c| entry_matches(e, c)))
+                .map(|e| (cmd, e.clone()))
+        })
+        .collect()
+}
+
+/// The warning `installer status` shows for `value`, if any.
+pub fn processes_warning(value: &str) -> Option<String> {
+    let hits = replayed_agents(value);
+    if hits.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = hits
+        .iter()
+        .map(|(agent, entry)| format!("{agent} (entry {entry:?})"))
+        .collect();
+    Some(format!(
+        "{PROCESSES_OPTION} re-runs {} after a restore: that starts a new conversation (or `--continue` \
+         joins the wrong one) before agterm-backup resumes the right one; take them out of {PROCESSES_OPTION}",
+        list.join(", ")
+    ))
+}
+
+/// resurrect's `_proc_matches_full_command` (bash `=~`, an extended regex), with `->strategy` cut off
+/// first. An entry that is no valid regex is compared as plain text.
+fn entry_matches(entry: &str, full_command: &str) -> bool {
+    let matcher = entry.split("->").next().unwrap_or(entry);
+    let (anywhere, pattern) = match matcher.strip_prefix('~') {
+        Some(rest) => (true, rest),
+        None => (false, matcher),
+    };
+    if pattern.is_empty() {
+        return false;
+    }
+    let regex = if anywhere {
+        format!("({pattern})")
+    } else {
+        format!("^({pattern})( |$)")
+    };
+    match regex::Regex::new(&regex) {
+        Ok(re) => re.is_match(full_command),
+        Err(_) if anywhere => full_command.contains(pattern),
+        Err(_) => {
+            full_command == pattern
+                || full_command
+                    .strip_prefix(pattern)
+                    .is_some_and(|rest| rest.starts_with(' '))
+        }
+    }
+}
+
+/// Splits like the shell's `eval set`: blanks separate words, quotes group, `\` escapes.
+fn shell_words(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' | '\n' => {
+                if let Some(w) = word.take() {
+                    words.push(w);
+                }
+            }
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                w.extend(chars.by_ref().take_while(|&c| c != '\''));
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                while let Some(c) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '\\' => w.extend(chars.next()),
+                        c => w.push(c),
+                    }
+                }
+            }
+            '\\' => word.get_or_insert_with(String::new).extend(chars.next()),
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaying_entries_are_found() {
+        for value in [
+            "claude",
+            "ssh claude",
+            "'~claude->claude --continue'",
+            "\"~claude->claude --continue\" psql",
+            "~codex",
+            ":all:",
+            "vim \"claude *\"",
+        ] {
+            assert!(processes_warning(value).is_some(), "{value}");
+        }
+        let hit = replayed_agents("ssh '~codex->codex resume --last'");
+        assert_eq!(
+            hit,
+            vec![("codex", "~codex->codex resume --last".to_string())]
+        );
+    }
+
+    #[test]
+    fn harmless_lists_give_no_warning() {
+        for value in [
+            "",
+            "false",
+            "ssh psql",
+            "vim \"git log\"",
+            "claudex",
+            "~",
+            "'tail -f'",
+        ] {
+            assert_eq!(processes_warning(value), None, "{value}");
+        }
+    }
+
+    #[test]
+    fn the_hook_line_quotes_the_binary_and_backgrounds() {
+        let line = hook_line("/opt/my tools/agterm-backup");
+        assert_eq!(
+            line,
+            "'/opt/my tools/agterm-backup' restore --terminal tmux --yes >/dev/null 2>&1 &"
+        );
+    }
+
+    #[test]
+    fn words_split_like_the_shell() {
+        assert_eq!(
+            shell_words(r#"a 'b c' "d \"e\"" f\ g"#),
+            ["a", "b c", "d \"e\"", "f g"]
+        );
+    }
+}

@@ -1,0 +1,133 @@
+//! tmux as a terminal: find the server, list its panes with their foreground, type into a pane
+//! (`send-keys -l`, never key names, then `Enter`), read a pane's screen (`capture-pane`).
+
+use crate::command::{TmuxError, TmuxServer};
+use crate::foreground::tty_foreground_group;
+use crate::panes::{panes_now, parse_server_line, PaneNow, ServerNow, PANES_FORMAT, SERVER_FORMAT};
+use agterm_backup_core::process::default_source;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How long one tmux command may take in restore (the hook uses its own, shorter budget).
+pub const CLI_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The socket restore talks to: `--socket`, else the server of `$TMUX` (set inside tmux and in
+/// resurrect's `run-shell` hooks), else tmux's default (`$TMUX_TMPDIR` or `/tmp`, `tmux-<uid>/default`).
+pub fn socket_path(explicit: Option<PathBuf>, env: impl Fn(&str) -> Option<String>) -> PathBuf {
+    if let Some(p) = explicit {
+        return p;
+    }
+    if let Some(socket) = env("TMUX").and_then(|t| {
+        t.rsplitn(3, ',')
+            .nth(2)
+            .filter(|s| s.starts_with('/'))
+            .map(String::from)
+    }) {
+        return PathBuf::from(socket);
+    }
+    let dir = env("TMUX_TMPDIR")
+        .filter(|d| !d.is_empty())
+        .unwrap_or_else(|| "/tmp".into());
+    // SAFETY: getuid has no preconditions and cannot fail.
+    let uid = unsafe { libc::getuid() };
+    PathBuf::from(dir)
+        .join(format!("tmux-{uid}"))
+        .join("default")
+}
+
+/// How much of a pane's screen to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Range {
+    Visible,
+    LastLines(u32),
+    All,
+}
+
+/// One tmux server as restore sees it.
+#[derive(Debug, Clone)]
+pub struct TmuxTerminal {
+    server: TmuxServer,
+}
+
+impl TmuxTerminal {
+    pub fn new(server: TmuxServer) -> TmuxTerminal {
+        TmuxTerminal { server }
+    }
+
+    pub fn server(&self) -> &TmuxServer {
+        &self.server
+    }
+
+    fn socket(&self) -> String {
+        self.server.socket().display().to_string()
+    }
+
+    /// The server's pid, start time and version.
+    pub fn server_now(&self) -> Result<ServerNow, TmuxError> {
+        let out = self.server.run(&["display-message", "-p", SERVER_FORMAT])?;
+        parse_server_line(&out)
+            .ok_or_else(|| TmuxError::Refused(format!("unexpected server answer {out:?}")))
+    }
+
+    /// Every live pane with its foreground.
+    pub fn panes(&self) -> Result<Vec<PaneNow>, TmuxError> {
+        let server = self.server_now()?;
+        let out = self.server.run(&["list-panes", "-a", "-F", PANES_FORMAT])?;
+        let src = default_source();
+        Ok(panes_now(
+            &self.socket(),
+            &server,
+            &out,
+            &*src,
+            &tty_foreground_group,
+        ))
+    }
+
+    /// Types `text` into the pane `%N` literally; each `\n` presses Enter.
+    pub fn type_text(&self, pane_id: &str, text: &str) -> Result<(), TmuxError> {
+        let mut parts = text.split('\n').peekable();
+        while let Some(part) = parts.next() {
+            if !part.is_empty() {
+                self.server
+                    .run(&["send-keys", "-t", pane_id, "-l", "--", part])?;
+            }
+            if parts.peek().is_some() {
+                self.server.run(&["send-keys", "-t", pane_id, "Enter"])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The pane's screen as text (wrapped lines joined).
+    pub fn screen(&self, pane_id: &str, range: Range) -> Result<String, TmuxError> {
+        let start = match range {
+            Range::Visible => None,
+            Range::LastLines(n) => Some(format!("-{n}")),
+            Range::All => Some("-".to_string()),
+        };
+        let mut args = vec!["capture-pane", "-p", "-J", "-t", pane_id];
+        if let Some(s) = start.as_deref() {
+            args.extend(["-S", s]);
+        }
+        self.server.run(&args)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn socket_from_flag_then_tmux_then_default() {
+        let none = |_: &str| None;
+        assert_eq!(
+            socket_path(Some("/x/s".into()), none),
+            PathBuf::from("/x/s")
+        );
+        let inside = |k: &str| (k == "TMUX").then(|| "/tmp/tmux-5/work,99,0".to_string());
+        assert_eq!(socket_path(None, inside), PathBuf::from("/tmp/tmux-5/work"));
+        let tmpdir = |k: &str| (k == "TMUX_TMPDIR").then(|| "/run/t".to_string());
+        let d = socket_path(None, tmpdir);
+        assert!(d.starts_with("/run/t") && d.ends_with("default"), "{d:?}");
+    }
+}
