@@ -19,6 +19,7 @@ pub mod json_hooks;
 pub mod paths;
 pub mod refusal;
 pub mod status;
+pub mod tmux_conf;
 pub mod trust;
 
 pub use engine::{Change, Problem, Target, TargetKind};
