@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs on a fresh Debian/Ubuntu machine (or macOS with Homebrew):
-#   - tmux (the fake agterm's panes are real shells in a private tmux server), zsh and fish (their
+#   - tmux (the fake agterm's panes are real shells in a private tmux server; the tmux terminal's tests
+#     rebuild layouts in it, once with tmuxp), zsh and fish (their
 #     completion scripts are run for real), ruby (the Homebrew formula is parsed)
 #   - the real agent CLIs, pinned, from npm, into target/agent-clis (the end-to-end tests run them offline
 #     against a stub model server on 127.0.0.1; without them those tests print SKIPPED)
@@ -16,7 +17,7 @@ need_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 # tmux for the fake agterm's panes; zsh and fish to run their completion scripts; ruby to parse the
 # Homebrew formula.
 missing=()
-for tool in tmux zsh fish ruby; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
+for tool in tmux tmuxp zsh fish ruby; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
 if [ ${#missing[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     need_root apt-get update -qq

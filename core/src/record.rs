@@ -4,7 +4,8 @@
 //! `live/<PANE-KEY>.history.jsonl`. Unknown keys are kept (`extra`), so an older reader never drops what a
 //! newer writer added.
 
-use crate::pane::{PaneKey, PaneRole};
+use crate::pane::tmux::TmuxPane;
+use crate::pane::{PaneKey, PaneRole, TerminalKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -33,7 +34,7 @@ pub struct LiveRecord {
     pub agent: String,
     /// The agent's conversation id, validated before it was written.
     pub session_id: String,
-    /// `AGTERM_SESSION_ID`, upper-case.
+    /// `AGTERM_SESSION_ID`, upper-case (empty for another terminal's pane).
     pub agterm_session: String,
     pub role: PaneRole,
     /// `AGTERM_PANE_ID` (persistent from agterm 0.26; per spawn before).
@@ -50,7 +51,7 @@ pub struct LiveRecord {
     pub event: String,
     /// When written, UTC RFC 3339.
     pub ts: String,
-    /// Which terminal the pane belongs to (`agterm`).
+    /// Which terminal the pane belongs to (`agterm`, `tmux`; a tmux record holds the pane in `tmux`).
     pub terminal: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
@@ -67,10 +68,36 @@ pub struct LiveRecord {
     pub extra: Map<String, Value>,
 }
 
+/// Record key holding a tmux pane's identity ([`TmuxPane`]); present exactly when `terminal` is `tmux`.
+pub const TMUX_KEY: &str = "tmux";
+
 impl LiveRecord {
-    /// The key of the pane this record belongs to, if its session id is agterm-shaped.
+    /// The key of the pane this record belongs to: a tmux record's from its `tmux` identity, an agterm
+    /// record's (every record before tmux support) from its session id, if that is agterm-shaped.
     pub fn pane_key(&self) -> Option<PaneKey> {
+        if self.terminal == TerminalKind::Tmux.as_str() {
+            return self.tmux().map(|p| PaneKey::tmux(&p));
+        }
         PaneKey::new(&self.agterm_session, self.role)
+    }
+
+    /// The tmux pane of a tmux record.
+    pub fn tmux(&self) -> Option<TmuxPane> {
+        serde_json::from_value(self.extra.get(TMUX_KEY)?.clone()).ok()
+    }
+
+    /// Makes this the record of tmux pane `pane`: `terminal` is `tmux`, the agterm fields are empty.
+    pub fn set_tmux(&mut self, pane: &TmuxPane) {
+        self.terminal = TerminalKind::Tmux.as_str().to_string();
+        self.agterm_session = String::new();
+        self.role = PaneRole::Left;
+        self.pane_id = None;
+        self.window_id = None;
+        self.workspace_id = None;
+        self.extra.insert(
+            TMUX_KEY.into(),
+            serde_json::to_value(pane).expect("a TmuxPane always serializes"),
+        );
     }
 
     /// The write time, if `ts` parses.
@@ -184,6 +211,26 @@ pub(crate) mod tests {
         let mut c = a.clone();
         c.agent_cwd = "/w/q".into();
         assert!(LiveRecord::journal_worthy_change(Some(&a), &c));
+    }
+
+    #[test]
+    fn a_tmux_record_keys_by_its_pane_and_round_trips() {
+        let mut r = sample();
+        let pane = TmuxPane {
+            socket: "/tmp/tmux-1/default".into(),
+            session: "work".into(),
+            window: 1,
+            pane: 0,
+            pane_id: Some("%3".into()),
+            server_pid: Some(9),
+            server_started: Some(1_700_000_000),
+            cwd: Some("/w/p".into()),
+        };
+        r.set_tmux(&pane);
+        let back: LiveRecord = serde_json::from_str(&r.to_json_line()).unwrap();
+        assert_eq!(back.tmux(), Some(pane.clone()));
+        assert_eq!(back.pane_key(), Some(PaneKey::tmux(&pane)));
+        assert_eq!(sample().pane_key().unwrap().terminal(), TerminalKind::Agterm);
     }
 
     #[test]

@@ -199,7 +199,7 @@ mod tests {
         let got = captured_panes(&s, None);
         assert_eq!(got.len(), 2);
         assert_eq!(got[0].record.as_ref().unwrap().session_id, ID_A);
-        assert_eq!(got[1].key.role, PaneRole::Right);
+        assert_eq!(got[1].key.agterm().unwrap().role, PaneRole::Right);
         assert_eq!(got[1].record.as_ref().unwrap().session_id, ID_B);
     }
 }

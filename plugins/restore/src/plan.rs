@@ -256,8 +256,9 @@ fn plan_one(
         .and_then(|id| by_id.get(&id.to_ascii_uppercase()))
         .map(|&i| (i, JoinedBy::PaneId))
         .or_else(|| {
+            let k = c.key.agterm()?;
             by_session
-                .get(&(c.key.session.clone(), c.key.role))
+                .get(&(k.session.clone(), k.role))
                 .map(|&i| (i, JoinedBy::SessionRole))
         });
     let Some((index, joined_by)) = joined else {

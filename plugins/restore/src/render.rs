@@ -109,7 +109,10 @@ pub fn pane_label(r: &PlanRow) -> String {
     match (&r.pane_name, &r.target) {
         (Some(name), Some(t)) => format!("{name} · {}", t.role),
         (None, Some(t)) => format!("{}… · {}", id_prefix(&t.session_id), t.role),
-        (_, None) => format!("{}… · {}", id_prefix(&r.key.session), r.key.role),
+        (_, None) => match r.key.agterm() {
+            Some(k) => format!("{}… · {}", id_prefix(&k.session), k.role),
+            None => r.key.to_string(),
+        },
     }
 }
 

@@ -128,7 +128,7 @@ pub fn harvest_pane(
         v: RECORD_VERSION,
         agent: "claude".into(),
         session_id: id,
-        agterm_session: key.session.clone(),
+        agterm_session: key.agterm()?.session.clone(),
         role: pane.role,
         pane_id: pane.pane_id.clone(),
         transcript_path: Some(transcript.to_string_lossy().into_owned()),

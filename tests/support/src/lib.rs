@@ -4,6 +4,7 @@
 
 pub mod agents;
 pub mod fake_agterm;
+pub mod layout;
 pub mod paths;
 pub mod stub_model;
 pub mod tmux;

@@ -8,6 +8,10 @@ use std::time::{Duration, Instant};
 pub struct Tmux {
     socket: PathBuf,
     kill_on_drop: bool,
+    /// `Some`: every tmux command runs with exactly this environment (so the server, and every pane a
+    /// layout restorer creates, inherits it) and the server reads the config files of its `HOME`, as a
+    /// user's tmux does. `None`: the test's environment and no config (`-f /dev/null`).
+    env: Option<Vec<(String, String)>>,
 }
 
 impl Tmux {
@@ -16,7 +20,22 @@ impl Tmux {
         Tmux {
             socket: socket.into(),
             kill_on_drop: true,
+            env: None,
         }
+    }
+
+    /// A server run as a user runs theirs: with exactly `env` and the config files of its `HOME`.
+    pub fn as_user(socket: impl Into<PathBuf>, env: &[(String, String)]) -> Tmux {
+        Tmux {
+            socket: socket.into(),
+            kill_on_drop: true,
+            env: Some(env.to_vec()),
+        }
+    }
+
+    /// The environment of [`Tmux::as_user`], if this is such a server.
+    pub fn user_env(&self) -> Option<&[(String, String)]> {
+        self.env.as_deref()
     }
 
     /// Keeps the server running when this handle is dropped (the fake agterm's Live panes outlive it).
@@ -29,17 +48,28 @@ impl Tmux {
         &self.socket
     }
 
-    /// Runs `tmux -S <socket> -f /dev/null <args>`.
+    /// Runs `tmux -S <socket> -f /dev/null <args>` (or, for [`Tmux::as_user`], with its environment and
+    /// config).
     pub fn cmd(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .arg("-S")
-            .arg(&self.socket)
-            .arg("-f")
-            .arg("/dev/null")
-            .args(args)
-            .env_remove("TMUX")
+        self.command(args)
             .output()
             .expect("tmux runs (install it: apt-get install tmux)")
+    }
+
+    /// The [`Command`] [`Tmux::cmd`] runs (for callers that need to change it, e.g. `tmuxp`).
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new("tmux");
+        cmd.arg("-S").arg(&self.socket);
+        match &self.env {
+            None => {
+                cmd.arg("-f").arg("/dev/null").env_remove("TMUX");
+            }
+            Some(env) => {
+                cmd.env_clear().envs(env.iter().map(|(k, v)| (k, v)));
+            }
+        }
+        cmd.args(args);
+        cmd
     }
 
     /// Like [`Tmux::cmd`] but panics with tmux's stderr on failure; returns trimmed stdout.
