@@ -230,7 +230,10 @@ pub(crate) mod tests {
         let back: LiveRecord = serde_json::from_str(&r.to_json_line()).unwrap();
         assert_eq!(back.tmux(), Some(pane.clone()));
         assert_eq!(back.pane_key(), Some(PaneKey::tmux(&pane)));
-        assert_eq!(sample().pane_key().unwrap().terminal(), TerminalKind::Agterm);
+        assert_eq!(
+            sample().pane_key().unwrap().terminal(),
+            TerminalKind::Agterm
+        );
     }
 
     #[test]

@@ -82,7 +82,7 @@ impl PaneIdentity {
 
 /// Variables that say which pane a process runs in.
 pub fn is_pane_var(name: &str) -> bool {
-    name.starts_with("AGTERM_") || name == "TMUX_PANE"
+    name.starts_with("AGTERM_") || name == "TMUX_PANE" || name == "TMUX"
 }
 
 /// The pane variables of an environment.

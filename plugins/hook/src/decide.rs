@@ -8,6 +8,8 @@ use crate::skip::Skip;
 use agterm_backup_core::agent::AgentSpec;
 use agterm_backup_core::flags::filter_launch_args;
 use agterm_backup_core::id::is_valid_session_id;
+use agterm_backup_core::pane::tmux::TmuxPane;
+use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::process::{agent_args, AgentProcess, Located};
 use agterm_backup_core::record::{LiveRecord, PinOutcome, RECORD_VERSION};
 use chrono::{DateTime, Utc};
@@ -40,6 +42,8 @@ pub struct HookInput<'a> {
     pub process: &'a ProcessFacts,
     /// The pane's current record, read under the pane lock.
     pub previous: Option<&'a LiveRecord>,
+    /// The tmux pane the event comes from; `None`: the agterm pane of `env`.
+    pub tmux: Option<&'a TmuxPane>,
     /// The time of this event (written as `ts`).
     pub now: DateTime<Utc>,
 }
@@ -157,7 +161,10 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
         previous,
         ..
     } = input;
-    let pane = PaneEnv::from_env(env)?;
+    let agterm = match input.tmux {
+        Some(_) => None,
+        None => Some(PaneEnv::from_env(env)?),
+    };
     if !is_valid_session_id(&payload.session_id) {
         return Err(Skip::BadSessionId(payload.session_id.clone()));
     }
@@ -204,13 +211,17 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
         Some(t) => extra.insert(AGENT_START_KEY.into(), Value::from(t)),
         None => extra.remove(AGENT_START_KEY),
     };
-    Ok(LiveRecord {
+    let owned = |f: fn(&PaneEnv) -> &Option<String>| agterm.as_ref().and_then(|p| f(p).clone());
+    let mut record = LiveRecord {
         v: RECORD_VERSION,
         agent: spec.name.to_string(),
         session_id: payload.session_id.clone(),
-        agterm_session: pane.session.clone(),
-        role: pane.role,
-        pane_id: pane.pane_id.clone(),
+        agterm_session: agterm
+            .as_ref()
+            .map(|p| p.session.clone())
+            .unwrap_or_default(),
+        role: agterm.as_ref().map_or(PaneRole::Left, |p| p.role),
+        pane_id: owned(|p| &p.pane_id),
         transcript_path: payload.transcript_path.clone(),
         agent_cwd,
         hook_cwd: payload.cwd.clone().unwrap_or_default(),
@@ -229,12 +240,16 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
             .source
             .clone()
             .or_else(|| same_session.and_then(|p| p.source.clone())),
-        window_id: pane.window_id.clone(),
-        workspace_id: pane.workspace_id.clone(),
+        window_id: owned(|p| &p.window_id),
+        workspace_id: owned(|p| &p.workspace_id),
         pin: previous.and_then(|p| p.pin),
         pinned_line: previous.and_then(|p| p.pinned_line.clone()),
         extra,
-    })
+    };
+    if let Some(tmux) = input.tmux {
+        record.set_tmux(tmux);
+    }
+    Ok(record)
 }
 
 #[cfg(test)]

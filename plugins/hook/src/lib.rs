@@ -15,6 +15,7 @@ pub mod payload;
 pub mod pin;
 pub mod skip;
 pub mod stdin;
+pub mod terminal_pane;
 
 use agterm_backup_core::agent;
 use agterm_backup_core::process::{self, locate_agent};
@@ -108,8 +109,8 @@ fn run(agent_name: &str, started: Instant, state: &StateDir) {
         early_payload = Some(payload);
     }
     let state: &StateDir = &state;
-    // Cheap checks first: outside agterm the hook costs nothing more than this.
-    let pane = match PaneEnv::from_env(&env) {
+    // Cheap checks first: outside a captured terminal the hook costs nothing more than this.
+    let found = match terminal_pane::find(&env) {
         Ok(p) => p,
         Err(skip) => {
             if skip.worth_logging() {
@@ -150,6 +151,14 @@ fn run(agent_name: &str, started: Instant, state: &StateDir) {
             return;
         }
     };
+    // A tmux pane's name comes from a cache (tmux is asked once per pane and server).
+    let pane = match terminal_pane::resolve(found, state) {
+        Ok(p) => p,
+        Err(e) => {
+            log(state, &e);
+            return;
+        }
+    };
 
     let pinned = daemon_tui.or_else(|| {
         spec.pid_env
@@ -169,6 +178,7 @@ fn run(agent_name: &str, started: Instant, state: &StateDir) {
                 payload: &payload,
                 process: &facts,
                 previous: Some(&previous),
+                tmux: pane.tmux_name(),
                 now: chrono::Utc::now(),
             };
             if decide(&input) == Decision::Fresh {
@@ -176,6 +186,8 @@ fn run(agent_name: &str, started: Instant, state: &StateDir) {
             }
         }
     }
+    // About to write: learn a tmux pane's name again (a renamed session, a moved pane).
+    let pane = terminal_pane::refresh(pane, state);
     let src = process::default_source();
     let located = locate_agent(&*src, spec, parent, pinned);
 
@@ -219,6 +231,7 @@ fn run(agent_name: &str, started: Instant, state: &StateDir) {
         payload: &payload,
         process: &facts,
         previous: previous.as_ref(),
+        tmux: pane.tmux_name(),
         now: chrono::Utc::now(),
     };
     let (mut record, journal) = match decide(&input) {
@@ -231,18 +244,21 @@ fn run(agent_name: &str, started: Instant, state: &StateDir) {
             return;
         }
     };
-    let target = pin::PinTarget {
-        socket: pane.socket.clone(),
-        agterm_session: pane.session.clone(),
-        pane: pane.pane.clone(),
-        pane_id: pane.pane_id.clone(),
-    };
-    pin::pin_if_changed(
-        &target,
-        previous.as_ref(),
-        &mut record,
-        Instant::now() + PIN_BUDGET,
-    );
+    // Only agterm pins; tmux's layout restorer runs restore through its post-restore hook instead.
+    if let terminal_pane::HookPane::Agterm(pane) = &pane {
+        let target = pin::PinTarget {
+            socket: pane.socket.clone(),
+            agterm_session: pane.session.clone(),
+            pane: pane.pane.clone(),
+            pane_id: pane.pane_id.clone(),
+        };
+        pin::pin_if_changed(
+            &target,
+            previous.as_ref(),
+            &mut record,
+            Instant::now() + PIN_BUDGET,
+        );
+    }
     // Journal first: if the record write then fails, the next event sees the old record and appends
     // again (a duplicate line) rather than never journalling the change.
     if journal {

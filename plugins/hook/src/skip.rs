@@ -20,6 +20,8 @@ pub enum Skip {
     Headless(String),
     /// The agent runs inside another agent (pid, agent name).
     Nested(u32, &'static str),
+    /// Inside tmux (`$TMUX`) but not in one of its panes (`run-shell`, a hook job) or a malformed one.
+    NoTmuxPane,
 }
 
 impl Skip {
@@ -64,6 +66,7 @@ impl fmt::Display for Skip {
             ),
             Skip::Headless(why) => write!(f, "headless run ({why})"),
             Skip::Nested(pid, name) => write!(f, "nested inside {name} (pid {pid})"),
+            Skip::NoTmuxPane => f.write_str("inside tmux but not in a pane ($TMUX_PANE unset or malformed)"),
         }
     }
 }

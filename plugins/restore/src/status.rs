@@ -129,7 +129,11 @@ pub fn build(input: StatusInput<'_>) -> StatusReport {
         panes.push(PaneStatus {
             pane: r.key.to_string(),
             session: String::new(),
-            role: r.key.agterm().map(|k| k.role.to_string()).unwrap_or_default(),
+            role: r
+                .key
+                .agterm()
+                .map(|k| k.role.to_string())
+                .unwrap_or_default(),
             agent: r.agent.clone(),
             captured: r.session_id.is_some(),
             session_id: r.session_id.clone(),

@@ -64,6 +64,7 @@ fn run(
         payload,
         process,
         previous,
+        tmux: None,
         // A minute after the previous record: past the refresh interval, so every call writes.
         now: previous
             .and_then(|p| p.written_at())
@@ -278,6 +279,7 @@ fn a_recent_record_is_not_rewritten_for_per_event_changes_only() {
             payload: &p,
             process,
             previous: Some(previous),
+            tmux: None,
             now: ts.parse().unwrap(),
         })
     };
@@ -372,6 +374,7 @@ fn the_previous_records_own_facts_answer_fresh_without_a_process_walk() {
                 payload,
                 process,
                 previous: Some(&first),
+                tmux: None,
                 now: "2026-12-01T00:00:05.000Z".parse().unwrap(),
             })
         };
