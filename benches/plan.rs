@@ -98,6 +98,7 @@ fn main() {
             realized: Some(true),
             pin: None,
             live: None,
+            tmux: None,
         })
         .collect();
     let bytes: usize = journals.iter().map(String::len).sum();

@@ -1,9 +1,10 @@
 //! The seam between agterm-backup and the terminal it restores into.
 //!
-//! agterm is the first implementation ([`crate::agterm::AgtermTerminal`]); a zmx or tmux backend would be a
-//! second implementation of [`Terminal`], not a rewrite. Planning code consumes only the plain data here
+//! agterm ([`crate::agterm::AgtermTerminal`]) and tmux (`agterm_backup_tmux::terminal::TmuxTerminal`)
+//! implement [`Terminal`]; a zmx backend is one more implementation, not a rewrite. Planning code consumes only the plain data here
 //! ([`TerminalInfo`], [`PaneView`]), so it is tested without any socket.
 
+use crate::pane::tmux::TmuxPane;
 use crate::pane::PaneRole;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -63,6 +64,10 @@ pub struct PaneView {
     /// The persisted pin: `None` = none, `Some("")` = plain shell, `Some(line)`.
     pub pin: Option<String>,
     pub live: Option<LiveDaemon>,
+    /// A tmux pane's name (server, session, window and pane index): what tmux records join on. For
+    /// tmux, `pane_id` is the pane's `%N` (good for typing, never for joining across a restart).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tmux: Option<TmuxPane>,
 }
 
 /// Addresses one pane for typing, reading or pinning.

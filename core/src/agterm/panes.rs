@@ -84,6 +84,7 @@ fn view(
                 clients: r.clients,
             })
         }),
+        tmux: None,
     }
 }
 

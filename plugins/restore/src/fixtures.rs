@@ -70,5 +70,6 @@ pub fn pane(role: PaneRole) -> PaneView {
         realized: Some(true),
         pin: None,
         live: None,
+        tmux: None,
     }
 }

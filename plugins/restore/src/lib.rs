@@ -9,6 +9,7 @@
 //! - [`dialog`]: Claude's "resume from summary?" question: spotting it and the keys that answer it.
 //! - [`execute`]: typing the plan through the [`Terminal`](agterm_backup_core::terminal::Terminal) seam,
 //!   re-checking each pane first and confirming the agent came up; answering the dialog.
+//! - [`join_tmux`]: which pane of a running tmux server a tmux record belongs to (name, index, cwd).
 //! - [`gather`]: one planning pass against the running terminal (the edge around [`plan`]).
 //! - [`load`]: reading records, journals and harvested snapshot entries from the state directory.
 //! - [`snapshot`]: `snap` and `snap --harvest`.
@@ -21,6 +22,7 @@ pub mod cutoff;
 pub mod dialog;
 pub mod execute;
 pub mod gather;
+pub mod join_tmux;
 pub mod load;
 pub mod mock;
 pub mod plan;

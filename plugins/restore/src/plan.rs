@@ -6,7 +6,8 @@
 //! |---|----------------------------------------------------------------------------|-------------------------|
 //! | 1 | no record, or every record was written after the cutoff                    | skip `no-record`        |
 //! | 2 | the chosen record's agent is unknown or its session id is invalid          | skip `invalid-id`       |
-//! | 3 | no open pane joins the record (pane id, else session id + role)            | skip `pane-gone`        |
+//! | 3 | no open pane joins the record (pane id, else session id + role; tmux: name) | skip `pane-gone`        |
+//! | 3b| a tmux join the pane's directory does not confirm, or the pane moved since | skip `join-uncertain`   |
 //! | 4 | the agent in the foreground runs a conversation started in this launch     | skip `new-conversation` |
 //! | 5 | the pane's foreground is the agent (a Live daemon kept it, a pin fired, …) | skip `already-running`  |
 //! | 6 | anything else in the foreground (vim, a build, …)                          | skip `busy`             |
@@ -66,6 +67,8 @@ pub struct PlanInput<'a> {
 pub enum JoinedBy {
     PaneId,
     SessionRole,
+    /// tmux: server + session name + window index + pane index, confirmed by the directory.
+    TmuxPlace,
 }
 
 /// Why nothing is typed into a pane.
@@ -74,6 +77,7 @@ pub enum SkipReason {
     NoRecord { why: String },
     InvalidId { why: String },
     PaneGone,
+    JoinUncertain { why: String },
     AlreadyRunning { live: bool },
     NewConversation { agent: String },
     Busy { foreground: Vec<String> },
@@ -87,6 +91,7 @@ impl SkipReason {
             SkipReason::NoRecord { .. } => "no-record",
             SkipReason::InvalidId { .. } => "invalid-id",
             SkipReason::PaneGone => "pane-gone",
+            SkipReason::JoinUncertain { .. } => "join-uncertain",
             SkipReason::AlreadyRunning { .. } => "already-running",
             SkipReason::NewConversation { .. } => "new-conversation",
             SkipReason::Busy { .. } => "busy",
@@ -100,6 +105,7 @@ impl SkipReason {
             SkipReason::NoRecord { why } => format!("no record: {why}"),
             SkipReason::InvalidId { why } => format!("invalid id: {why}"),
             SkipReason::PaneGone => "pane gone: no open pane has this id or session".into(),
+            SkipReason::JoinUncertain { why } => format!("not joined: {why}; not guessing"),
             SkipReason::AlreadyRunning { live: true } => {
                 "already running (its Live daemon kept the agent alive)".into()
             }
@@ -249,18 +255,16 @@ fn plan_one(
         let why = format!("{:?} is not a session id", rec.session_id);
         return skip(row, SkipReason::InvalidId { why });
     }
-    // 3. The pane, by persistent pane id where both sides have one, else by session + role.
-    let joined = rec
-        .pane_id
-        .as_ref()
-        .and_then(|id| by_id.get(&id.to_ascii_uppercase()))
-        .map(|&i| (i, JoinedBy::PaneId))
-        .or_else(|| {
-            let k = c.key.agterm()?;
-            by_session
-                .get(&(k.session.clone(), k.role))
-                .map(|&i| (i, JoinedBy::SessionRole))
-        });
+    // 3. The pane: a tmux record by its place (`join_tmux`); an agterm record by persistent pane id
+    // where both sides have one, else by session + role.
+    let joined = match rec.tmux() {
+        Some(recorded) => match crate::join_tmux::join(input.panes, &recorded, rec, input.captured)
+        {
+            Ok(i) => Some((i, JoinedBy::TmuxPlace)),
+            Err(reason) => return skip(row, reason),
+        },
+        None => agterm_join(c, rec, by_id, by_session),
+    };
     let Some((index, joined_by)) = joined else {
         return skip(row, SkipReason::PaneGone);
     };
@@ -299,6 +303,25 @@ fn plan_one(
         }
         Err(e) => skip(row, SkipReason::InvalidId { why: e.to_string() }),
     }
+}
+
+/// An agterm record's pane: by persistent pane id where both sides have one, else session + role.
+fn agterm_join(
+    c: &CapturedPane,
+    rec: &LiveRecord,
+    by_id: &HashMap<String, usize>,
+    by_session: &HashMap<(String, PaneRole), usize>,
+) -> Option<(usize, JoinedBy)> {
+    rec.pane_id
+        .as_ref()
+        .and_then(|id| by_id.get(&id.to_ascii_uppercase()))
+        .map(|&i| (i, JoinedBy::PaneId))
+        .or_else(|| {
+            let k = c.key.agterm()?;
+            by_session
+                .get(&(k.session.clone(), k.role))
+                .map(|&i| (i, JoinedBy::SessionRole))
+        })
 }
 
 fn foreground_reason(

@@ -4,7 +4,12 @@
 use crate::command::{TmuxError, TmuxServer};
 use crate::foreground::tty_foreground_group;
 use crate::panes::{panes_now, parse_server_line, PaneNow, ServerNow, PANES_FORMAT, SERVER_FORMAT};
+use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::process::default_source;
+use agterm_backup_core::terminal::{
+    PaneRef, PaneView, ScreenRange, Terminal, TerminalError, TerminalInfo,
+};
+use chrono::DateTime;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -110,6 +115,82 @@ impl TmuxTerminal {
             args.extend(["-S", s]);
         }
         self.server.run(&args)
+    }
+}
+
+/// tmux behind the seam restore, status and answer use. A pane is addressed by its `%N` (`PaneRef`'s
+/// `pane_id`), which is exact while the server runs; records join on [`PaneView::tmux`] instead.
+impl Terminal for TmuxTerminal {
+    fn info(&mut self) -> Result<TerminalInfo, TerminalError> {
+        let server = self.server_now().map_err(seam_error)?;
+        Ok(TerminalInfo {
+            version: Some(format!("tmux {}", server.version)),
+            restore_mode: None,
+            supports_pin: false,
+            supports_live: false,
+            launched_at: DateTime::from_timestamp(server.started, 0),
+        })
+    }
+
+    fn panes(&mut self) -> Result<Vec<PaneView>, TerminalError> {
+        Ok(TmuxTerminal::panes(self)
+            .map_err(seam_error)?
+            .into_iter()
+            .map(pane_view)
+            .collect())
+    }
+
+    fn type_text(&mut self, pane: &PaneRef, text: &str) -> Result<(), TerminalError> {
+        TmuxTerminal::type_text(self, pane_target(pane)?, text).map_err(seam_error)
+    }
+
+    fn screen(&mut self, pane: &PaneRef, range: ScreenRange) -> Result<String, TerminalError> {
+        let range = match range {
+            ScreenRange::Visible => Range::Visible,
+            ScreenRange::LastLines(n) => Range::LastLines(n),
+            ScreenRange::All => Range::All,
+        };
+        TmuxTerminal::screen(self, pane_target(pane)?, range).map_err(seam_error)
+    }
+
+    fn pin(&mut self, _pane: &PaneRef, _line: &str) -> Result<Option<String>, TerminalError> {
+        Err(TerminalError::Unsupported(
+            "tmux has no pins: its layout restorer runs restore through the post-restore hook"
+                .into(),
+        ))
+    }
+}
+
+/// A listed pane as the seam shows it.
+pub fn pane_view(p: PaneNow) -> PaneView {
+    PaneView {
+        session_id: String::new(),
+        role: PaneRole::Left,
+        pane_id: p.name.pane_id.clone(),
+        window_id: None,
+        session_name: Some(p.name.target()),
+        cwd: p.name.cwd.clone(),
+        foreground: p.foreground,
+        realized: Some(true),
+        pin: None,
+        live: None,
+        tmux: Some(p.name),
+    }
+}
+
+fn pane_target(pane: &PaneRef) -> Result<&str, TerminalError> {
+    pane.pane_id
+        .as_deref()
+        .filter(|id| crate::env::is_pane_id(id))
+        .ok_or_else(|| TerminalError::Refused("not a tmux pane (no %N id)".into()))
+}
+
+fn seam_error(e: TmuxError) -> TerminalError {
+    match e {
+        TmuxError::NotRunnable(_) | TmuxError::NoServer(_) | TmuxError::TimedOut => {
+            TerminalError::Unreachable(e.to_string())
+        }
+        TmuxError::Refused(_) => TerminalError::Refused(e.to_string()),
     }
 }
 
