@@ -50,7 +50,7 @@ pub enum Command {
 
     /// Resume every captured agent in the panes agterm brought back
     #[command(
-        after_help = "Examples:\n  agterm-backup restore --dry-run     # show the plan, type nothing\n  agterm-backup restore --yes         # no question asked\n  agterm-backup restore --as-of 2026-12-01T09:00:00Z"
+        after_help = "Examples:\n  agterm-backup restore --dry-run     # show the plan, type nothing\n  agterm-backup restore --yes         # no question asked\n  agterm-backup restore --as-of 2026-12-01T09:00:00Z\n  agterm-backup restore --terminal tmux --yes   # what the tmux-resurrect hook runs"
     )]
     Restore(RestoreArgs),
 
@@ -171,6 +171,17 @@ pub struct RestoreArgs {
     /// Machine-readable output
     #[arg(long)]
     pub json: bool,
+    /// Restore only into this terminal (default: every terminal that has records and is running; with
+    /// tmux, the server of $TMUX, else --socket, else tmux's default socket)
+    #[arg(long, value_enum, value_name = "TERMINAL")]
+    pub terminal: Option<TerminalArg>,
+}
+
+/// A terminal agterm-backup restores into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TerminalArg {
+    Agterm,
+    Tmux,
 }
 
 #[derive(Debug, Args, Clone)]

@@ -11,11 +11,16 @@ fn apply_all(s: &Sandbox) -> std::process::Output {
 }
 
 #[test]
-fn fresh_machine_gets_all_three_files_and_remove_takes_them_away() {
+fn fresh_machine_gets_every_file_and_remove_takes_them_away() {
     let s = Sandbox::new();
     let out = apply_all(&s);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    for path in [s.claude_settings(), s.codex_config(), s.denylist()] {
+    for path in [
+        s.claude_settings(),
+        s.codex_config(),
+        s.denylist(),
+        s.tmux_conf(),
+    ] {
         assert!(path.exists(), "{} not created", path.display());
     }
     assert_eq!(mode(&s.claude_settings()), Some(0o600));
@@ -33,27 +38,42 @@ fn fresh_machine_gets_all_three_files_and_remove_takes_them_away() {
         agterm_backup_denylist::parse(&denylist),
         vec!["tmux", "screen", "zellij", "claude", "codex"]
     );
-    let stamps: Vec<_> = [s.claude_settings(), s.codex_config(), s.denylist()]
-        .iter()
-        .map(|p| mtime(p))
-        .collect();
+    let stamps: Vec<_> = [
+        s.claude_settings(),
+        s.codex_config(),
+        s.denylist(),
+        s.tmux_conf(),
+    ]
+    .iter()
+    .map(|p| mtime(p))
+    .collect();
 
     let again = apply_all(&s);
     assert_eq!(
         text(&again.stdout).matches(": unchanged").count(),
-        3,
+        4,
         "{}",
         text(&again.stdout)
     );
-    let stamps2: Vec<_> = [s.claude_settings(), s.codex_config(), s.denylist()]
-        .iter()
-        .map(|p| mtime(p))
-        .collect();
+    let stamps2: Vec<_> = [
+        s.claude_settings(),
+        s.codex_config(),
+        s.denylist(),
+        s.tmux_conf(),
+    ]
+    .iter()
+    .map(|p| mtime(p))
+    .collect();
     assert_eq!(stamps, stamps2, "a no-op apply must not touch mtimes");
 
     let out = s.run(&["installer", "remove"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    for path in [s.claude_settings(), s.codex_config(), s.denylist()] {
+    for path in [
+        s.claude_settings(),
+        s.codex_config(),
+        s.denylist(),
+        s.tmux_conf(),
+    ] {
         assert!(!path.exists(), "{} left behind", path.display());
     }
     let status: serde_json::Value =

@@ -8,7 +8,7 @@
 
 use crate::fsio::{self, CommitError, FileState};
 use crate::refusal::{decode_utf8, FileRefusal, Refusal};
-use crate::{codex_toml, json_hooks};
+use crate::{codex_toml, json_hooks, tmux_conf};
 use agterm_backup_denylist as denylist;
 use std::path::{Path, PathBuf};
 
@@ -23,6 +23,8 @@ pub enum TargetKind {
     CodexHooksJson,
     /// agterm's `restore-denylist.conf`.
     Denylist,
+    /// The user's tmux config (tmux-resurrect's post-restore hook).
+    TmuxConf,
 }
 
 impl TargetKind {
@@ -32,19 +34,21 @@ impl TargetKind {
             TargetKind::ClaudeSettings => "claude",
             TargetKind::CodexConfig | TargetKind::CodexHooksJson => "codex",
             TargetKind::Denylist => "denylist",
+            TargetKind::TmuxConf => "tmux",
         }
     }
 
     /// Mode of a file we create: agent configs may hold secrets, the denylist does not.
     fn new_file_mode(self) -> u32 {
         match self {
-            TargetKind::Denylist => 0o644,
+            TargetKind::Denylist | TargetKind::TmuxConf => 0o644,
             _ => 0o600,
         }
     }
 }
 
-/// One file to wire, with the hook command that goes into it (empty for the denylist).
+/// One file to wire, with the hook command that goes into it (empty for the denylist; the binary's path
+/// for the tmux config).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Target {
     pub kind: TargetKind,
@@ -60,6 +64,7 @@ impl Target {
             TargetKind::CodexHooksJson => json_hooks::apply(original, "codex", &self.command),
             TargetKind::CodexConfig => codex_toml::apply(original, &self.command),
             TargetKind::Denylist => Ok(denylist::with_our_block(original)),
+            TargetKind::TmuxConf => tmux_conf::apply(original, &self.command),
         }
     }
 
@@ -70,6 +75,7 @@ impl Target {
             TargetKind::CodexHooksJson => json_hooks::remove(current, "codex"),
             TargetKind::CodexConfig => codex_toml::remove(current),
             TargetKind::Denylist => Ok(denylist::without_our_block(current)),
+            TargetKind::TmuxConf => Ok(tmux_conf::remove(current)),
         }
     }
 
@@ -82,6 +88,7 @@ impl Target {
                 .lines()
                 .any(|l| l.trim_end() == codex_toml::BLOCK_START),
             TargetKind::Denylist => denylist::find_block(text).is_some(),
+            TargetKind::TmuxConf => tmux_conf::has_ours(text),
         }
     }
 }

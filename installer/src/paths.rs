@@ -78,6 +78,21 @@ pub fn denylist(lookup: &dyn Lookup) -> Result<PathBuf, String> {
         .ok_or_else(|| "HOME is not set; set HOME or AGTERM_STATE_DIR".into())
 }
 
+/// The user's tmux config, when tmux is installed (on `PATH`) or the config already holds our block.
+pub fn tmux_target(lookup: &dyn Lookup) -> Option<PathBuf> {
+    let path = crate::tmux_conf::target_path(|k| lookup.env(k), |p| lookup.exists(p))?;
+    let on_path = lookup
+        .env("PATH")
+        .unwrap_or_default()
+        .split(':')
+        .filter(|d| !d.is_empty())
+        .any(|d| lookup.exists(&Path::new(d).join("tmux")));
+    let ours = lookup
+        .read(&path)
+        .is_some_and(|t| crate::tmux_conf::has_ours(&t));
+    (on_path || ours).then_some(path)
+}
+
 /// The targets for `agents` (`claude`, `codex`) plus the denylist unless left out. Unknown agents are
 /// an error naming the agent.
 pub fn targets(
@@ -110,6 +125,13 @@ pub fn targets(
         }
     }
     out.dedup();
+    if let Some(path) = tmux_target(lookup) {
+        out.push(Target {
+            kind: TargetKind::TmuxConf,
+            path,
+            command: binary.display().to_string(),
+        });
+    }
     if with_denylist {
         out.push(Target {
             kind: TargetKind::Denylist,

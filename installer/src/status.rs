@@ -38,7 +38,7 @@
 use crate::engine::{Target, TargetKind};
 use crate::paths::{self, Lookup};
 use crate::refusal::Refusal;
-use crate::{claude_plugin, codex_event_label, codex_toml, json_hooks, EventState};
+use crate::{claude_plugin, codex_event_label, codex_toml, json_hooks, tmux_conf, EventState};
 use agterm_backup_denylist as denylist;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -79,6 +79,7 @@ fn file_name(kind: TargetKind) -> &'static str {
         TargetKind::CodexConfig => "config.toml",
         TargetKind::CodexHooksJson => "hooks.json",
         TargetKind::Denylist => "restore-denylist.conf",
+        TargetKind::TmuxConf => "tmux.conf",
     }
 }
 
@@ -100,7 +101,7 @@ fn event_states(target: &Target, text: Option<&str>) -> Result<Vec<EventState>, 
         TargetKind::ClaudeSettings => json_hooks::inspect(text, "claude", &target.command),
         TargetKind::CodexHooksJson => json_hooks::inspect(text, "codex", &target.command),
         TargetKind::CodexConfig => codex_toml::inspect(text, &target.command),
-        TargetKind::Denylist => Ok(Vec::new()),
+        TargetKind::Denylist | TargetKind::TmuxConf => Ok(Vec::new()),
     }
 }
 
@@ -135,6 +136,10 @@ pub fn target_report(
                 .map(|e| (*e, denylist::denies(text, e)))
                 .collect(),
         );
+        return report;
+    }
+    if target.kind == TargetKind::TmuxConf {
+        tmux_conf::report(&mut report, text, &target.command);
         return report;
     }
     let states = match event_states(target, text) {

@@ -8,8 +8,11 @@
 //! themselves is theirs: we refuse rather than override it (a tmux option holds one value).
 
 use crate::refusal::Refusal;
+use crate::status::TargetReport;
 use agterm_backup_denylist::{find_block, without_our_block, BLOCK_END, BLOCK_START};
-use agterm_backup_tmux::resurrect::{hook_line, POST_RESTORE_OPTION};
+use agterm_backup_tmux::resurrect::{
+    hook_line, processes_warning, POST_RESTORE_OPTION, PROCESSES_OPTION,
+};
 use std::path::{Path, PathBuf};
 
 const BLOCK_NOTE: &str = "# agterm-backup resumes agent conversations after tmux-resurrect restores the panes; `agterm-backup installer remove` takes this block out.";
@@ -126,6 +129,28 @@ fn outside_block_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
         (!block.contains(&here) && !body.is_empty() && !body.starts_with('#'))
             .then_some((here, body))
     })
+}
+
+/// Fills `installer status`'s report of the tmux config `text` for `binary`: `present` (our block, this
+/// binary), `outdated` (our block, another binary), `absent`; warnings when `@resurrect-processes` would
+/// re-run an agent, or the user's own post-restore hook keeps ours out.
+pub fn report(report: &mut TargetReport, text: Option<&str>, binary: &str) {
+    let text = text.unwrap_or("");
+    report.state = match find_block(text) {
+        Some(range) if text[range.clone()].trim_end() == our_block(binary).trim_end() => "present",
+        Some(_) => "outdated",
+        None => "absent",
+    };
+    if let Some(warning) = option_value(text, PROCESSES_OPTION).and_then(|v| processes_warning(&v))
+    {
+        report.warnings.push(warning);
+    }
+    if user_setting(text, POST_RESTORE_OPTION).is_some() {
+        report.warnings.push(format!(
+            "{POST_RESTORE_OPTION} is set by you, so `installer apply` leaves this file alone: add              `; {}` to your hook",
+            hook_line(binary)
+        ));
+    }
 }
 
 /// Takes tmux's quotes off a value: `'…'` verbatim, `"…"` with `\` escapes, else the first word.

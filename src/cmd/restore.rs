@@ -1,14 +1,20 @@
-//! `agterm-backup restore`: print the plan, ask once, type each resume line, answer Claude's question.
+//! `agterm-backup restore`: per terminal (agterm, each tmux server), print the plan, ask once, type each
+//! resume line, answer Claude's question.
 
-use crate::cli::RestoreArgs;
+use crate::cli::{RestoreArgs, TerminalArg};
 use crate::{CliError, CliResult};
 use agterm_backup_core::state::StateDir;
+use agterm_backup_core::terminal::Terminal;
 use agterm_backup_restore::connect::connect;
 use agterm_backup_restore::cutoff::parse_as_of;
 use agterm_backup_restore::dialog::answer_keys;
 use agterm_backup_restore::execute::{type_plan, ExecOptions, Progress};
-use agterm_backup_restore::gather::gather;
+use agterm_backup_restore::gather::{gather_in, scopes_with_records, Scope};
 use agterm_backup_restore::render::{table, to_json};
+use agterm_backup_tmux::command::TmuxServer;
+use agterm_backup_tmux::terminal::{
+    socket_path as tmux_socket_path, TmuxTerminal, CLI_TIMEOUT as TMUX_CLI_TIMEOUT,
+};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -28,62 +34,152 @@ pub fn run(args: RestoreArgs, socket: Option<PathBuf>) -> CliResult {
         answer_keys(n).map_err(|e| CliError::refused(format!("--answer-choice: {e}")))?;
     }
     let state = state_dir()?;
-    let mut term = connect(socket.as_deref()).map_err(CliError::failure)?;
     let env = |k: &str| std::env::var(k).ok();
-    let mut planned = gather(&mut term, &state, as_of, &env)
-        .map_err(|e| CliError::failure(format!("could not read agterm's panes: {e}")))?;
-    planned.context.dry_run = args.dry_run;
-    let rows = &planned.rows;
-    let to_type = rows.iter().filter(|r| r.line().is_some()).count();
-    if !args.json {
-        print!(
-            "{}",
-            table(rows, use_color(), std::env::var("HOME").ok().as_deref())
-        );
-        if rows.is_empty() {
-            println!(
-                "nothing captured: no pane has a record in {}",
-                state.root().display()
-            );
-        }
-    }
-    let print_json = |outcomes: &[Option<String>]| {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&to_json(&planned.context, rows, outcomes))
-                .unwrap_or_default()
-        );
+    let scopes = chosen_scopes(args.terminal, socket.as_deref(), &state, &env);
+    let run = Run {
+        args: &args,
+        state: &state,
+        as_of,
+        answer,
     };
-    if args.dry_run || to_type == 0 {
-        if args.json {
-            print_json(&[]);
-        } else if to_type == 0 && !rows.is_empty() {
-            println!("nothing to type");
+    if let [scope] = scopes.as_slice() {
+        let doc = run.restore_in(scope, socket)?;
+        if let Some(doc) = doc {
+            println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         }
         return Ok(());
     }
-    if !args.yes {
-        confirm(to_type)?;
+    // Several terminals: each one that is running; one that is not is named and passed over.
+    let (mut docs, mut failures) = (Vec::new(), Vec::new());
+    for scope in &scopes {
+        let socket = matches!(scope, Scope::Agterm)
+            .then(|| socket.clone())
+            .flatten();
+        match run.restore_in(scope, socket) {
+            Ok(doc) => docs.extend(doc),
+            Err(e) if e.code == 1 && e.message.starts_with(UNREACHABLE) => {
+                eprintln!("{}: {}; skipped", scope.label(), e.message)
+            }
+            Err(e) => failures.push(format!("{}: {}", scope.label(), e.message)),
+        }
     }
-    let opts = ExecOptions::from_env(answer, env);
-    let mut progress = ConsoleProgress::new(args.json);
-    let outcomes = type_plan(&mut term, rows, &state, &opts, &mut progress);
-    progress.clear();
     if args.json {
-        print_json(
-            &outcomes
-                .iter()
-                .map(|o| o.as_ref().map(|o| o.word()))
-                .collect::<Vec<_>>(),
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&docs).unwrap_or_default()
         );
     }
-    let failed = outcomes.iter().flatten().filter(|o| o.is_failure()).count();
-    if failed > 0 {
-        return Err(CliError::failure(format!(
-            "{failed} of {to_type} resume lines did not bring their agent up; see the lines above"
-        )));
+    match failures.is_empty() {
+        true => Ok(()),
+        false => Err(CliError::failure(failures.join("; "))),
     }
-    Ok(())
+}
+
+/// The start of the error a terminal that is not running gives.
+const UNREACHABLE: &str = "could not read";
+
+/// The terminals to act on: the one named by `--terminal`, else every one with records (agterm when
+/// there are none, as before tmux support).
+fn chosen_scopes(
+    terminal: Option<TerminalArg>,
+    socket: Option<&std::path::Path>,
+    state: &StateDir,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Vec<Scope> {
+    match terminal {
+        Some(TerminalArg::Agterm) => vec![Scope::Agterm],
+        Some(TerminalArg::Tmux) => {
+            let path = tmux_socket_path(socket.map(PathBuf::from), env);
+            vec![Scope::Tmux {
+                socket: path.display().to_string(),
+            }]
+        }
+        None => {
+            let with = scopes_with_records(state);
+            if with.is_empty() {
+                vec![Scope::Agterm]
+            } else {
+                with
+            }
+        }
+    }
+}
+
+/// One restore: the flags, where the records are, the cutoff and the dialog answer.
+struct Run<'a> {
+    args: &'a RestoreArgs,
+    state: &'a StateDir,
+    as_of: Option<chrono::DateTime<chrono::Utc>>,
+    answer: Option<u8>,
+}
+
+impl Run<'_> {
+    /// Plans and types into one terminal; returns its `--json` document (when asked for).
+    fn restore_in(
+        &self,
+        scope: &Scope,
+        socket: Option<PathBuf>,
+    ) -> Result<Option<serde_json::Value>, CliError> {
+        let args = self.args;
+        let env = |k: &str| std::env::var(k).ok();
+        let mut term: Box<dyn Terminal> = match scope {
+            Scope::Agterm => Box::new(connect(socket.as_deref()).map_err(CliError::failure)?),
+            Scope::Tmux { socket } => {
+                Box::new(TmuxTerminal::new(TmuxServer::new(socket, TMUX_CLI_TIMEOUT)))
+            }
+        };
+        let what = match scope {
+            Scope::Agterm => "agterm's",
+            Scope::Tmux { .. } => "tmux's",
+        };
+        let mut planned = gather_in(&mut *term, self.state, self.as_of, &env, scope)
+            .map_err(|e| CliError::failure(format!("{UNREACHABLE} {what} panes: {e}")))?;
+        planned.context.dry_run = args.dry_run;
+        let rows = &planned.rows;
+        let to_type = rows.iter().filter(|r| r.line().is_some()).count();
+        if !args.json {
+            print!(
+                "{}",
+                table(rows, use_color(), std::env::var("HOME").ok().as_deref())
+            );
+            if rows.is_empty() {
+                println!(
+                    "nothing captured: no pane has a record in {}",
+                    self.state.root().display()
+                );
+            }
+        }
+        let json = |outcomes: &[Option<String>]| {
+            args.json.then(|| to_json(&planned.context, rows, outcomes))
+        };
+        if args.dry_run || to_type == 0 {
+            if !args.json && to_type == 0 && !rows.is_empty() {
+                println!("nothing to type");
+            }
+            return Ok(json(&[]));
+        }
+        if !args.yes {
+            confirm(to_type)?;
+        }
+        let opts = ExecOptions::from_env(self.answer, env);
+        let mut progress = ConsoleProgress::new(args.json);
+        let outcomes = type_plan(&mut *term, rows, self.state, &opts, &mut progress);
+        progress.clear();
+        let words: Vec<Option<String>> = outcomes
+            .iter()
+            .map(|o| o.as_ref().map(|o| o.word()))
+            .collect();
+        let failed = outcomes.iter().flatten().filter(|o| o.is_failure()).count();
+        if failed > 0 {
+            if let Some(doc) = json(&words) {
+                println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+            }
+            return Err(CliError::failure(format!(
+                "{failed} of {to_type} resume lines did not bring their agent up; see the lines above"
+            )));
+        }
+        Ok(json(&words))
+    }
 }
 
 /// The state directory, or a failure that says how to name one.

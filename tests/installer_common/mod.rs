@@ -45,6 +45,10 @@ impl Sandbox {
     pub fn denylist(&self) -> PathBuf {
         self.agterm_state().join("config/restore-denylist.conf")
     }
+    /// The tmux config `apply` writes when tmux is on `PATH` (it is in `/usr/bin` on the test machines).
+    pub fn tmux_conf(&self) -> PathBuf {
+        self.home().join(".tmux.conf")
+    }
 
     /// The environment every run gets (and nothing of the caller's HOME).
     pub fn command(&self, path_var: &str) -> Command {
