@@ -19,7 +19,7 @@ pub const COMEBACK: Duration = Duration::from_secs(90);
 
 /// The user's tmux config before agterm-backup is installed.
 pub const USER_TMUX_CONF: &str =
-    "# my tmux\nset -g default-command \"/bin/bash --noprofile --norc -i\"\n\
+    "# my tmux\nset -g default-command \"/usr/bin/env PS1='pane$ ' /bin/bash --noprofile --norc -i\"\n\
 set -g history-limit 5000\nset -g @resurrect-processes 'ssh \"~tail -f\"'\n";
 
 pub struct TmuxRig {
@@ -38,7 +38,12 @@ impl TmuxRig {
         let rig = Rig::new(dirs);
         let bin = PathBuf::from(env!("CARGO_BIN_EXE_agterm-backup"));
         std::fs::write(rig.home.home.join(".tmux.conf"), USER_TMUX_CONF).unwrap();
-        rig.pre_install_config(true);
+        // Codex runs only hooks it trusts (`apply --trust` trusts ours): the payload logger is Claude's.
+        rig.pre_install_config(false);
+        rig.home
+            .write_claude_hooks(&[agterm_backup_testkit::agents::payload_logger_command(
+                &rig.payloads,
+            )]);
         let mut env = rig.home.env(&rig.stub);
         env.extend([
             (
@@ -46,6 +51,8 @@ impl TmuxRig {
                 rig.state_dir.display().to_string(),
             ),
             ("PS1".into(), "pane$ ".into()),
+            // A user's UTF-8 locale (tmux writes `_` for tabs and non-ASCII without one).
+            ("LANG".into(), "C.UTF-8".into()),
             // Restore runs in the background after the hook line: keep its waits short.
             ("AGTERM_BACKUP_DIALOG_TIMEOUT_SECS".into(), "20".into()),
         ]);
@@ -143,7 +150,7 @@ impl TmuxRig {
         out
     }
 
-    /// The record of tmux pane `session:window.pane` whose event satisfies `pred`.
+    /// The record of tmux pane `session:window.pane` (waiting for it).
     pub fn wait_record(&self, session: &str, window: u32, pane: u32, what: &str) -> Value {
         let start = std::time::Instant::now();
         loop {
@@ -152,13 +159,12 @@ impl TmuxRig {
                     && r["tmux"]["session"] == session
                     && r["tmux"]["window"] == window
                     && r["tmux"]["pane"] == pane
-                    && r["event"] == "Stop"
             }) {
                 return r;
             }
             assert!(
                 start.elapsed() < TURN,
-                "no Stop record for {session}:{window}.{pane} ({what}); records: {:#?}\nlog: {}",
+                "no record for {session}:{window}.{pane} ({what}); records: {:#?}\nlog: {}",
                 self.records(),
                 std::fs::read_to_string(self.rig.state_dir.join("hook.log")).unwrap_or_default()
             );
@@ -206,12 +212,21 @@ impl TmuxRig {
         );
     }
 
-    /// How often anything was typed that starts `agent`: the resume lines in the pane's scrollback.
-    pub fn typed_resume_lines(&self, target: &str) -> usize {
+    /// How many resume lines naming `id` were typed at the pane's shell prompt (its scrollback).
+    pub fn typed_resume_lines(&self, target: &str, id: &str) -> usize {
         self.tmux
             .capture(target, true)
             .lines()
-            .filter(|l| l.contains("pane$") && (l.contains("--resume") || l.contains(" resume ")))
+            .filter(|l| l.contains("pane$") && l.contains("resume") && l.contains(id))
+            .count()
+    }
+
+    /// Every resume line typed at the pane's prompt, whatever it resumes.
+    pub fn any_resume_lines(&self, target: &str) -> usize {
+        self.tmux
+            .capture(target, true)
+            .lines()
+            .filter(|l| l.contains("pane$") && l.contains("resume"))
             .count()
     }
 }

@@ -49,7 +49,10 @@ impl TmuxServer {
 
     /// Runs `tmux -S <socket> <args>` and returns its stdout.
     pub fn run(&self, args: &[&str]) -> Result<String, TmuxError> {
+        // `-u`: without a UTF-8 locale tmux writes every non-ASCII byte and control character of its
+        // answer as `_`, which would garble session names and our field separator.
         let mut child = Command::new("tmux")
+            .arg("-u")
             .arg("-S")
             .arg(&self.socket)
             .args(args)
