@@ -131,32 +131,49 @@ fn tmux_panes_come_back_resumed_after_a_reboot_and_a_resurrect_restore() {
         },
     );
     assert_eq!(resumed["cwd"], worktree.display().to_string());
+    let resumed = t.rig.wait_payload(
+        tmux_common::COMEBACK,
+        "claude's resumed SessionStart in alpha",
+        |p| {
+            p["hook_event_name"] == "SessionStart"
+                && p["source"] == "resume"
+                && p["session_id"] == alpha["session_id"]
+        },
+    );
+    assert_eq!(resumed["cwd"], t.dir("alpha").display().to_string());
     assert_eq!(
         t.any_resume_lines("side:0.1"),
         0,
         "nothing typed into the busy pane"
     );
     let resumed_panes = [
-        ("work:0.0", id(&alpha)),
-        ("work:0.1", id(&beta)),
-        ("work:1.0", id(&wt)),
-        ("side:0.0", id(&gamma)),
+        ("work:0.0", "claude", id(&alpha)),
+        ("work:0.1", "codex", id(&beta)),
+        ("work:1.0", "claude", id(&wt)),
+        ("side:0.0", "codex", id(&gamma)),
     ];
-    for (pane, id) in resumed_panes {
-        assert_eq!(t.typed_resume_lines(pane, id), 1, "{pane}: typed once");
+    for (pane, agent, id) in resumed_panes {
+        assert_eq!(
+            t.agents_running(pane, agent, id),
+            1,
+            "{pane}: {agent} {id} once"
+        );
     }
 
-    // Running the hook again types nothing more.
+    // Running the hook again types nothing more: no new agent, no line sent to a running one.
+    let requests = t.model_requests();
     let starts = t.rig.payloads_of("SessionStart").len();
     run_post_restore_hook(tmux, &t.rig.root);
     std::thread::sleep(Duration::from_secs(8));
-    for (pane, _) in resumed_panes {
-        assert_eq!(
-            t.any_resume_lines(pane),
-            1,
-            "{pane}: a second restore typed nothing"
-        );
+    for (pane, agent, id) in resumed_panes {
+        assert_eq!(t.agents_running(pane, agent, id), 1, "{pane}: still once");
     }
+    assert_eq!(
+        t.model_requests(),
+        requests,
+        "nothing typed into a running agent"
+    );
+    assert_eq!(t.rig.payloads_of("SessionStart").len(), starts);
     assert_eq!(t.any_resume_lines("side:0.1"), 0);
     assert_eq!(t.rig.payloads_of("SessionStart").len(), starts);
 }
@@ -204,7 +221,8 @@ fn a_layout_rebuilt_by_tmuxp_gets_its_conversations_back() {
     t.wait_resumed("proj:0.0", "claude", id(&one));
     t.wait_resumed("proj:0.1", "codex", id(&two));
     assert_eq!(t.typed_resume_lines("proj:0.0", id(&one)), 1);
-    assert_eq!(t.typed_resume_lines("proj:0.1", id(&two)), 1);
+    assert_eq!(t.agents_running("proj:0.0", "claude", id(&one)), 1);
+    assert_eq!(t.agents_running("proj:0.1", "codex", id(&two)), 1);
 }
 
 fn id(record: &serde_json::Value) -> &str {

@@ -6,7 +6,9 @@
 
 use agterm_backup_core::quote::quote_words;
 use agterm_backup_testkit::agents::rig::Rig;
-use agterm_backup_testkit::agents::{find_descendant, type_prompt, wait_ready, wait_screen, Agent};
+use agterm_backup_testkit::agents::{
+    find_descendant, process_tree, type_prompt, wait_ready, wait_screen, Agent,
+};
 use agterm_backup_testkit::tmux::Tmux;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -219,6 +221,39 @@ impl TmuxRig {
             .lines()
             .filter(|l| l.contains("pane$") && l.contains("resume") && l.contains(id))
             .count()
+    }
+
+    /// How many agent processes in the pane run conversation `id` (the native binaries, not their node
+    /// wrappers): exactly one when the conversation came back once.
+    pub fn agents_running(&self, target: &str, agent: &str, id: &str) -> usize {
+        let pane_pid: u32 = self
+            .tmux
+            .ok(&["display-message", "-p", "-t", target, "#{pane_pid}"])
+            .parse()
+            .unwrap();
+        process_tree(pane_pid)
+            .into_iter()
+            .filter(|pid| {
+                let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok();
+                let argv = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+                let argv = String::from_utf8_lossy(&argv).into_owned();
+                let argv0 = argv.split('\0').next().unwrap_or_default().to_string();
+                let named = Path::new(&argv0).file_name().is_some_and(|n| n == agent)
+                    || exe
+                        .as_ref()
+                        .is_some_and(|e| e.file_name().is_some_and(|n| n == agent));
+                let node = exe.is_some_and(|e| e.file_name().is_some_and(|n| n == "node"));
+                named && !node && argv.contains(id)
+            })
+            .count()
+    }
+
+    /// How many requests the stub model has answered (a line typed into an agent's input box and sent
+    /// would be one more).
+    pub fn model_requests(&self) -> usize {
+        std::fs::read_to_string(self.rig.root.join("stub-requests.jsonl"))
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
     }
 
     /// Every resume line typed at the pane's prompt, whatever it resumes.

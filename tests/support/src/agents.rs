@@ -9,8 +9,8 @@ mod drive;
 pub mod rig;
 
 pub use drive::{
-    find_descendant, run_cli, start_in_pane, start_in_split, type_prompt, wait_ready, wait_screen,
-    Agent,
+    find_descendant, process_tree, run_cli, start_in_pane, start_in_split, type_prompt, wait_ready,
+    wait_screen, Agent,
 };
 
 use crate::stub_model::StubModel;
