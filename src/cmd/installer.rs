@@ -82,6 +82,20 @@ pub fn apply(args: ApplyArgs) -> CliResult {
         }
         plugin.is_none()
     });
+    // The tmux config is an extra: a user's own post-restore hook keeps ours out (with a warning), and
+    // the agents are wired all the same.
+    targets.retain(|t| {
+        if t.kind != TargetKind::TmuxConf {
+            return true;
+        }
+        match engine::plan_apply(t) {
+            Err(engine::Problem::Refused(r)) => {
+                eprintln!("agterm-backup: warning: {r}; the tmux config is left alone");
+                false
+            }
+            _ => true,
+        }
+    });
     let changes = targets
         .iter()
         .map(engine::plan_apply)
