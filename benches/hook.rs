@@ -4,6 +4,8 @@
 //! - baseline: `sh -c 'exec true <payload'` (a shell start, a redirect, an exec);
 //! - steady: `agterm-backup hook claude`, same session, record already there (the PreToolUse storm case),
 //!   from a stand-in `claude` process named in `$CLAUDE_PID` as Claude Code does;
+//! - steady in tmux: the same, from a pane of a real tmux server (`$TMUX`, `$TMUX_PANE`): the pane's
+//!   name comes from the hook's cache, so tmux is not asked;
 //! - first: the first event of a pane: no state directory yet (creates it, writes record and journal),
 //!   on the temp folder's disk and on tmpfs (`/dev/shm`), to separate the hook's work from fsync.
 //!
@@ -102,6 +104,57 @@ fn hook_cmd(bin: &Path, state: &Path, payload: &Path) -> Command {
     c
 }
 
+/// A private tmux server with one pane; killed on drop. `env` is what the pane's processes see.
+struct TmuxServer {
+    socket: std::path::PathBuf,
+    env: [(&'static str, String); 2],
+}
+
+impl TmuxServer {
+    fn start(dir: &Path) -> TmuxServer {
+        let socket = dir.join("bench-tmux.sock");
+        let tmux = |args: &[&str]| {
+            let out = Command::new("tmux")
+                .arg("-S")
+                .arg(&socket)
+                .arg("-f")
+                .arg("/dev/null")
+                .args(args)
+                .env_remove("TMUX")
+                .output()
+                .expect("tmux runs");
+            assert!(out.status.success(), "tmux {args:?}");
+            String::from_utf8_lossy(&out.stdout).trim().to_string()
+        };
+        let pane = tmux(&["new-session", "-d", "-P", "-F", "#{pane_id}", "sleep 600"]);
+        let pid = tmux(&["display-message", "-p", "#{pid}"]);
+        TmuxServer {
+            env: [
+                ("TMUX", format!("{},{pid},0", socket.display())),
+                ("TMUX_PANE", pane),
+            ],
+            socket,
+        }
+    }
+
+    /// `hook_cmd` as run from this server's pane.
+    fn hook_cmd(&self, bin: &Path, state: &Path, payload: &Path) -> Command {
+        let mut c = hook_cmd(bin, state, payload);
+        c.envs(self.env.iter().map(|(k, v)| (k, v)));
+        c
+    }
+}
+
+impl Drop for TmuxServer {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .arg("-S")
+            .arg(&self.socket)
+            .arg("kill-server")
+            .output();
+    }
+}
+
 struct Stats {
     median: f64,
     mean: f64,
@@ -161,10 +214,30 @@ fn main() {
     state.write_record(&record).unwrap();
     let _ = std::fs::remove_file(state.log_path());
 
+    // The same in a tmux pane (inside the agterm pane of the env: tmux, the inner terminal, wins).
+    let tmux = TmuxServer::start(dir.path());
+    let tmux_state = dir.path().join("steady-tmux");
+    for _ in 0..5 {
+        timed(tmux.hook_cmd(bin, &tmux_state, &payload));
+    }
+    let tmux_records = std::fs::read_dir(tmux_state.join("live"))
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.file_name().to_string_lossy().starts_with("tmux."))
+                .count()
+        })
+        .unwrap_or(0);
+    assert!(
+        tmux_records > 0,
+        "no tmux record: see {}",
+        tmux_state.join("hook.log").display()
+    );
+
     // The first event's cost is mostly fsync (record, folder, journal): measured on the temp folder's
     // disk and, when there is one, on tmpfs (what the hook itself costs).
     let shm = tempfile::tempdir_in("/dev/shm").ok();
     let (mut base, mut steady, mut first, mut first_shm) = (vec![], vec![], vec![], vec![]);
+    let mut steady_tmux = vec![];
     let mut peak_rss = 0;
     let started = Instant::now();
     for round in 0..ROUNDS {
@@ -177,6 +250,10 @@ fn main() {
 
         let (t, rss) = timed(hook_cmd(bin, &steady_state, &payload));
         steady.push(t.as_secs_f64() * 1e3);
+        peak_rss = peak_rss.max(rss);
+
+        let (t, rss) = timed(tmux.hook_cmd(bin, &tmux_state, &payload));
+        steady_tmux.push(t.as_secs_f64() * 1e3);
         peak_rss = peak_rss.max(rss);
 
         let fresh = dir.path().join(format!("first-{round}"));
@@ -224,6 +301,7 @@ fn main() {
         "baseline sh -c 'exec true <payload'", b.median, b.mean
     );
     row("steady state (target: <= +1 ms)", &s);
+    row("steady state, tmux pane (<= +1 ms)", &stats(steady_tmux));
     row("first event, disk (target: < 5 ms)", &f);
     if !first_shm.is_empty() {
         row("first event, tmpfs", &stats(first_shm));
