@@ -30,6 +30,10 @@ pub enum ResumeError {
     ControlCharacter { what: &'static str, value: String },
     /// The directory to resume from is empty or relative.
     BadDirectory(String),
+    /// A word holds U+FFFD, the replacement character: bytes that were not UTF-8 were replaced on the
+    /// way into the record (our own `/proc` and `ps` reads, Node's path decoding in Claude, Codex), so
+    /// the line would name a directory or a value that does not exist. Refused, never guessed.
+    NotUtf8 { what: &'static str, value: String },
 }
 
 impl fmt::Display for ResumeError {
@@ -46,6 +50,11 @@ impl fmt::Display for ResumeError {
             ResumeError::BadDirectory(d) => write!(
                 f,
                 "refusing resume directory {d:?}: it must be an absolute path"
+            ),
+            ResumeError::NotUtf8 { what, value } => write!(
+                f,
+                "refusing {what} {value:?}: its name is not UTF-8, so its bytes were lost before they \
+                 reached a line; rename it to UTF-8 to have it restored"
             ),
         }
     }
@@ -179,7 +188,26 @@ fn check_word(what: &'static str, value: &str) -> Result<(), ResumeError> {
             value: value.to_string(),
         });
     }
+    if value.contains(char::REPLACEMENT_CHARACTER) {
+        return Err(ResumeError::NotUtf8 {
+            what,
+            value: value.to_string(),
+        });
+    }
     Ok(())
+}
+
+impl ResumeError {
+    /// A short stable code for the error, for a skip reason of its own (`invalid-id` is only ever an
+    /// id).
+    pub fn code(&self) -> &'static str {
+        match self {
+            ResumeError::InvalidId(_) => "invalid-id",
+            ResumeError::ControlCharacter { .. } => "control-character",
+            ResumeError::BadDirectory(_) => "bad-directory",
+            ResumeError::NotUtf8 { .. } => "not-utf8",
+        }
+    }
 }
 
 #[cfg(test)]

@@ -87,6 +87,25 @@ fn refuses_bad_ids_control_characters_and_relative_dirs() {
         Err(ResumeError::BadDirectory("w/rel".into()))
     );
     assert!(build(ID, &[], "").is_err());
+    // Bytes that were not UTF-8 came through a lossy conversion as U+FFFD: refused, never guessed.
+    let lossy = String::from_utf8_lossy(b"/w/caf\xe9").into_owned();
+    let e = build(ID, &[], &lossy).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ResumeError::NotUtf8 {
+                what: "directory",
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert_eq!(e.code(), "not-utf8");
+    let e = build(ID, &["--add-dir", &lossy], "/w").unwrap_err();
+    assert!(
+        matches!(e, ResumeError::NotUtf8 { what: "flag", .. }),
+        "{e:?}"
+    );
     assert_eq!(
         build(ID, &[], "/w").unwrap().line,
         format!("cd '/w' && 'claude' '--resume' '{ID}'")
