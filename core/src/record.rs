@@ -11,6 +11,10 @@ use serde_json::{Map, Value};
 /// The record format version written in `v`.
 pub const RECORD_VERSION: u32 = 1;
 
+/// Optional key (kept in [`LiveRecord::extra`], so every reader keeps it): the names of launch flags the
+/// flag table does not know, dropped with their values instead of being replayed. Absent when none.
+pub const DROPPED_FLAGS_KEY: &str = "dropped_flags";
+
 /// The outcome of the last attempt to pin the pane's resume line with the terminal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -89,6 +93,30 @@ impl LiveRecord {
                     || p.session_id != next.session_id
                     || p.agent_cwd != next.agent_cwd
             }
+        }
+    }
+
+    /// The launch flags dropped because the flag table does not know them ([`DROPPED_FLAGS_KEY`]).
+    pub fn dropped_flags(&self) -> Vec<String> {
+        self.extra
+            .get(DROPPED_FLAGS_KEY)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Records `names` as the dropped launch flags; none removes the key.
+    pub fn set_dropped_flags(&mut self, names: &[String]) {
+        if names.is_empty() {
+            self.extra.remove(DROPPED_FLAGS_KEY);
+        } else {
+            self.extra
+                .insert(DROPPED_FLAGS_KEY.into(), Value::from(names.to_vec()));
         }
     }
 

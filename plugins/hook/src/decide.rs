@@ -184,10 +184,10 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
     }
     let same_session =
         previous.filter(|p| p.agent == spec.name && p.session_id == payload.session_id);
-    let flags = match (launch, same_session) {
-        (Some(l), _) => l.flags,
-        (None, Some(p)) => p.flags.clone(),
-        (None, None) => Vec::new(),
+    let (flags, dropped) = match (launch, same_session) {
+        (Some(l), _) => (l.flags, l.dropped),
+        (None, Some(p)) => (p.flags.clone(), p.dropped_flags()),
+        (None, None) => (Vec::new(), Vec::new()),
     };
     let agent_cwd = choose_agent_cwd(&CwdFacts {
         agent: spec.name,
@@ -204,7 +204,7 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
         Some(t) => extra.insert(AGENT_START_KEY.into(), Value::from(t)),
         None => extra.remove(AGENT_START_KEY),
     };
-    Ok(LiveRecord {
+    let mut record = LiveRecord {
         v: RECORD_VERSION,
         agent: spec.name.to_string(),
         session_id: payload.session_id.clone(),
@@ -234,7 +234,10 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
         pin: previous.and_then(|p| p.pin),
         pinned_line: previous.and_then(|p| p.pinned_line.clone()),
         extra,
-    })
+    };
+    // Flags the table does not know were dropped, not replayed: `status` names them.
+    record.set_dropped_flags(&dropped);
+    Ok(record)
 }
 
 #[cfg(test)]
