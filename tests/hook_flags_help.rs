@@ -9,7 +9,6 @@
 //! the CLIs these tests skip, except under `CI`, where they fail.
 
 use agterm_backup_core::agent::{AgentSpec, Takes, CLAUDE, CODEX};
-use std::path::PathBuf;
 use std::process::Command;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,16 +96,6 @@ fn table_arity(spec: &AgentSpec, flag: &str) -> Option<Arity> {
         Takes::Optional => Arity::Optional,
         Takes::Many => Arity::Variadic,
     })
-}
-
-/// The real CLI `name`; `None` (skip) when it is not installed, a failure under `CI`.
-fn cli_or_skip(name: &str) -> Option<PathBuf> {
-    let found = agterm_backup_testkit::paths::agent_cli(name);
-    assert!(
-        found.is_some() || std::env::var_os("CI").is_none(),
-        "CI is set but the real {name} CLI is not installed: run tests/install-deps.sh"
-    );
-    found
 }
 
 fn run_cli(cli: &std::path::Path, args: &[&str]) -> std::process::Output {
@@ -203,7 +192,7 @@ fn claude_definitions(binary: &std::path::Path) -> Vec<HelpOption> {
 
 #[test]
 fn claude_table_matches_the_binarys_option_definitions() {
-    let Some(cli) = cli_or_skip("claude") else {
+    let Some(cli) = agterm_backup_testkit::paths::agent_cli_or_fail_in_ci("claude") else {
         return;
     };
     let binary = std::fs::canonicalize(&cli).unwrap();
@@ -257,7 +246,7 @@ fn codex_probe(cli: &std::path::Path, flag: &str) -> Option<Arity> {
 
 #[test]
 fn codex_table_matches_codex_help_and_the_binary() {
-    let Some(cli) = cli_or_skip("codex") else {
+    let Some(cli) = agterm_backup_testkit::paths::agent_cli_or_fail_in_ci("codex") else {
         return;
     };
     let helps = [

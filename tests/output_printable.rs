@@ -71,21 +71,18 @@ fn installer_messages_escape_hostile_paths() {
     let root = tempfile::tempdir().unwrap();
     let home = root.path().join(HOSTILE);
     std::fs::create_dir_all(home.join(".claude")).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
-        .args([
-            "installer",
-            "apply",
-            "--dry-run",
-            "--agents",
-            "claude",
-            "--no-denylist",
-        ])
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", &home)
-        .env("AGTERM_BACKUP_HOME", root.path().join("state"))
-        .output()
-        .unwrap();
+    let installer = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
+            .arg("installer")
+            .args(args)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", &home)
+            .env("AGTERM_BACKUP_HOME", root.path().join("state"))
+            .output()
+            .unwrap()
+    };
+    let out = installer(&["apply", "--dry-run", "--agents", "claude", "--no-denylist"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_printable("installer apply --dry-run", &out);
     assert!(
@@ -94,13 +91,5 @@ fn installer_messages_escape_hostile_paths() {
         text(&out.stdout)
     );
 
-    let status = Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
-        .args(["installer", "status"])
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", &home)
-        .env("AGTERM_BACKUP_HOME", root.path().join("state"))
-        .output()
-        .unwrap();
-    assert_printable("installer status", &status);
+    assert_printable("installer status", &installer(&["status"]));
 }

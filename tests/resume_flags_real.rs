@@ -17,15 +17,6 @@ use std::process::{Command, Stdio};
 const CLAUDE_ID: &str = "77e8ca85-2b1c-4a8e-9d0b-0c1d2e3f4a5b";
 const CODEX_ID: &str = "019a0b1c-2d3e-7f40-8a9b-0c1d2e3f4a5b";
 
-fn cli_or_skip(name: &str) -> Option<PathBuf> {
-    let found = agterm_backup_testkit::paths::agent_cli(name);
-    assert!(
-        found.is_some() || std::env::var_os("CI").is_none(),
-        "CI is set but the real {name} CLI is not installed: run tests/install-deps.sh"
-    );
-    found
-}
-
 /// A throwaway HOME and project directory, with files for the flags that name one.
 struct World {
     home: tempfile::TempDir,
@@ -213,7 +204,7 @@ fn unparsed_flags(
 
 #[test]
 fn every_kept_claude_flag_parses_in_the_real_claude() {
-    let Some(cli) = cli_or_skip("claude") else {
+    let Some(cli) = agterm_backup_testkit::paths::agent_cli_or_fail_in_ci("claude") else {
         return;
     };
     let world = World::new();
@@ -266,7 +257,7 @@ fn every_kept_claude_flag_parses_in_the_real_claude() {
 
 #[test]
 fn every_kept_codex_flag_parses_in_the_real_codex() {
-    let Some(cli) = cli_or_skip("codex") else {
+    let Some(cli) = agterm_backup_testkit::paths::agent_cli_or_fail_in_ci("codex") else {
         return;
     };
     let world = World::new();

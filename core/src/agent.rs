@@ -90,6 +90,7 @@ impl AgentSpec {
 /// Every agent agterm-backup knows.
 pub const AGENTS: &[AgentSpec] = &[CLAUDE, CODEX, GEMINI, OPENCODE, COPILOT, GROK, KIMI];
 
+/// A [`FlagSpec`] row, short enough for a table.
 const fn f(names: &'static [&'static str], takes: Takes, role: FlagRole) -> FlagSpec {
     FlagSpec { names, takes, role }
 }

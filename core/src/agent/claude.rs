@@ -7,11 +7,7 @@
 //! word up to the next one starting with `-`; `--flag=value` and `-xVALUE` work for every option that
 //! takes a value.
 
-use super::{FlagRole::*, FlagSpec, Takes::*};
-
-const fn f(names: &'static [&'static str], takes: super::Takes, role: super::FlagRole) -> FlagSpec {
-    FlagSpec { names, takes, role }
-}
+use super::{f, FlagRole::*, FlagSpec, Takes::*};
 
 pub(super) const FLAGS: &[FlagSpec] = &[
     // Replayed: they shape the conversation's behaviour, not which conversation it is.

@@ -6,11 +6,7 @@
 //! takes one word and every following word up to the next one starting with `-`; `--flag=value`,
 //! `-xVALUE` and `-x=VALUE` work for every option that takes a value.
 
-use super::{FlagRole::*, FlagSpec, Takes::*};
-
-const fn f(names: &'static [&'static str], takes: super::Takes, role: super::FlagRole) -> FlagSpec {
-    FlagSpec { names, takes, role }
-}
+use super::{f, FlagRole::*, FlagSpec, Takes::*};
 
 pub(super) const FLAGS: &[FlagSpec] = &[
     f(&["-c", "--config"], One, Keep),
