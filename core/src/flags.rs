@@ -166,5 +166,30 @@ pub fn filter_launch_args(spec: &AgentSpec, args: &[String]) -> LaunchArgs {
     out
 }
 
+/// The flags of a record, as they may be replayed today. Records written by an older filter hold what it
+/// kept: a first-launch-only flag (`-C sub`, `-i x.png`), an unknown flag, or a flag whose value that
+/// filter dropped (`--max-turns --model sonnet`: the `5` is gone). So the recorded words go through
+/// today's filter again (a no-op on what it wrote itself), after dropping any flag that takes a value
+/// but is directly followed by another known flag: its value was lost, and replayed it would swallow
+/// that flag.
+pub fn replayable(spec: &AgentSpec, recorded: &[String]) -> Vec<String> {
+    let known_flag = |w: &String| {
+        let name = w.split_once('=').map_or(w.as_str(), |(n, _)| n);
+        is_flag(w) && spec.flag(name).is_some()
+    };
+    let repaired: Vec<String> = recorded
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| {
+            let takes_value = spec
+                .flag(w)
+                .is_some_and(|f| matches!(f.takes, Takes::One | Takes::Many));
+            !(takes_value && recorded.get(i + 1).is_some_and(known_flag))
+        })
+        .map(|(_, w)| w.clone())
+        .collect();
+    filter_launch_args(spec, &repaired).flags
+}
+
 #[cfg(test)]
 mod tests;

@@ -92,7 +92,9 @@ impl ResumeLine {
         if !agent_cwd.starts_with('/') {
             return Err(ResumeError::BadDirectory(agent_cwd.to_string()));
         }
-        for f in flags {
+        // Records from an older filter may hold flags today's does not replay.
+        let flags = crate::flags::replayable(spec, flags);
+        for f in &flags {
             check_word("flag", f)?;
         }
         let mut argv = vec![spec.name.to_string()];
@@ -103,7 +105,7 @@ impl ResumeLine {
             }
             ResumeGrammar::FlagEqualsId(flag) => argv.push(format!("{flag}={id}")),
         }
-        argv.extend(flags.iter().cloned());
+        argv.extend(flags);
         let with_cd = shell_cwd.is_none_or(|s| Path::new(s) != Path::new(agent_cwd));
         let command = quote_words(&argv);
         let line = if with_cd {

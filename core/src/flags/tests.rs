@@ -205,6 +205,25 @@ fn a_value_flag_at_the_end_is_kept_alone() {
     assert_eq!(claude("--model").flags, words("--model"));
 }
 
+#[test]
+fn records_of_the_old_filter_replay_as_today() {
+    let rec = |s: &str, spec: &AgentSpec| replayable(spec, &words(s));
+    // What the previous filter kept: `-C`/`-i` (now first-launch-only), a lost value, an unknown flag.
+    assert_eq!(rec("-C sub -m o3", &CODEX), words("-m o3"));
+    assert_eq!(rec("-i x.png y.png -m o3", &CODEX), words("-m o3"));
+    assert_eq!(
+        rec("--max-turns --model sonnet", &CLAUDE),
+        words("--model sonnet")
+    );
+    assert_eq!(
+        rec("--frobnicate --model sonnet", &CLAUDE),
+        words("--model sonnet")
+    );
+    // What today's filter writes replays unchanged.
+    let fresh = words("--model sonnet --add-dir a b --debug hooks -nname --max-turns 5 --verbose");
+    assert_eq!(replayable(&CLAUDE, &fresh), fresh);
+}
+
 /// One launch word group, with what the filter must make of it.
 #[derive(Debug, Clone)]
 enum Token {
@@ -267,6 +286,8 @@ proptest! {
         }
         let out = filter_launch_args(&CLAUDE, &argv);
         prop_assert_eq!(&out.flags, &expected);
+        // What the filter keeps is what a restore replays.
+        prop_assert_eq!(&replayable(&CLAUDE, &out.flags), &expected);
         let headless = first_positional
             .map(|p| CLAUDE.headless_subcommands.contains(&p.as_str()))
             .unwrap_or(false);

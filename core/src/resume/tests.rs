@@ -32,6 +32,23 @@ fn grammar_per_agent() {
 }
 
 #[test]
+fn flags_an_older_filter_recorded_are_replayed_as_today() {
+    let codex = agent("codex").unwrap();
+    let l = ResumeLine::build(
+        codex,
+        ID,
+        &words(&["-C", "sub", "-m", "o3"]),
+        "/p/sub",
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        l.line,
+        format!("cd '/p/sub' && 'codex' 'resume' '{ID}' '-m' 'o3'")
+    );
+}
+
+#[test]
 fn cd_only_when_the_shell_is_elsewhere() {
     let claude = agent("claude").unwrap();
     let at = |shell: Option<&str>| ResumeLine::build(claude, ID, &[], "/w/it's", shell).unwrap();
@@ -285,7 +302,7 @@ proptest! {
     fn sh_gets_back_exactly_the_words(
         which in 0..AGENTS.len(),
         id in "[A-Za-z0-9][A-Za-z0-9._-]{0,40}",
-        flags in proptest::collection::vec(word(), 0..6),
+        values in proptest::collection::vec(word(), 0..4),
         dirs in proptest::collection::vec(dir_name(), 1..3),
         shell_here in any::<bool>(),
     ) {
@@ -299,6 +316,8 @@ proptest! {
         let cwd_s = cwd.to_str().unwrap();
         let spec = &AGENTS[which];
         let shell_cwd = shell_here.then_some(cwd_s);
+        // Every agent's table has `--model <value>`: the values carry the hostile words.
+        let flags: Vec<String> = values.iter().flat_map(|v| ["--model".to_string(), v.clone()]).collect();
         let l = ResumeLine::build(spec, &id, &flags, cwd_s, shell_cwd).unwrap();
         prop_assert_eq!(l.with_cd, !shell_here);
         let start = if shell_here { cwd.as_path() } else { work.path() };
