@@ -92,11 +92,13 @@ impl ResumeLine {
         if !agent_cwd.starts_with('/') {
             return Err(ResumeError::BadDirectory(agent_cwd.to_string()));
         }
-        // Records from an older filter may hold flags today's does not replay.
-        let flags = crate::flags::replayable(spec, flags);
-        for f in &flags {
+        // Every recorded word is checked, also one the replay filter would leave out: a record holding
+        // a control character or lost bytes is refused whole, never quietly trimmed.
+        for f in flags {
             check_word("flag", f)?;
         }
+        // Records from an older filter may hold flags today's does not replay.
+        let flags = crate::flags::replayable(spec, flags);
         let mut argv = vec![spec.name.to_string()];
         match spec.resume {
             ResumeGrammar::FlagThenId(flag) | ResumeGrammar::Subcommand(flag) => {
