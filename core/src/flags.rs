@@ -75,9 +75,24 @@ impl LaunchArgs {
         }
     }
 
-    /// An unknown flag: dropped, with the next word when that is not a flag (it may be its value).
-    fn drop_unknown(&mut self, name: String, args: &[String], next: &mut usize, glued: bool) {
-        if !glued && args.get(*next).is_some_and(|w| !is_flag(w) && w != "--") {
+    /// An unknown flag: dropped, with the next word when that is not a flag (it may be its value) — but
+    /// not when it is a subcommand the table knows: `codex --new-flag exec …` must still read as headless.
+    fn drop_unknown(
+        &mut self,
+        spec: &AgentSpec,
+        name: String,
+        args: &[String],
+        next: &mut usize,
+        glued: bool,
+    ) {
+        let subcommand = |w: &str| {
+            spec.headless_subcommands.contains(&w) || spec.session_subcommands.contains(&w)
+        };
+        if !glued
+            && args
+                .get(*next)
+                .is_some_and(|w| !is_flag(w) && w != "--" && !subcommand(w))
+        {
             *next += 1;
         }
         self.dropped.push(name);
@@ -99,7 +114,7 @@ fn short_cluster(
         let rest: String = chars[k + 1..].iter().collect();
         let Some(row) = spec.flag(&flag) else {
             // Whatever follows may be its glued value: the rest of the word goes with it.
-            out.drop_unknown(flag, args, next, !rest.is_empty());
+            out.drop_unknown(spec, flag, args, next, !rest.is_empty());
             return;
         };
         if row.takes == Takes::Nothing {
@@ -135,7 +150,7 @@ pub fn filter_launch_args(spec: &AgentSpec, args: &[String]) -> LaunchArgs {
                 None => (word.as_str(), false),
             };
             let Some(row) = spec.flag(name) else {
-                out.drop_unknown(name.to_string(), args, &mut next, inline);
+                out.drop_unknown(spec, name.to_string(), args, &mut next, inline);
                 continue;
             };
             let mut words = vec![word.clone()];

@@ -115,6 +115,12 @@ fn unknown_flags_are_dropped_with_their_value_and_reported() {
     let c = codex("--future=x -Zvalue -m o3");
     assert_eq!((c.flags, c.dropped), (words("-m o3"), words("--future -Z")));
     // An unknown short flag inside a cluster takes the rest of the cluster (it may be its value).
+    // A subcommand after an unknown flag is still the subcommand: the run stays headless.
+    assert!(codex("--future exec do it").headless);
+    assert_eq!(
+        codex("--future resume ID -m o3").subcommand.as_deref(),
+        Some("resume")
+    );
     let d = claude("-cX9 --ide");
     assert_eq!((d.flags, d.dropped), (words("--ide"), words("-X")));
 }
