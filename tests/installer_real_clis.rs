@@ -127,7 +127,7 @@ fn real_codex_lists_our_hooks_after_agterms_and_trust_makes_them_trusted() {
     );
     let listed = list_hooks(&codex, s.dir.path(), &codex_env, Duration::from_secs(60)).unwrap();
     let ours = our_listed_hooks(&listed);
-    assert_eq!(ours.len(), 4);
+    assert_eq!(ours.len(), agterm_backup_installer::OUR_EVENTS.len());
     assert!(
         ours.iter().all(|h| h["trustStatus"] == "trusted"),
         "{listed:#}"
