@@ -225,3 +225,85 @@ fn quit_conversations_stay_ended_killed_ones_come_back_and_clear_follows_the_new
         .retain(|p| p.name == "killed" || p.name == "clear");
     assert_all_resumed(&world, &before);
 }
+
+const PINNED: Lineup = Lineup {
+    sessions: &[("main proj", true)],
+    panes: &[
+        PaneSpec {
+            prompt: "the pinned exit pane says hi",
+            ..claude("exit", 0, PaneRole::Left, "main proj")
+        },
+        PaneSpec {
+            prompt: "the pinned running pane says hi",
+            ..claude("running", 0, PaneRole::Right, "second proj")
+        },
+    ],
+};
+
+/// agterm 0.34 in Re-run mode types pins itself: the pin of a conversation the user ended must be gone
+/// before the restart, or agterm would resume it anyway.
+#[test]
+fn an_ended_conversation_loses_its_pin_so_agterm_does_not_bring_it_back() {
+    let Some(mut world) = World::start("0.34", RestoreMode::Rerun) else {
+        return;
+    };
+    world.start_agents(&PINNED);
+    let exit = pane(&world, "exit").clone();
+    let running = pane(&world, "running").clone();
+    for p in [&exit, &running] {
+        let pinned = wait_until(TURN, || {
+            world
+                .fake
+                .pin(&p.session, p.role)
+                .is_some_and(|l| l.contains(&p.id))
+        });
+        assert!(
+            pinned,
+            "{}: pin {:?}",
+            p.name,
+            world.fake.pin(&p.session, p.role)
+        );
+    }
+    type_prompt(
+        world.fake.tmux(),
+        &world.fake.pane_tmux_id(&exit.session, exit.role),
+        "/exit",
+    );
+    assert_eq!(
+        wait_session_end(&world, &exit)["reason"],
+        "prompt_input_exit"
+    );
+    let cleared = wait_until(TURN, || world.fake.pin(&exit.session, exit.role).is_none());
+    assert!(
+        cleared,
+        "the ended conversation is still pinned: {:?}",
+        world.fake.pin(&exit.session, exit.role)
+    );
+    assert!(world
+        .fake
+        .pin(&running.session, running.role)
+        .is_some_and(|l| l.contains(&running.id)));
+
+    let before = before_restart(&world);
+    world
+        .fake
+        .restart(agterm_backup_testkit::fake_agterm::RestartKind::CleanQuit);
+    let actions = world.fake.launch_actions(&exit.session);
+    assert!(
+        actions
+            .iter()
+            .any(|(role, a)| *role == running.role && a == "pin"),
+        "{actions:?}"
+    );
+    assert!(
+        !actions
+            .iter()
+            .any(|(role, a)| *role == exit.role && a == "pin"),
+        "agterm typed the ended conversation's pin: {actions:?}"
+    );
+    world.panes.retain(|p| p.name == "running");
+    assert_all_resumed(&world, &before);
+    let (out, plan) = world.restore();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(world.fake.typed_log().is_empty(), "{plan:#}");
+}
