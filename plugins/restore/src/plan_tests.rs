@@ -396,6 +396,24 @@ fn a_conversation_the_user_ended_is_skipped_ended_and_a_dying_terminal_is_not() 
     );
     assert_eq!(reason(&rows[0]), "ended");
     assert!(rows[0].from_journal);
+    // Ended after the cutoff (restore run twice in one launch): the newest word on that conversation.
+    let mut late_end = r.clone();
+    late_end.set_end_reason(Some("prompt_input_exit"));
+    late_end.ts = "2026-12-01T00:05:00Z".into();
+    let rows = rows_for(
+        &late_end,
+        vec![r.clone(), late_end.clone()],
+        Some("2026-12-01T00:00:00Z"),
+    );
+    assert_eq!(reason(&rows[0]), "ended");
+    // Ended before the cutoff, resumed again by hand after it: not ended any more.
+    let again = record(ID_A, PaneRole::Left, "2026-12-01T00:05:00Z");
+    let rows = rows_for(
+        &again,
+        vec![r.clone(), ended.clone(), again.clone()],
+        Some("2026-12-01T00:00:00Z"),
+    );
+    assert_eq!(reason(&rows[0]), "type");
     // A record as the previous release wrote it (no end key) is not ended.
     let old: LiveRecord = serde_json::from_str(&r.to_json_line()).unwrap();
     assert_eq!(reason(&rows_for(&old, vec![], None)[0]), "type");
