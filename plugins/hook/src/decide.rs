@@ -121,7 +121,13 @@ pub fn decide(input: &HookInput<'_>) -> Decision {
         Ok(record) => {
             let journal = LiveRecord::journal_worthy_change(input.previous, &record);
             match input.previous {
-                Some(p) if !journal && is_fresh_copy(p, &record, input.now) => Decision::Fresh,
+                Some(p)
+                    if !journal
+                        && !once_per_turn(input.payload)
+                        && is_fresh_copy(p, &record, input.now) =>
+                {
+                    Decision::Fresh
+                }
                 _ => Decision::Write {
                     record: Box::new(record),
                     journal,
@@ -130,6 +136,16 @@ pub fn decide(input: &HookInput<'_>) -> Decision {
         }
         Err(skip) => Decision::Skip(skip),
     }
+}
+
+/// Events that come once per session or once per turn always write the record, so that it says where
+/// each turn ended (`event`, `ts`, `hook_cwd`) at the cost of one write per turn; only the per-tool-call
+/// events (PreToolUse, the storm) are held to [`REFRESH_AFTER_SECS`].
+fn once_per_turn(payload: &Payload) -> bool {
+    matches!(
+        payload.hook_event_name.as_deref(),
+        Some("SessionStart" | "UserPromptSubmit" | "Stop" | "SessionEnd")
+    )
 }
 
 /// True when `next` equals `previous` but for the per-event fields, `previous` was written less than

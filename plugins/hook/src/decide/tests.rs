@@ -297,6 +297,16 @@ fn a_recent_record_is_not_rewritten_for_per_event_changes_only() {
     let other = process("claude --model opus", "/w/p");
     let changed = at("2026-12-01T00:00:01.000Z", &other, &first);
     assert!(matches!(changed, Decision::Write { journal: false, .. }));
+    // A turn's end is always written (once per turn), a tool call inside the interval never.
+    let stop = decide(&HookInput {
+        spec: &CLAUDE,
+        env: &e,
+        payload: &payload("Stop", "-w-p"),
+        process: &facts,
+        previous: Some(&first),
+        now: "2026-12-01T00:00:05.000Z".parse().unwrap(),
+    });
+    assert!(matches!(stop, Decision::Write { journal: false, .. }));
     // A failed pin is retried once its backoff step is over, not at every event.
     first.pin = Some(PinOutcome::Error);
     crate::pin::note_failure(&mut first, "L", "2026-12-01T00:00:00.000Z".parse().unwrap());
