@@ -10,12 +10,13 @@
 //!
 //! Interleaved runs, medians and best runs. Target: the restore under 100 ms wall.
 
+mod common;
+
 use agterm_backup_core::pane::{PaneKey, PaneRole};
-use agterm_backup_core::record::{LiveRecord, RECORD_VERSION};
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::RestoreMode;
 use agterm_backup_testkit::fake_agterm::{FakeAgterm, FakeConfig, SessionHandle};
-use chrono::{DateTime, Duration, SecondsFormat, Utc};
+use chrono::{DateTime, Duration, Utc};
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -26,60 +27,23 @@ const LINES: usize = 10_000;
 const RUNS: usize = 15;
 const TARGET_MS: f64 = 100.0;
 
-fn record(pane: (&str, PaneRole, &str), n: usize, home: &Path, at: DateTime<Utc>) -> LiveRecord {
-    let (session, role, token) = pane;
-    let dir = home.join(format!("work/{session}-{}", role.as_str()));
-    let slug = agterm_backup_core::slug::claude_project_slug(&dir.display().to_string());
-    let id = format!("77e8ca85-2b1c-4a8e-{:04x}-{n:012x}", role as usize);
-    LiveRecord {
-        v: RECORD_VERSION,
-        agent: "claude".into(),
-        session_id: id.clone(),
-        agterm_session: session.to_string(),
-        role,
-        pane_id: Some(token.to_string()),
-        transcript_path: Some(
-            home.join(format!(".claude/projects/{slug}/{id}.jsonl"))
-                .display()
-                .to_string(),
-        ),
-        agent_cwd: dir.display().to_string(),
-        hook_cwd: dir.join("src").display().to_string(),
-        flags: vec![
-            "--model".into(),
-            "sonnet".into(),
-            "--permission-mode".into(),
-            "acceptEdits".into(),
-        ],
-        agent_pid: Some(40_000 + n as u32),
-        event: "UserPromptSubmit".into(),
-        ts: at.to_rfc3339_opts(SecondsFormat::Millis, true),
-        terminal: "agterm".into(),
-        source: Some("resume".into()),
-        window_id: None,
-        workspace_id: None,
-        pin: None,
-        pinned_line: None,
-        extra: Default::default(),
-    }
-}
-
 /// Writes one pane's journal (`LINES` lines, the last one before the launch), its current record
 /// (after the launch) and the transcript of the conversation the journal rule will pick.
 fn capture(state: &StateDir, home: &Path, pane: (&str, PaneRole, &str), launch: DateTime<Utc>) {
     let start = launch - Duration::days(30);
+    let record = |n, at| common::record(pane.0, pane.1, pane.2, n, home, at);
     let key = PaneKey::new(pane.0, pane.1).unwrap();
     let mut journal =
         std::io::BufWriter::new(std::fs::File::create(state.journal_path(&key)).unwrap());
     for n in 0..LINES {
-        let r = record(pane, n, home, start + Duration::seconds(n as i64 * 60));
+        let r = record(n, start + Duration::seconds(n as i64 * 60));
         writeln!(journal, "{}", r.to_json_line()).unwrap();
     }
-    let current = record(pane, LINES, home, Utc::now() + Duration::seconds(5));
+    let current = record(LINES, Utc::now() + Duration::seconds(5));
     writeln!(journal, "{}", current.to_json_line()).unwrap();
     journal.flush().unwrap();
     state.write_record(&current).unwrap();
-    let picked = record(pane, LINES - 1, home, start);
+    let picked = record(LINES - 1, start);
     let transcript = Path::new(picked.transcript_path.as_deref().unwrap());
     std::fs::create_dir_all(transcript.parent().unwrap()).unwrap();
     std::fs::create_dir_all(&picked.agent_cwd).unwrap();
@@ -87,21 +51,6 @@ fn capture(state: &StateDir, home: &Path, pane: (&str, PaneRole, &str), launch: 
 }
 
 fn main() {
-    // The fake's binary in this profile (the testkit's locator builds only into its own profile).
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(cargo)
-        .args([
-            "build",
-            "--release",
-            "-p",
-            "agterm-backup-testkit",
-            "--bin",
-            "fake-agterm",
-        ])
-        .status()
-        .expect("cargo runs");
-    assert!(status.success(), "cargo build --release --bin fake-agterm");
-
     let bin = Path::new(env!("CARGO_BIN_EXE_agterm-backup"));
     let home = tempfile::tempdir().unwrap();
     let fake = FakeAgterm::start(

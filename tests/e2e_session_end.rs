@@ -167,17 +167,7 @@ fn quit_conversations_stay_ended_killed_ones_come_back_and_clear_follows_the_new
     let killed = pane(&world, "killed").clone();
     assert_eq!(wait_session_end(&world, &killed)["reason"], "other");
 
-    for p in &world.panes {
-        world.fake.wait_for_prompt(&p.session, p.role);
-    }
-    let (out, plan) = world.restore();
-    assert!(
-        out.status.success(),
-        "restore --yes failed ({}):\n{}\n{}",
-        out.status,
-        text(&out.stdout),
-        text(&out.stderr)
-    );
+    let (_, plan) = world.restore_at_prompts();
     let row = |p: &AgentPane| {
         plan["rows"]
             .as_array()

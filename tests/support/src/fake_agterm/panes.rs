@@ -119,7 +119,12 @@ impl PaneHost {
     /// is dropped.
     pub fn snapshot(&self) -> PidSnapshot<'_> {
         let listed = self
-            .tmux_ok(&["list-panes", "-a", "-F", "#{pane_id} #{pane_pid} #{pane_dead}"])
+            .tmux_ok(&[
+                "list-panes",
+                "-a",
+                "-F",
+                "#{pane_id} #{pane_pid} #{pane_dead}",
+            ])
             .unwrap_or_default();
         let pids = listed
             .lines()
