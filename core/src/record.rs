@@ -40,10 +40,9 @@ pub const END_REASON_KEY: &str = "end_reason";
 /// | claude | `/clear` (a `SessionStart` `clear`, new id, follows) | `clear`          | no: replaced |
 /// | claude | `/resume` another conversation (the binary's enum; a `SessionStart` follows) | `resume` | no: replaced |
 /// | claude | pty closed (pane or terminal gone), SIGHUP, SIGTERM (reboot), SIGINT | `other` | no |
-/// | codex  | `/quit`, `/exit`, Ctrl-C twice (`--no-daemon`)    | `other` (the only value its schema has) | yes |
-/// | codex  | pty closed, SIGHUP, SIGTERM                       | no `SessionEnd` at all | —        |
+/// | codex  | `/quit`, Ctrl-C twice (`--no-daemon`, and the default daemon mode) | `other` (the only value its schema has) | yes |
+/// | codex  | pty closed, SIGHUP, SIGTERM (either mode; none 50 s after the pane died under the daemon) | no `SessionEnd` at all | — |
 /// | codex  | `/new` (a `SessionStart` with the new id follows at its first prompt) | none | —        |
-/// | codex  | `/quit` in the default daemon mode (the thread stays loaded; `agents` research notes) | none | — |
 ///
 /// So Claude's reason decides, and Codex's only `SessionEnd` is a user's quit. A reason this table does
 /// not know counts as not ended: a conversation brought back by mistake costs a `/exit`, one lost by
