@@ -8,7 +8,7 @@
 
 use crate::fsio::{self, CommitError, FileState};
 use crate::refusal::{decode_utf8, FileRefusal, Refusal};
-use crate::{codex_toml, json_hooks};
+use crate::{codex_toml, json_hooks, unapply};
 use agterm_backup_denylist as denylist;
 use std::path::{Path, PathBuf};
 
@@ -71,6 +71,11 @@ impl Target {
             TargetKind::CodexConfig => codex_toml::remove(current),
             TargetKind::Denylist => Ok(denylist::without_our_block(current)),
         }
+    }
+
+    /// Whether `text` is a file we could have left: it parses and holds nothing of ours.
+    pub fn is_clean(&self, text: &str) -> bool {
+        !self.has_ours(text) && self.remove_text(text).is_ok_and(|cut| cut == text)
     }
 
     /// Whether `text` holds any entry of ours (whatever binary path it names).
@@ -226,17 +231,22 @@ pub fn plan_remove(target: &Target) -> Result<Change, Problem> {
                 .and_then(|b| String::from_utf8(b).ok())
                 .filter(|b| !target.has_ours(b));
             match backup {
-                Some(original)
-                    if target.apply_text(Some(&original)).ok().as_deref() == Some(current) =>
-                {
-                    Some(original)
-                }
-                _ if target.has_ours(current)
+                Some(original) => match target.apply_text(Some(&original)) {
+                    Ok(applied) if applied == current => Some(original),
+                    // Changed since: undo exactly our edit where the user's changes leave it whole.
+                    Ok(applied) => Some(
+                        unapply::unapply(&original, &applied, current)
+                            .filter(|r| target.is_clean(r))
+                            .unwrap_or(cut),
+                    ),
+                    Err(_) => Some(cut),
+                },
+                None if target.has_ours(current)
                     && target.apply_text(None).ok().as_deref() == Some(current) =>
                 {
                     None
                 }
-                _ => Some(cut),
+                None => Some(cut),
             }
         }
     };

@@ -20,6 +20,7 @@ pub mod paths;
 pub mod refusal;
 pub mod status;
 pub mod trust;
+pub mod unapply;
 
 pub use engine::{Change, Problem, Target, TargetKind};
 pub use refusal::{FileRefusal, Refusal};
