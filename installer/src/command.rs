@@ -2,8 +2,10 @@
 //!
 //! We write `'<absolute path of agterm-backup>' hook <agent>`: the path POSIX single-quoted (it may hold
 //! spaces), so the agent's shell runs exactly that file. Ours is any command of the form
-//! `<path> hook <agent>` whose path (quoted or bare) has the basename `agterm-backup`: the binary may have
-//! moved between installs, and then we refresh the path in place instead of adding a second entry.
+//! `<program> hook <agent>` whose program (one shell word: single- or double-quoted, bare, a bare name found
+//! on `PATH`, `~/…` or `$HOME/…`) has the basename `agterm-backup`: the binary may have moved between
+//! installs, or the user wrote the hook by hand, and the agent runs each such entry, so every one of them
+//! counts as ours (refreshed once, the rest removed).
 
 use agterm_backup_core::quote::quote;
 use std::path::Path;
@@ -40,11 +42,14 @@ pub fn stable_binary_path(
 
 /// The binary path of `command` when it is our hook for `agent`, else `None`.
 pub fn our_binary_in(command: &str, agent: &str) -> Option<String> {
-    let suffix = format!(" hook {agent}");
-    let head = command.trim().strip_suffix(&suffix)?.trim_end();
-    let path = unquote_one_word(head)?;
+    let (rest, last) = command.trim().rsplit_once(char::is_whitespace)?;
+    let (head, verb) = rest.trim_end().rsplit_once(char::is_whitespace)?;
+    if last != agent || verb != "hook" {
+        return None;
+    }
+    let path = unquote_one_word(head.trim_end())?;
     let basename = path.rsplit('/').next().unwrap_or(&path);
-    (basename == BINARY_NAME && path.starts_with('/')).then_some(path)
+    (basename == BINARY_NAME).then_some(path)
 }
 
 /// Whether `command` is our hook for `agent`, whatever binary path it names.
@@ -52,9 +57,13 @@ pub fn is_ours(command: &str, agent: &str) -> bool {
     our_binary_in(command, agent).is_some()
 }
 
-/// Undoes POSIX quoting of exactly one shell word made of single-quoted runs, `\'` escapes and plain
-/// characters without whitespace. Anything fancier (double quotes, `$`, spaces) is not ours.
+/// Undoes POSIX quoting of exactly one shell word made of single-quoted runs, double-quoted runs, `\\`
+/// escapes and plain characters. Anything that makes it more than one simple word (unquoted whitespace or
+/// operators, command substitution) is not ours.
 fn unquote_one_word(word: &str) -> Option<String> {
+    if word.contains('`') || word.contains("$(") {
+        return None;
+    }
     let mut out = String::new();
     let mut chars = word.chars();
     while let Some(c) = chars.next() {
@@ -65,8 +74,15 @@ fn unquote_one_word(word: &str) -> Option<String> {
                     other => out.push(other),
                 }
             },
+            '"' => loop {
+                match chars.next()? {
+                    '"' => break,
+                    '\\' => out.push(chars.next()?),
+                    other => out.push(other),
+                }
+            },
             '\\' => out.push(chars.next()?),
-            c if c.is_whitespace() || matches!(c, '"' | '$' | '`' | ';' | '&' | '|') => {
+            c if c.is_whitespace() || matches!(c, ';' | '&' | '|' | '<' | '>' | '(' | ')') => {
                 return None
             }
             c => out.push(c),
@@ -116,6 +132,14 @@ mod tests {
         assert!(is_ours("'/old/bin/agterm-backup' hook claude", "claude"));
         assert!(is_ours("/usr/local/bin/agterm-backup hook codex", "codex"));
         assert!(is_ours("'/it'\\''s/agterm-backup' hook codex", "codex"));
+        // Written by hand: a bare name found on PATH, double quotes, the home folder spelled out.
+        assert!(is_ours("agterm-backup hook claude", "claude"));
+        assert!(is_ours("\"$HOME/.cargo/bin/agterm-backup\" hook claude", "claude"));
+        assert!(is_ours("~/.cargo/bin/agterm-backup  hook codex", "codex"));
+        assert_eq!(
+            our_binary_in("\"/a b/agterm-backup\" hook codex", "codex").as_deref(),
+            Some("/a b/agterm-backup")
+        );
         assert_eq!(
             our_binary_in("'/it'\\''s/agterm-backup' hook codex", "codex").as_deref(),
             Some("/it's/agterm-backup")
@@ -130,10 +154,11 @@ mod tests {
             "claude"
         ));
         assert!(!is_ours("'/x/not-agterm-backup' hook claude", "claude"));
-        assert!(!is_ours("agterm-backup hook claude", "claude"));
         assert!(!is_ours("echo; /x/agterm-backup hook claude", "claude"));
         assert!(!is_ours("'/x/agterm-backup' hook claude --extra", "claude"));
-        assert!(!is_ours("\"$HOME/agterm-backup\" hook claude", "claude"));
+        assert!(!is_ours("$(which agterm-backup) hook claude", "claude"));
+        assert!(!is_ours("a b/agterm-backup hook claude", "claude"));
+        assert!(!is_ours("agterm-backup hook claude > /dev/null", "claude"));
     }
 
     proptest! {

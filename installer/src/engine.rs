@@ -68,8 +68,19 @@ impl Target {
         match self.kind {
             TargetKind::ClaudeSettings => json_hooks::remove(current, "claude"),
             TargetKind::CodexHooksJson => json_hooks::remove(current, "codex"),
-            TargetKind::CodexConfig => codex_toml::remove(current),
+            TargetKind::CodexConfig => {
+                codex_toml::remove(current, &codex_toml::trust_sources(&self.path))
+            }
             TargetKind::Denylist => Ok(denylist::without_our_block(current)),
+        }
+    }
+
+    /// What `apply` keeps of the user's that looks like ours (a lone marker, a table between our markers).
+    pub fn notes(&self, text: &str) -> Vec<String> {
+        match self.kind {
+            TargetKind::CodexConfig => codex_toml::notes(text),
+            TargetKind::Denylist => denylist::notes(text),
+            TargetKind::ClaudeSettings | TargetKind::CodexHooksJson => Vec::new(),
         }
     }
 
@@ -83,18 +94,14 @@ impl Target {
         match self.kind {
             TargetKind::ClaudeSettings => inspect_json(text, "claude"),
             TargetKind::CodexHooksJson => inspect_json(text, "codex"),
-            TargetKind::CodexConfig => text
-                .lines()
-                .any(|l| l.trim_end() == codex_toml::BLOCK_START),
+            TargetKind::CodexConfig => codex_toml::has_ours(text),
             TargetKind::Denylist => denylist::find_block(text).is_some(),
         }
     }
 }
 
 fn inspect_json(text: &str, agent: &str) -> bool {
-    json_hooks::inspect(Some(text), agent, "")
-        .map(|states| states.iter().any(|s| s.place.is_some()))
-        .unwrap_or(false)
+    json_hooks::our_positions(text, agent).is_ok_and(|p| !p.is_empty())
 }
 
 /// A planned change of one file: `after` is `None` when the file is to be deleted.
@@ -260,4 +267,41 @@ pub fn plan_remove(target: &Target) -> Result<Change, Problem> {
         return Err(read_only(&change.file));
     }
     Ok(change)
+}
+
+/// For a Codex `hooks.json` target: taking out of `config.toml` the trust records Codex filed there for our
+/// hooks in `hooks.json` (keyed by that file's path and our hooks' positions). A `config.toml` left with
+/// nothing but blank lines goes: Codex created it only to hold those records. `None` when there is
+/// nothing to do.
+pub fn plan_remove_hooks_json_trust(target: &Target) -> Option<Result<Change, Problem>> {
+    if target.kind != TargetKind::CodexHooksJson {
+        return None;
+    }
+    let hooks_json = std::fs::read_to_string(&target.path).ok()?;
+    let positions = json_hooks::our_positions(&hooks_json, "codex").ok()?;
+    let config = Target {
+        kind: TargetKind::CodexConfig,
+        path: target.path.with_file_name("config.toml"),
+        command: target.command.clone(),
+    };
+    let plan = || {
+        let (file, before) = read_text(&config.path)?;
+        let Some(current) = before.clone() else {
+            return Ok(None);
+        };
+        let sources = codex_toml::trust_sources(&target.path);
+        let cut = codex_toml::remove_trust_of(&current, &sources, &positions)
+            .map_err(|r| Problem::Refused(r.in_file(&config.path)))?;
+        if cut == current {
+            return Ok(None);
+        }
+        let after = (!cut.trim().is_empty()).then_some(cut);
+        Ok(Some(Change {
+            target: config.clone(),
+            file,
+            before,
+            after,
+        }))
+    };
+    plan().transpose()
 }

@@ -9,7 +9,9 @@
 use crate::command::our_binary_in;
 use crate::refusal::Refusal;
 use crate::{EventState, HookPlace, OUR_EVENTS};
-use jsonc_parser::cst::{CstInputValue, CstNode, CstObject, CstRootNode, CstStringLit};
+use jsonc_parser::cst::{
+    CstInputValue, CstNode, CstObject, CstObjectProp, CstRootNode, CstStringLit,
+};
 use jsonc_parser::ParseOptions;
 
 /// Plain JSON, as `JSON.parse` (Claude) and serde (Codex) read it: every JSON5/JSONC extension off.
@@ -107,7 +109,7 @@ fn hooks_object(text: &str, root: &CstRootNode) -> Result<Option<CstObject>, Ref
     let Some(obj) = root.object_value() else {
         return Ok(None);
     };
-    let Some(prop) = obj.get("hooks") else {
+    let Some(prop) = only_one(text, &obj, "hooks")? else {
         return Ok(None);
     };
     let value = prop.value().expect("a parsed property has a value");
@@ -119,7 +121,7 @@ fn hooks_object(text: &str, root: &CstRootNode) -> Result<Option<CstObject>, Ref
         ));
     };
     for event in OUR_EVENTS {
-        if let Some(ev) = hooks.get(event) {
+        if let Some(ev) = only_one(text, &hooks, event)? {
             let v = ev.value().expect("a parsed property has a value");
             if v.as_array().is_none() {
                 let reason = format!("\"hooks\".\"{event}\" is not an array");
@@ -128,6 +130,29 @@ fn hooks_object(text: &str, root: &CstRootNode) -> Result<Option<CstObject>, Ref
         }
     }
     Ok(Some(hooks))
+}
+
+/// The property `name` of `obj`, refused when it is there more than once: the agents' parsers keep the last
+/// one, so an edit of the first would be inert.
+fn only_one(text: &str, obj: &CstObject, name: &str) -> Result<Option<CstObjectProp>, Refusal> {
+    let mut same = obj.properties().into_iter().filter(|p| {
+        p.name()
+            .and_then(|n| n.decoded_value().ok())
+            .is_some_and(|n| n == name)
+    });
+    let first = same.next();
+    if let Some(again) = same.next() {
+        let node = CstNode::Container(again.into());
+        return Err(Refusal::at_offset(
+            text,
+            offset_of(text, &node),
+            format!(
+                "the key \"{name}\" is here a second time; the agent reads only the last one, so merge the \
+                 two into one and run again"
+            ),
+        ));
+    }
+    Ok(first)
 }
 
 /// Our handlers, in file order.
@@ -180,24 +205,32 @@ fn our_group(command: &str) -> CstInputValue {
 }
 
 /// `original` (None = no file) with our handler on each of our events: refreshed in place where one of
-/// ours exists (only its command string changes), else appended as a new group at the end of the event.
+/// ours exists (only its command string changes) and any further one of ours on that event removed (the
+/// agent would run each), else appended as a new group at the end of the event.
 pub fn apply(original: Option<&str>, agent: &str, command: &str) -> Result<String, Refusal> {
     let text = match original {
-        Some(t) if !t.trim().is_empty() => t,
+        Some(t) if !t.trim_start_matches('\u{feff}').trim().is_empty() => t,
         // An empty or whitespace-only file counts as `{}`, as agterm and Claude treat it.
         _ => "{}\n",
     };
-    let root = parse(text)?;
-    let existing = match hooks_object(text, &root)? {
-        Some(hooks) => find_ours(&hooks, agent),
+    let (bom, body) = split_bom(text, agent)?;
+    let root = parse(body)?;
+    let hooks = hooks_object(body, &root)?;
+    let existing = match &hooks {
+        Some(hooks) => find_ours(hooks, agent),
         None => Vec::new(),
     };
     let encoded = serde_json::to_string(command).expect("a string encodes");
     for event in OUR_EVENTS {
-        match existing.iter().find(|f| f.event == event) {
+        let mut ours = existing.iter().filter(|f| f.event == event);
+        match ours.next() {
             Some(found) => {
                 if found.command.decoded_value().ok().as_deref() != Some(command) {
                     found.command.set_raw_value(encoded.clone());
+                }
+                let extra: Vec<&Found> = ours.collect();
+                if let Some(hooks) = &hooks {
+                    remove_found(hooks, event, &extra);
                 }
             }
             None => {
@@ -212,17 +245,41 @@ pub fn apply(original: Option<&str>, agent: &str, command: &str) -> Result<Strin
             }
         }
     }
-    Ok(root.to_string())
+    Ok(format!("{bom}{root}"))
+}
+
+/// Removes the handlers `found` (all on `event`, in file order) and each group they leave empty; says
+/// whether the event's array ended up empty because of it.
+fn remove_found(hooks: &CstObject, event: &str, found: &[&Found]) -> bool {
+    let Some(groups) = hooks.get(event).and_then(|p| p.array_value()) else {
+        return false;
+    };
+    let mut removed_a_group = false;
+    // Back to front, so that the indexes of the handlers still to remove do not move.
+    for f in found.iter().rev() {
+        let group = groups.elements()[f.group]
+            .as_object()
+            .expect("found in an object");
+        let handlers = group.array_value("hooks").expect("found in an array");
+        handlers.elements()[f.handler].clone().remove();
+        if handlers.elements().is_empty() {
+            group.remove();
+            removed_a_group = true;
+        }
+    }
+    removed_a_group && groups.elements().is_empty()
 }
 
 /// `current` without our handlers. A group left without handlers goes, then an event array we emptied,
-/// then a `hooks` object we emptied; anything that was already empty stays.
+/// then a `hooks` object we emptied. (Whether such a container was there before we came is known only
+/// from the backup, which `engine::plan_remove` consults first.)
 pub fn remove(current: &str, agent: &str) -> Result<String, Refusal> {
-    if current.trim().is_empty() {
+    if current.trim_start_matches('\u{feff}').trim().is_empty() {
         return Ok(current.to_string());
     }
-    let root = parse(current)?;
-    let Some(hooks) = hooks_object(current, &root)? else {
+    let (bom, body) = split_bom(current, agent)?;
+    let root = parse(body)?;
+    let Some(hooks) = hooks_object(body, &root)? else {
         return Ok(current.to_string());
     };
     let ours = find_ours(&hooks, agent);
@@ -231,23 +288,8 @@ pub fn remove(current: &str, agent: &str) -> Result<String, Refusal> {
     }
     let mut emptied_an_event = false;
     for event in OUR_EVENTS {
-        let Some(groups) = hooks.get(event).and_then(|p| p.array_value()) else {
-            continue;
-        };
-        let mut removed_a_group = false;
-        // Back to front, so that the indexes of the handlers still to remove do not move.
-        for found in ours.iter().rev().filter(|f| f.event == event) {
-            let group = groups.elements()[found.group]
-                .as_object()
-                .expect("found in an object");
-            let handlers = group.array_value("hooks").expect("found in an array");
-            handlers.elements()[found.handler].clone().remove();
-            if handlers.elements().is_empty() {
-                group.remove();
-                removed_a_group = true;
-            }
-        }
-        if removed_a_group && groups.elements().is_empty() {
+        let on_event: Vec<&Found> = ours.iter().filter(|f| f.event == event).collect();
+        if remove_found(&hooks, event, &on_event) {
             hooks.get(event).expect("still there").remove();
             emptied_an_event = true;
         }
@@ -257,15 +299,32 @@ pub fn remove(current: &str, agent: &str) -> Result<String, Refusal> {
             prop.remove();
         }
     }
-    Ok(root.to_string())
+    Ok(format!("{bom}{root}"))
+}
+
+/// Every handler of ours in `text`: (event, group, handler), positions as in Codex's trust keys.
+pub fn our_positions(text: &str, agent: &str) -> Result<Vec<(&'static str, usize, usize)>, Refusal> {
+    if text.trim_start_matches('\u{feff}').trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let (_, body) = split_bom(text, agent)?;
+    let root = parse(body)?;
+    Ok(match hooks_object(body, &root)? {
+        Some(hooks) => find_ours(&hooks, agent)
+            .iter()
+            .map(|f| (f.event, f.group, f.handler))
+            .collect(),
+        None => Vec::new(),
+    })
 }
 
 /// Where each of our events stands in `text` (None = no file).
 pub fn inspect(text: Option<&str>, agent: &str, command: &str) -> Result<Vec<EventState>, Refusal> {
     let found = match text {
-        Some(t) if !t.trim().is_empty() => {
-            let root = parse(t)?;
-            match hooks_object(t, &root)? {
+        Some(t) if !t.trim_start_matches('\u{feff}').trim().is_empty() => {
+            let (_, body) = split_bom(t, agent)?;
+            let root = parse(body)?;
+            match hooks_object(body, &root)? {
                 Some(hooks) => find_ours(&hooks, agent),
                 None => Vec::new(),
             }
@@ -275,19 +334,56 @@ pub fn inspect(text: Option<&str>, agent: &str, command: &str) -> Result<Vec<Eve
     Ok(OUR_EVENTS
         .iter()
         .map(|&event| {
-            let place = found.iter().find(|f| f.event == event).map(|f| HookPlace {
+            let on_event: Vec<&Found> = found.iter().filter(|f| f.event == event).collect();
+            let place = on_event.first().map(|f| HookPlace {
                 group: f.group,
                 handler: f.handler,
                 binary: f.binary.clone(),
                 current: f.command.decoded_value().ok().as_deref() == Some(command),
             });
-            EventState { event, place }
+            EventState {
+                event,
+                place,
+                runs: runs(agent, &on_event),
+            }
         })
         .collect())
 }
 
+/// How many times the agent runs our hook on one event: Claude Code runs identical command strings once,
+/// Codex runs every handler.
+fn runs(agent: &str, found: &[&Found]) -> usize {
+    if agent == "claude" {
+        let mut commands: Vec<String> = found
+            .iter()
+            .filter_map(|f| f.command.decoded_value().ok())
+            .collect();
+        commands.sort();
+        commands.dedup();
+        commands.len()
+    } else {
+        found.len()
+    }
+}
+
+/// The file's UTF-8 byte-order mark (kept as it was) and the JSON after it. Claude Code strips a BOM before
+/// parsing; Codex's serde does not and rejects such a `hooks.json`, so we refuse it too.
+fn split_bom<'a>(text: &'a str, agent: &str) -> Result<(&'a str, &'a str), Refusal> {
+    match text.strip_prefix('\u{feff}') {
+        Some(_) if agent != "claude" => Err(Refusal::at(
+            1,
+            1,
+            "starts with a UTF-8 byte-order mark, which Codex cannot read (it would ignore the file); \
+             save it as UTF-8 without a BOM first",
+        )),
+        Some(body) => Ok(("\u{feff}", body)),
+        None => Ok(("", text)),
+    }
+}
+
 /// Whether Claude Code's `"disableAllHooks": true` switches every hook off, ours included.
 pub fn all_hooks_disabled(text: &str) -> bool {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let Ok(root) = CstRootNode::parse(text, &strict()) else {
         return false;
     };

@@ -63,6 +63,8 @@ pub struct HookPlace {
 pub struct EventState {
     pub event: &'static str,
     pub place: Option<HookPlace>,
+    /// How many times the agent would run our hook on this event (more than 1: a duplicate).
+    pub runs: usize,
 }
 
 #[cfg(test)]
