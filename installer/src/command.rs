@@ -40,6 +40,23 @@ pub fn stable_binary_path(
         .unwrap_or_else(|| canonical_exe.to_path_buf())
 }
 
+/// The cargo build folder (`…/target`) that holds `binary`, when it is one of cargo's own outputs
+/// (`target/debug/…`, `target/release/…`, `target/<triple>/<profile>/…`): `cargo clean` deletes it, and
+/// every hook naming it would then fail.
+pub fn build_folder_of(binary: &Path) -> Option<std::path::PathBuf> {
+    let parts: Vec<&std::ffi::OsStr> = binary.iter().collect();
+    let n = parts.len();
+    let profile = |p: &std::ffi::OsStr| p == "debug" || p == "release";
+    let at = if n >= 3 && parts[n - 3] == "target" && profile(parts[n - 2]) {
+        n - 3
+    } else if n >= 4 && parts[n - 4] == "target" && profile(parts[n - 2]) {
+        n - 4
+    } else {
+        return None;
+    };
+    Some(parts[..=at].iter().collect())
+}
+
 /// The binary path of `command` when it is our hook for `agent`, else `None`.
 pub fn our_binary_in(command: &str, agent: &str) -> Option<String> {
     let (rest, last) = command.trim().rsplit_once(char::is_whitespace)?;
@@ -119,6 +136,20 @@ mod tests {
         let path = std::env::join_paths([&other]).unwrap();
         assert_eq!(stable_binary_path(&real, Some(&path)), real);
         assert_eq!(stable_binary_path(&real, None), real);
+    }
+
+    #[test]
+    fn cargo_build_folders_are_told_apart_from_installed_binaries() {
+        assert_eq!(
+            build_folder_of(Path::new("/src/agterm-backup/target/debug/agterm-backup")),
+            Some("/src/agterm-backup/target".into())
+        );
+        assert_eq!(
+            build_folder_of(Path::new("/w/target/aarch64-apple-darwin/release/agterm-backup")),
+            Some("/w/target".into())
+        );
+        assert_eq!(build_folder_of(Path::new("/home/me/.cargo/bin/agterm-backup")), None);
+        assert_eq!(build_folder_of(Path::new("/opt/target/bin/agterm-backup")), None);
     }
 
     #[test]

@@ -88,8 +88,20 @@ pub fn run(args: TimerArgs) -> CliResult {
                     .args(["--user", "is-active", &format!("{UNIT}.timer")])
                     .output();
                 match active {
-                    Ok(o) => println!("systemd: {}", String::from_utf8_lossy(&o.stdout).trim()),
-                    Err(e) => println!("systemd: cannot ask systemctl ({e})"),
+                    Ok(o) if !String::from_utf8_lossy(&o.stdout).trim().is_empty() => {
+                        println!("systemd: {}", String::from_utf8_lossy(&o.stdout).trim())
+                    }
+                    // No state on stdout: systemctl could not reach the user's systemd (no session bus
+                    // outside a login session, say) and said why on stderr.
+                    Ok(o) => println!(
+                        "systemd: cannot ask `systemctl --user`: {}",
+                        String::from_utf8_lossy(&o.stderr)
+                            .lines()
+                            .next()
+                            .unwrap_or("no answer")
+                            .escape_debug()
+                    ),
+                    Err(e) => println!("systemd: cannot run systemctl ({e})"),
                 }
             }
             Ok(())
