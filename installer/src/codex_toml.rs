@@ -238,6 +238,11 @@ pub fn apply(original: Option<&str>, command: &str) -> Result<String, Refusal> {
     Ok(out)
 }
 
+/// Every handler of ours in `text` (event, group, handler); none when it does not parse.
+pub fn our_positions(text: &str) -> Vec<(&'static str, usize, usize)> {
+    parse(text).map(|doc| our_handlers(&doc)).unwrap_or_default()
+}
+
 /// Whether `text` holds any hook of ours or our block (whatever binary path it names).
 pub fn has_ours(text: &str) -> bool {
     parse(text).is_ok_and(|doc| {

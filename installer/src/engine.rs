@@ -84,6 +84,17 @@ impl Target {
         }
     }
 
+    /// `undone` without the trust records Codex filed, since our edit, for our hooks in `current` (they
+    /// look like the user's additions to a three-way merge).
+    fn without_trust_of_ours_in(&self, current: &str, undone: String) -> String {
+        if self.kind != TargetKind::CodexConfig {
+            return undone;
+        }
+        let positions = codex_toml::our_positions(current);
+        let sources = codex_toml::trust_sources(&self.path);
+        codex_toml::remove_trust_of(&undone, &sources, &positions).unwrap_or(undone)
+    }
+
     /// Whether `text` is a file we could have left: it parses and holds nothing of ours.
     pub fn is_clean(&self, text: &str) -> bool {
         !self.has_ours(text) && self.remove_text(text).is_ok_and(|cut| cut == text)
@@ -243,6 +254,7 @@ pub fn plan_remove(target: &Target) -> Result<Change, Problem> {
                     // Changed since: undo exactly our edit where the user's changes leave it whole.
                     Ok(applied) => Some(
                         unapply::unapply(&original, &applied, current)
+                            .map(|r| target.without_trust_of_ours_in(current, r))
                             .filter(|r| target.is_clean(r))
                             .unwrap_or(cut),
                     ),
