@@ -208,9 +208,15 @@ fn our_group(command: &str) -> CstInputValue {
 /// ours exists (only its command string changes) and any further one of ours on that event removed (the
 /// agent would run each), else appended as a new group at the end of the event.
 pub fn apply(original: Option<&str>, agent: &str, command: &str) -> Result<String, Refusal> {
+    // An empty or whitespace-only file counts as `{}`, as agterm and Claude treat it; its whitespace
+    // stays after the object.
+    let blank;
     let text = match original {
         Some(t) if !t.trim_start_matches('\u{feff}').trim().is_empty() => t,
-        // An empty or whitespace-only file counts as `{}`, as agterm and Claude treat it.
+        Some(t) if !t.is_empty() => {
+            blank = format!("{{}}{t}");
+            &blank
+        }
         _ => "{}\n",
     };
     let (bom, body) = split_bom(text, agent)?;
