@@ -40,6 +40,19 @@ pub fn stable_binary_path(
         .unwrap_or_else(|| canonical_exe.to_path_buf())
 }
 
+/// Whether some `$PATH` entry runs `binary` when `agterm-backup` is typed by name.
+pub fn on_path(binary: &Path, path_var: Option<&std::ffi::OsStr>) -> bool {
+    let wanted = std::fs::canonicalize(binary).unwrap_or_else(|_| binary.to_path_buf());
+    path_var
+        .map(|p| std::env::split_paths(p).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .iter()
+        .map(|d| d.join(BINARY_NAME))
+        .find(|c| c.is_file())
+        .and_then(|c| std::fs::canonicalize(c).ok())
+        .is_some_and(|c| c == wanted)
+}
+
 /// The cargo build folder (`…/target`) that holds `binary`, when it is one of cargo's own outputs
 /// (`target/debug/…`, `target/release/…`, `target/<triple>/<profile>/…`): `cargo clean` deletes it, and
 /// every hook naming it would then fail.

@@ -128,6 +128,7 @@ pub fn apply(args: ApplyArgs) -> CliResult {
     let written = report_or_write(&changes, args.dry_run, &mut problems);
     if written > 0 {
         warn_about_build_folder(&binary);
+        remind_about_path(&binary);
     }
     warn_about_switches(&changes);
     let codex = changes
@@ -156,6 +157,23 @@ fn warn_about_build_folder(binary: &Path) {
              with the installed binary",
             binary.display(),
             folder.display()
+        );
+    }
+}
+
+/// The hooks name the full path, but the user runs `status` and `restore` by name.
+fn remind_about_path(binary: &Path) {
+    if command::build_folder_of(binary).is_some()
+        || command::on_path(binary, std::env::var_os("PATH").as_deref())
+    {
+        return;
+    }
+    if let Some(dir) = binary.parent() {
+        say!(
+            "note: {} is not on PATH (the hooks use the full path and work anyway); to run `agterm-backup` by \
+             name, add this to your shell profile: export PATH=\"{}:$PATH\"",
+            dir.display(),
+            dir.display()
         );
     }
 }
