@@ -68,7 +68,10 @@ fn class_1_trust_records_of_other_sources_survive_a_cutting_remove() {
 #[test]
 fn class_1_a_config_toml_codex_made_only_for_our_trust_goes_with_our_hooks_json_entries() {
     let s = Sandbox::new();
-    put(&s.codex_hooks_json(), &corpus("codex-hooks-json/hooks-json-foreign.json"));
+    put(
+        &s.codex_hooks_json(),
+        &corpus("codex-hooks-json/hooks-json-foreign.json"),
+    );
     ok(&s.run(&CODEX));
     let positions = json_hooks::our_positions(&read(&s.codex_hooks_json()), "codex").unwrap();
     assert_eq!(positions.len(), OUR_EVENTS.len());
@@ -126,7 +129,13 @@ fn class_3_remove_after_an_edit_gives_back_exactly_the_users_file() {
         "claude/minified-with-plugins.json",
         Sandbox::claude_settings,
         &CLAUDE,
-        |t| t.replacen("\"alwaysThinkingEnabled\":true", "\"alwaysThinkingEnabled\":false", 1),
+        |t| {
+            t.replacen(
+                "\"alwaysThinkingEnabled\":true",
+                "\"alwaysThinkingEnabled\":false",
+                1,
+            )
+        },
     );
     // TOML without a final newline.
     exact_after_edit(
@@ -148,13 +157,23 @@ fn class_4_the_agents_reading_decides() {
     assert!(text(&applied).contains("hook claude"));
     // The same file as Codex's hooks.json: Codex rejects it, so do we.
     let s = Sandbox::new();
-    put(&s.codex_hooks_json(), &corpus("codex-hooks-json/refused-bom-hooks.json"));
+    put(
+        &s.codex_hooks_json(),
+        &corpus("codex-hooks-json/refused-bom-hooks.json"),
+    );
     let out = s.run(&CODEX);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("byte-order mark"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("byte-order mark"),
+        "{}",
+        text(&out.stderr)
+    );
     // "hooks" twice: the agent reads the last; refused at the line of the duplicate.
     let s = Sandbox::new();
-    put(&s.claude_settings(), &corpus("claude/refused-duplicate-hooks-key.json"));
+    put(
+        &s.claude_settings(),
+        &corpus("claude/refused-duplicate-hooks-key.json"),
+    );
     let out = s.run(&CLAUDE);
     assert_eq!(out.status.code(), Some(2));
     let want = format!("{}:6:", s.claude_settings().display());
@@ -181,7 +200,10 @@ fn status_of(s: &Sandbox, target: &str) -> serde_json::Value {
 #[test]
 fn class_5_one_hook_per_event_whatever_was_there() {
     let s = Sandbox::new();
-    put(&s.claude_settings(), &corpus("claude/two-stale-ours-and-bare.json"));
+    put(
+        &s.claude_settings(),
+        &corpus("claude/two-stale-ours-and-bare.json"),
+    );
     put(&s.codex_config(), &corpus("codex-toml/ours-by-hand.toml"));
     assert_eq!(status_of(&s, "claude")["state"], "duplicate");
     assert_eq!(status_of(&s, "codex")["state"], "duplicate");
@@ -204,11 +226,18 @@ fn class_5_one_hook_per_event_whatever_was_there() {
 fn class_6_damaged_markers_and_the_users_lines_between_them() {
     let s = Sandbox::new();
     put(&s.denylist(), &corpus("denylist/lone-end-marker.conf"));
-    put(&s.codex_config(), &corpus("codex-toml/user-group-inside-block.toml"));
+    put(
+        &s.codex_config(),
+        &corpus("codex-toml/user-group-inside-block.toml"),
+    );
     let args = ["installer", "apply", "--agents", "codex"];
     let first = s.run(&args);
     ok(&first);
-    assert!(text(&first.stdout).contains("note:"), "{}", text(&first.stdout));
+    assert!(
+        text(&first.stdout).contains("note:"),
+        "{}",
+        text(&first.stdout)
+    );
     let (deny, config) = (read(&s.denylist()), read(&s.codex_config()));
     ok(&s.run(&args));
     assert_eq!(read(&s.denylist()), deny, "a second apply adds no block");

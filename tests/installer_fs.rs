@@ -145,14 +145,22 @@ fn a_broken_codex_file_does_not_block_claude_and_every_broken_file_is_named() {
     let out = s.run(&["installer", "remove"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     let err = text(&out.stderr);
-    assert!(err.contains("settings.json:1:") && err.contains("config.toml:1:"), "{err}");
+    assert!(
+        err.contains("settings.json:1:") && err.contains("config.toml:1:"),
+        "{err}"
+    );
     // Claude fixed: its hooks go, though Codex's file is still broken.
     assert!(apply_all(&s).status.code() == Some(2));
     std::fs::write(s.claude_settings(), "{}").unwrap();
-    assert!(s.run(&["installer", "apply", "--agents", "claude", "--no-denylist"]).status.success());
+    assert!(s
+        .run(&["installer", "apply", "--agents", "claude", "--no-denylist"])
+        .status
+        .success());
     let out = s.run(&["installer", "remove"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(!std::fs::read_to_string(s.claude_settings()).unwrap().contains("hook claude"));
+    assert!(!std::fs::read_to_string(s.claude_settings())
+        .unwrap()
+        .contains("hook claude"));
     let out = s.run(&["installer", "remove", "--agents", "claude"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
@@ -160,9 +168,20 @@ fn a_broken_codex_file_does_not_block_claude_and_every_broken_file_is_named() {
 #[test]
 fn trust_without_codex_fails_and_says_so() {
     let s = Sandbox::new();
-    let out = s.run(&["installer", "apply", "--agents", "codex", "--no-denylist", "--trust"]);
+    let out = s.run(&[
+        "installer",
+        "apply",
+        "--agents",
+        "codex",
+        "--no-denylist",
+        "--trust",
+    ]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("not on PATH"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("not on PATH"),
+        "{}",
+        text(&out.stderr)
+    );
     assert!(s.codex_config().exists(), "the hooks are still written");
 }
 
@@ -181,10 +200,19 @@ fn remove_says_what_it_leaves_behind_and_deletes_what_it_alone_made() {
     assert!(out.status.success());
     let said = text(&out.stdout);
     let bak = agterm_backup_installer::fsio::backup_path(&s.claude_settings());
-    assert!(said.contains(&format!("kept      {}", bak.display())), "{said}");
+    assert!(
+        said.contains(&format!("kept      {}", bak.display())),
+        "{said}"
+    );
     // Files apply created are deleted with their backups; their folders, now empty, are named.
     assert!(!agterm_backup_installer::fsio::backup_path(&s.codex_config()).exists());
-    assert!(said.contains(&format!("kept      {}: now empty", s.codex_home().display())), "{said}");
+    assert!(
+        said.contains(&format!(
+            "kept      {}: now empty",
+            s.codex_home().display()
+        )),
+        "{said}"
+    );
 }
 
 #[test]
@@ -215,7 +243,10 @@ fn status_sees_the_plugin_route_and_sends_unreadable_files_to_be_fixed() {
         !warnings.iter().any(|w| w.contains("claude hook")),
         "the plugin runs the Claude hook: {warnings:?}"
     );
-    let codex = warnings.iter().find(|w| w.contains("codex hook")).expect("codex warned");
+    let codex = warnings
+        .iter()
+        .find(|w| w.contains("codex hook"))
+        .expect("codex warned");
     assert!(codex.contains("fix it"), "{codex}");
 }
 

@@ -354,7 +354,11 @@ fn real_claude_loads_every_shape_we_write_and_runs_our_hook_once_per_event() {
         let (copy, log) = logging_copy(&s);
         std::fs::create_dir_all(s.claude_dir()).unwrap();
         std::fs::copy(corpus_dir().join("claude").join(name), s.claude_settings()).unwrap();
-        let out = run_copy(&s, &copy, &["installer", "apply", "--agents", "claude", "--no-denylist"]);
+        let out = run_copy(
+            &s,
+            &copy,
+            &["installer", "apply", "--agents", "claude", "--no-denylist"],
+        );
         assert!(out.status.success(), "{name}: {}", text(&out.stderr));
         wrap_with_event_log(&copy, &log);
         let work = s.dir.path().join("work");
@@ -373,19 +377,30 @@ fn real_claude_loads_every_shape_we_write_and_runs_our_hook_once_per_event() {
             .args(["-p", "hi"])
             .output()
             .unwrap();
-        assert!(out.status.success(), "{name}: claude -p failed: {}{}", text(&out.stdout), text(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{name}: claude -p failed: {}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
         let events = std::fs::read_to_string(&log).unwrap_or_default();
         // A one-turn print run fires SessionStart, UserPromptSubmit and Stop (no tool: no PreToolUse).
         for event in ["SessionStart", "UserPromptSubmit", "Stop"] {
             let n = events.lines().filter(|l| *l == event).count();
-            assert_eq!(n, 1, "{name}: our hook ran {n} times on {event}: {events:?}");
+            assert_eq!(
+                n, 1,
+                "{name}: our hook ran {n} times on {event}: {events:?}"
+            );
         }
     }
 }
 
 fn codex_env(s: &Sandbox) -> Vec<(String, String)> {
     vec![
-        ("CODEX_HOME".to_string(), s.codex_home().display().to_string()),
+        (
+            "CODEX_HOME".to_string(),
+            s.codex_home().display().to_string(),
+        ),
         ("HOME".to_string(), s.home().display().to_string()),
     ]
 }
@@ -408,8 +423,13 @@ fn real_codex_loads_every_shape_we_write_with_our_hook_once_per_event() {
         std::fs::copy(corpus_dir().join("codex-toml").join(name), s.codex_config()).unwrap();
         let out = s.run(&["installer", "apply", "--agents", "codex", "--no-denylist"]);
         assert!(out.status.success(), "{name}: {}", text(&out.stderr));
-        let listed = list_hooks(&codex, s.dir.path(), &codex_env(&s), Duration::from_secs(60))
-            .expect("codex app-server answers");
+        let listed = list_hooks(
+            &codex,
+            s.dir.path(),
+            &codex_env(&s),
+            Duration::from_secs(60),
+        )
+        .expect("codex app-server answers");
         let errors = agterm_backup_installer::trust::codex_errors(&listed);
         assert!(errors.is_empty(), "{name}: {errors:?}");
         let ours = our_listed_hooks(&listed);
@@ -417,7 +437,11 @@ fn real_codex_loads_every_shape_we_write_with_our_hook_once_per_event() {
             let label = agterm_backup_installer::codex_event_label(event);
             let n = ours
                 .iter()
-                .filter(|h| h["key"].as_str().is_some_and(|k| k.contains(&format!(":{label}:"))))
+                .filter(|h| {
+                    h["key"]
+                        .as_str()
+                        .is_some_and(|k| k.contains(&format!(":{label}:")))
+                })
                 .count();
             assert_eq!(n, 1, "{name}: {event} listed {n} times: {listed:#}");
         }
@@ -433,14 +457,23 @@ fn real_codex_rejects_a_hooks_json_with_a_bom_as_we_do() {
     std::fs::create_dir_all(s.codex_home()).unwrap();
     let bom = std::fs::read(corpus_dir().join("codex-hooks-json/refused-bom-hooks.json")).unwrap();
     std::fs::write(s.codex_hooks_json(), &bom).unwrap();
-    let listed = list_hooks(&codex, s.dir.path(), &codex_env(&s), Duration::from_secs(60)).unwrap();
+    let listed = list_hooks(
+        &codex,
+        s.dir.path(),
+        &codex_env(&s),
+        Duration::from_secs(60),
+    )
+    .unwrap();
     let hooks: Vec<Value> = listed["data"]
         .as_array()
         .into_iter()
         .flatten()
         .flat_map(|e| e["hooks"].as_array().cloned().unwrap_or_default())
         .collect();
-    assert!(hooks.is_empty(), "Codex loaded a hooks.json with a BOM: {listed:#}");
+    assert!(
+        hooks.is_empty(),
+        "Codex loaded a hooks.json with a BOM: {listed:#}"
+    );
     let out = s.run(&["installer", "apply", "--agents", "codex", "--no-denylist"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert_eq!(std::fs::read(s.codex_hooks_json()).unwrap(), bom);
@@ -461,10 +494,23 @@ fn trust_passes_on_codexs_own_reason_when_it_cannot_load_its_config() {
     .unwrap();
     let out = s
         .command(&codex_dir_path(&codex))
-        .args(["installer", "apply", "--agents", "codex", "--no-denylist", "--trust"])
+        .args([
+            "installer",
+            "apply",
+            "--agents",
+            "codex",
+            "--no-denylist",
+            "--trust",
+        ])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}{}", text(&out.stdout), text(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
     let err = text(&out.stderr);
     assert!(err.contains("Codex cannot load its configuration"), "{err}");
     assert!(!err.contains("hooks turned off"), "{err}");

@@ -11,7 +11,10 @@ use std::os::unix::fs::PermissionsExt;
 
 fn setup_line() -> String {
     let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
-    let block = readme.split("```sh\n").nth(1).expect("README opens with a sh block");
+    let block = readme
+        .split("```sh\n")
+        .nth(1)
+        .expect("README opens with a sh block");
     let lines: Vec<&str> = block.split("\n```").next().unwrap().lines().collect();
     assert_eq!(lines.len(), 2, "exactly two set-up commands: {lines:?}");
     assert!(lines[1].contains("cargo test --workspace"));
@@ -21,7 +24,11 @@ fn setup_line() -> String {
 #[test]
 fn the_first_readme_line_works_without_cargo_bin_on_path() {
     let line = setup_line();
-    for (var, sub) in [(None, ".cargo"), (Some("CARGO_HOME"), "cargo-home"), (Some("CARGO_INSTALL_ROOT"), "root")] {
+    for (var, sub) in [
+        (None, ".cargo"),
+        (Some("CARGO_HOME"), "cargo-home"),
+        (Some("CARGO_INSTALL_ROOT"), "root"),
+    ] {
         let s = Sandbox::new();
         let fake = s.dir.path().join("fake-bin");
         std::fs::create_dir_all(&fake).unwrap();

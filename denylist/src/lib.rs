@@ -159,7 +159,10 @@ pub fn with_our_block(existing: Option<&str>) -> String {
         return format!("{STARTER}\n{block}");
     };
     if let Some(range) = find_block(text) {
-        let foreign: String = foreign_in(text, &range).into_iter().map(|(_, l)| l).collect();
+        let foreign: String = foreign_in(text, &range)
+            .into_iter()
+            .map(|(_, l)| l)
+            .collect();
         let mut out = String::with_capacity(text.len());
         out.push_str(&text[..range.start]);
         out.push_str(&block.replacen(
@@ -187,7 +190,10 @@ pub fn without_our_block(text: &str) -> String {
     let Some(range) = find_block(text) else {
         return text.to_string();
     };
-    let foreign: String = foreign_in(text, &range).into_iter().map(|(_, l)| l).collect();
+    let foreign: String = foreign_in(text, &range)
+        .into_iter()
+        .map(|(_, l)| l)
+        .collect();
     let mut start = range.start;
     if text[..start].ends_with("\n\n") {
         start -= 1;

@@ -138,7 +138,11 @@ fn entries_the_user_put_between_our_markers_stay_theirs() {
     let applied = with_our_block(Some("tmux\n"));
     let with_vim = applied.replace("codex\n", "codex\nvim\n");
     assert_eq!(with_our_block(Some(&with_vim)), with_vim);
-    assert!(notes(&with_vim)[0].contains("`vim`"), "{:?}", notes(&with_vim));
+    assert!(
+        notes(&with_vim)[0].contains("`vim`"),
+        "{:?}",
+        notes(&with_vim)
+    );
     assert_eq!(without_our_block(&with_vim), "tmux\nvim\n");
     // A damaged block (our entry deleted by hand) is repaired, the user's line kept.
     let damaged = with_vim.replace("claude\n", "");

@@ -9,9 +9,9 @@
 //! The file is parsed with `toml_edit` to refuse broken TOML and to check the result.
 
 use crate::command::{is_ours, our_binary_in};
-use sections::{sections, Owner, Section};
 use crate::refusal::Refusal;
 use crate::{codex_event_label, EventState, HookPlace, OUR_EVENTS};
+use sections::{sections, Owner, Section};
 use toml_edit::{DocumentMut, Item};
 
 /// First line of our block.
@@ -140,8 +140,7 @@ impl Ours {
                     .iter()
                     .enumerate()
                     .filter(|(g, hs)| {
-                        !hs.is_empty()
-                            && (0..hs.len()).all(|h| handlers.contains(&(event, *g, h)))
+                        !hs.is_empty() && (0..hs.len()).all(|h| handlers.contains(&(event, *g, h)))
                     })
                     .map(|(g, _)| g)
                     .collect()
@@ -164,7 +163,10 @@ impl Ours {
     }
 
     fn group_is_ours(&self, event: &str, group: usize) -> bool {
-        let e = OUR_EVENTS.iter().position(|x| *x == event).expect("our event");
+        let e = OUR_EVENTS
+            .iter()
+            .position(|x| *x == event)
+            .expect("our event");
         self.groups[e].contains(&group)
     }
 
@@ -240,14 +242,14 @@ pub fn apply(original: Option<&str>, command: &str) -> Result<String, Refusal> {
 
 /// Every handler of ours in `text` (event, group, handler); none when it does not parse.
 pub fn our_positions(text: &str) -> Vec<(&'static str, usize, usize)> {
-    parse(text).map(|doc| our_handlers(&doc)).unwrap_or_default()
+    parse(text)
+        .map(|doc| our_handlers(&doc))
+        .unwrap_or_default()
 }
 
 /// Whether `text` holds any hook of ours or our block (whatever binary path it names).
 pub fn has_ours(text: &str) -> bool {
-    parse(text).is_ok_and(|doc| {
-        !our_handlers(&doc).is_empty() || block(&sections(text)).is_some()
-    })
+    parse(text).is_ok_and(|doc| !our_handlers(&doc).is_empty() || block(&sections(text)).is_some())
 }
 
 /// What `apply` keeps of the user's that looks like ours, for the user to hear about.

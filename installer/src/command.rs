@@ -158,11 +158,19 @@ mod tests {
             Some("/src/agterm-backup/target".into())
         );
         assert_eq!(
-            build_folder_of(Path::new("/w/target/aarch64-apple-darwin/release/agterm-backup")),
+            build_folder_of(Path::new(
+                "/w/target/aarch64-apple-darwin/release/agterm-backup"
+            )),
             Some("/w/target".into())
         );
-        assert_eq!(build_folder_of(Path::new("/home/me/.cargo/bin/agterm-backup")), None);
-        assert_eq!(build_folder_of(Path::new("/opt/target/bin/agterm-backup")), None);
+        assert_eq!(
+            build_folder_of(Path::new("/home/me/.cargo/bin/agterm-backup")),
+            None
+        );
+        assert_eq!(
+            build_folder_of(Path::new("/opt/target/bin/agterm-backup")),
+            None
+        );
     }
 
     #[test]
@@ -178,7 +186,10 @@ mod tests {
         assert!(is_ours("'/it'\\''s/agterm-backup' hook codex", "codex"));
         // Written by hand: a bare name found on PATH, double quotes, the home folder spelled out.
         assert!(is_ours("agterm-backup hook claude", "claude"));
-        assert!(is_ours("\"$HOME/.cargo/bin/agterm-backup\" hook claude", "claude"));
+        assert!(is_ours(
+            "\"$HOME/.cargo/bin/agterm-backup\" hook claude",
+            "claude"
+        ));
         assert!(is_ours("~/.cargo/bin/agterm-backup  hook codex", "codex"));
         assert_eq!(
             our_binary_in("\"/a b/agterm-backup\" hook codex", "codex").as_deref(),

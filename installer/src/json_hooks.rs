@@ -309,7 +309,10 @@ pub fn remove(current: &str, agent: &str) -> Result<String, Refusal> {
 }
 
 /// Every handler of ours in `text`: (event, group, handler), positions as in Codex's trust keys.
-pub fn our_positions(text: &str, agent: &str) -> Result<Vec<(&'static str, usize, usize)>, Refusal> {
+pub fn our_positions(
+    text: &str,
+    agent: &str,
+) -> Result<Vec<(&'static str, usize, usize)>, Refusal> {
     if text.trim_start_matches('\u{feff}').trim().is_empty() {
         return Ok(Vec::new());
     }

@@ -32,10 +32,15 @@ pub fn codex_errors(hooks_list: &Value) -> Vec<String> {
         .flatten()
         .filter_map(|e| e.get("errors").and_then(Value::as_array))
         .flatten()
-        .map(|e| match (e.get("path").and_then(Value::as_str), e.get("message").and_then(Value::as_str)) {
-            (Some(p), Some(m)) => format!("{p}: {m}"),
-            (None, Some(m)) => m.to_string(),
-            _ => e.to_string(),
+        .map(|e| {
+            match (
+                e.get("path").and_then(Value::as_str),
+                e.get("message").and_then(Value::as_str),
+            ) {
+                (Some(p), Some(m)) => format!("{p}: {m}"),
+                (None, Some(m)) => m.to_string(),
+                _ => e.to_string(),
+            }
         })
         .map(|m| m.escape_debug().to_string())
         .collect()

@@ -23,7 +23,14 @@ struct Edit {
 
 fn diff(old: &[u8], new: &[u8]) -> Vec<DiffOp> {
     let deadline = Some(Instant::now() + DIFF_BUDGET);
-    capture_diff_deadline(Algorithm::Myers, old, 0..old.len(), new, 0..new.len(), deadline)
+    capture_diff_deadline(
+        Algorithm::Myers,
+        old,
+        0..old.len(),
+        new,
+        0..new.len(),
+        deadline,
+    )
 }
 
 /// `current` with our edit (the difference from `original` to `applied`) undone, or `None` when the user's
@@ -117,6 +124,9 @@ mod tests {
     fn nothing_changed_gives_the_original() {
         let original = "x\ny\n";
         let applied = "x\nOURS\ny\n";
-        assert_eq!(unapply(original, applied, applied).as_deref(), Some(original));
+        assert_eq!(
+            unapply(original, applied, applied).as_deref(),
+            Some(original)
+        );
     }
 }

@@ -81,7 +81,10 @@ struct Splice {
 }
 
 fn is_json(kind: TargetKind) -> bool {
-    matches!(kind, TargetKind::ClaudeSettings | TargetKind::CodexHooksJson)
+    matches!(
+        kind,
+        TargetKind::ClaudeSettings | TargetKind::CodexHooksJson
+    )
 }
 
 fn splice_for(edit: Edit, kind: TargetKind, text: &str) -> Option<Splice> {
@@ -92,8 +95,16 @@ fn splice_for(edit: Edit, kind: TargetKind, text: &str) -> Option<Splice> {
                 .match_indices('\n')
                 .map(|(i, _)| if text[..i].ends_with('\r') { i - 1 } else { i })
                 .collect();
-            let at = if ends.is_empty() { text.len() } else { ends[n % ends.len()] };
-            Some(Splice { at, len: 0, with: "  ".into() })
+            let at = if ends.is_empty() {
+                text.len()
+            } else {
+                ends[n % ends.len()]
+            };
+            Some(Splice {
+                at,
+                len: 0,
+                with: "  ".into(),
+            })
         }
         Edit::LineAtTop => Some(Splice {
             at: bom,
@@ -105,12 +116,18 @@ fn splice_for(edit: Edit, kind: TargetKind, text: &str) -> Option<Splice> {
             },
         }),
         Edit::Digit(n) if is_json(kind) => {
-            let digits: Vec<(usize, char)> =
-                text.char_indices().filter(|(_, c)| c.is_ascii_digit()).collect();
+            let digits: Vec<(usize, char)> = text
+                .char_indices()
+                .filter(|(_, c)| c.is_ascii_digit())
+                .collect();
             let &(at, c) = digits.get(n % digits.len().max(1))?;
             let d = c.to_digit(10).unwrap();
             let next = if d == 9 { 8 } else { d + 1 };
-            Some(Splice { at, len: 1, with: next.to_string() })
+            Some(Splice {
+                at,
+                len: 1,
+                with: next.to_string(),
+            })
         }
         Edit::KeyFirst if is_json(kind) => {
             let open = text.find('{')?;
@@ -140,13 +157,13 @@ fn map_offset(old: &str, new: &str, at: usize) -> Option<usize> {
         return Some(op.new_range().start);
     }
     ops.into_iter().find_map(|op| match op {
-            DiffOp::Equal { old_index, new_index, len }
-                if old_index <= at && at <= old_index + len =>
-            {
-                Some(new_index + (at - old_index))
-            }
-            _ => None,
-        })
+        DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } if old_index <= at && at <= old_index + len => Some(new_index + (at - old_index)),
+        _ => None,
+    })
 }
 
 fn edit() -> impl Strategy<Value = Edit> {

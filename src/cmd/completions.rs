@@ -119,7 +119,10 @@ fn subcommand_sections(root: &clap::Command) -> String {
         if let Some(about) = cmd.get_long_about().or(cmd.get_about()) {
             out.push_str(&format!("{}\n", roff(&about.to_string())));
         }
-        for arg in cmd.get_arguments().filter(|a| !a.is_hide_set() && !a.is_global_set()) {
+        for arg in cmd
+            .get_arguments()
+            .filter(|a| !a.is_hide_set() && !a.is_global_set())
+        {
             let id = arg.get_id().as_str();
             if id == "help" || id == "version" {
                 continue;
@@ -214,8 +217,14 @@ mod tests {
         let sections = super::subcommand_sections(&crate::cli::Cli::command());
         for (section, option) in [
             ("AGTERM\\-BACKUP INSTALLER APPLY", "\\fB\\-\\-trust\\fR"),
-            ("AGTERM\\-BACKUP INSTALLER REMOVE", "\\fB\\-\\-agents\\fR \\fI<AGENTS>\\fR"),
-            ("AGTERM\\-BACKUP RESTORE", "\\fB\\-\\-as\\-of\\fR \\fI<TIME|SNAPSHOT>\\fR"),
+            (
+                "AGTERM\\-BACKUP INSTALLER REMOVE",
+                "\\fB\\-\\-agents\\fR \\fI<AGENTS>\\fR",
+            ),
+            (
+                "AGTERM\\-BACKUP RESTORE",
+                "\\fB\\-\\-as\\-of\\fR \\fI<TIME|SNAPSHOT>\\fR",
+            ),
             ("AGTERM\\-BACKUP TIMER", "\\fB\\-\\-every\\fR"),
         ] {
             let at = sections
@@ -223,7 +232,11 @@ mod tests {
                 .unwrap_or_else(|| panic!("no section {section}:\n{sections}"));
             let body = &sections[at..];
             let end = body[4..].find(".SH ").map_or(body.len(), |e| e + 4);
-            assert!(body[..end].contains(option), "{section} lacks {option}:\n{}", &body[..end]);
+            assert!(
+                body[..end].contains(option),
+                "{section} lacks {option}:\n{}",
+                &body[..end]
+            );
         }
         // Hidden aliases get no section; no stray escape reaches the reader.
         assert!(!sections.contains("\"AGTERM\\-BACKUP INSTALL\"\n"));

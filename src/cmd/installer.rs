@@ -55,7 +55,11 @@ impl Problems {
         let Some(last) = self.0.pop() else {
             return Ok(());
         };
-        let failed = self.0.iter().chain([&last]).any(|p| matches!(p, Problem::Failed(_)));
+        let failed = self
+            .0
+            .iter()
+            .chain([&last])
+            .any(|p| matches!(p, Problem::Failed(_)));
         for p in &self.0 {
             eprintln!("agterm-backup: {p}");
         }
@@ -74,7 +78,12 @@ fn report_or_write(changes: &[Change], dry_run: bool, problems: &mut Problems) -
     for change in changes {
         let name = change.target.kind.target_name();
         let path = change.target.path.display();
-        for note in change.before.as_deref().map(|b| change.target.notes(b)).unwrap_or_default() {
+        for note in change
+            .before
+            .as_deref()
+            .map(|b| change.target.notes(b))
+            .unwrap_or_default()
+        {
             say!("{name:<9} {path}: note: {note}");
         }
         if dry_run {
@@ -196,7 +205,10 @@ fn warn_about_switches(changes: &[Change]) {
             );
         }
     }
-    if !changes.iter().any(|c| c.target.kind.target_name() == "codex") {
+    if !changes
+        .iter()
+        .any(|c| c.target.kind.target_name() == "codex")
+    {
         return;
     }
     let Ok(config_path) = paths::codex_home(&Process).map(|h| h.join("config.toml")) else {

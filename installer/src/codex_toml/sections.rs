@@ -19,7 +19,10 @@ pub(super) enum Owner {
     End,
     Note,
     /// The group `group` of `event` (its own header, matcher and sub-tables other than handlers).
-    Group { event: &'static str, group: usize },
+    Group {
+        event: &'static str,
+        group: usize,
+    },
     /// A handler of a group.
     Handler {
         event: &'static str,
@@ -176,7 +179,9 @@ fn owner_of(
                 group,
             }
         }
-        [hooks, name, rest @ ..] if hooks == "hooks" && current.is_some_and(|(e, _)| Some(e) == event(name)) => {
+        [hooks, name, rest @ ..]
+            if hooks == "hooks" && current.is_some_and(|(e, _)| Some(e) == event(name)) =>
+        {
             let (e, group) = current.expect("checked");
             match rest {
                 [h, ..] if h == "hooks" => {
@@ -212,7 +217,11 @@ mod tests {
             header_path("[hooks.state.\"/a b/config.toml:stop:0:0\"]"),
             Some((
                 false,
-                vec!["hooks".into(), "state".into(), "/a b/config.toml:stop:0:0".into()]
+                vec![
+                    "hooks".into(),
+                    "state".into(),
+                    "/a b/config.toml:stop:0:0".into()
+                ]
             ))
         );
         assert_eq!(
@@ -231,11 +240,29 @@ mod tests {
             owners,
             vec![
                 Owner::Loose,
-                Owner::Group { event: stop, group: 0 },
-                Owner::Handler { event: stop, group: 0, handler: 0 },
-                Owner::Handler { event: stop, group: 0, handler: 1 },
-                Owner::Group { event: stop, group: 1 },
-                Owner::Handler { event: stop, group: 1, handler: 0 },
+                Owner::Group {
+                    event: stop,
+                    group: 0
+                },
+                Owner::Handler {
+                    event: stop,
+                    group: 0,
+                    handler: 0
+                },
+                Owner::Handler {
+                    event: stop,
+                    group: 0,
+                    handler: 1
+                },
+                Owner::Group {
+                    event: stop,
+                    group: 1
+                },
+                Owner::Handler {
+                    event: stop,
+                    group: 1,
+                    handler: 0
+                },
                 Owner::Other,
             ]
         );

@@ -36,7 +36,10 @@ fn appends_after_agterm_block_and_keeps_its_trust_positions() {
         Some("'/u/.config/agterm/agent-status/agterm-codex-status.sh' stop")
     );
     assert_eq!(trusted_keys(&out).len(), 2);
-    assert_eq!(remove(&out, &src("/u/.codex/config.toml")).unwrap(), AGTERM_BLOCK);
+    assert_eq!(
+        remove(&out, &src("/u/.codex/config.toml")).unwrap(),
+        AGTERM_BLOCK
+    );
 }
 
 #[test]
@@ -53,7 +56,10 @@ fn reinstall_is_byte_stable_and_keeps_trust_tables_codex_put_in_our_block() {
     let refreshed = apply(Some(&trusted), moved).unwrap();
     assert_eq!(refreshed, trusted.replace(CMD, moved));
     // Our Stop hook is group 0 here, so that trust record is ours and goes with it.
-    assert_eq!(remove(&trusted, &src("/h/config.toml")).unwrap(), "model = \"o3\"\n");
+    assert_eq!(
+        remove(&trusted, &src("/h/config.toml")).unwrap(),
+        "model = \"o3\"\n"
+    );
     // A record for someone else's position stays.
     let foreign = trusted.replace(":stop:0:0", ":stop:7:0");
     assert_eq!(
@@ -112,7 +118,15 @@ fn our_hook_written_by_hand_is_taken_in_once() {
     let states = inspect(Some(&out), CMD).unwrap();
     assert!(states.iter().all(|s| s.runs == 1), "{out}");
     assert!(out.contains("notify-send done"), "{out}");
-    assert_eq!(inspect(Some(by_hand), CMD).unwrap().iter().find(|s| s.event == "Stop").unwrap().runs, 2);
+    assert_eq!(
+        inspect(Some(by_hand), CMD)
+            .unwrap()
+            .iter()
+            .find(|s| s.event == "Stop")
+            .unwrap()
+            .runs,
+        2
+    );
     assert_eq!(apply(Some(&out), CMD).unwrap(), out);
     let removed = remove(&out, &[]).unwrap();
     assert!(!has_ours(&removed), "{removed}");
@@ -123,7 +137,8 @@ fn our_hook_written_by_hand_is_taken_in_once() {
 fn trust_records_of_other_sources_are_not_ours() {
     let applied = apply(Some("model = \"o3\"\n"), CMD).unwrap();
     // Same positions as our hooks, but filed for another hooks source (a plugin's hooks.json).
-    let other = "\n[hooks.state.\"/h/plugins/x/hooks.json:stop:0:0\"]\ntrusted_hash = \"sha256:p\"\n";
+    let other =
+        "\n[hooks.state.\"/h/plugins/x/hooks.json:stop:0:0\"]\ntrusted_hash = \"sha256:p\"\n";
     let ours = "\n[hooks.state.\"/h/config.toml:stop:0:0\"]\ntrusted_hash = \"sha256:o\"\n";
     let trusted = format!("{applied}{other}{ours}");
     assert_eq!(
@@ -131,7 +146,12 @@ fn trust_records_of_other_sources_are_not_ours() {
         format!("model = \"o3\"\n{other}")
     );
     assert_eq!(
-        remove_trust_of(&format!("{other}{ours}"), &src("/h/plugins/x/hooks.json"), &[("Stop", 0, 0)]).unwrap(),
+        remove_trust_of(
+            &format!("{other}{ours}"),
+            &src("/h/plugins/x/hooks.json"),
+            &[("Stop", 0, 0)]
+        )
+        .unwrap(),
         ours
     );
 }
@@ -185,7 +205,10 @@ fn our_trust_records_filed_inside_agterms_block_go_on_remove() {
         1,
     );
     assert_ne!(trusted, applied);
-    assert_eq!(remove(&trusted, &src("/u/.codex/config.toml")).unwrap(), AGTERM_BLOCK);
+    assert_eq!(
+        remove(&trusted, &src("/u/.codex/config.toml")).unwrap(),
+        AGTERM_BLOCK
+    );
 }
 
 #[test]

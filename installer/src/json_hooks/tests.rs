@@ -128,7 +128,12 @@ fn a_bom_is_kept_for_claude_and_refused_for_codex() {
     let out = apply(Some(with_bom), "claude", CMD).unwrap();
     assert!(out.starts_with("\u{feff}{\n  \"model\""), "{out:?}");
     assert_eq!(remove(&out, "claude").unwrap(), with_bom);
-    let r = apply(Some(with_bom), "codex", "'/opt/bin/agterm-backup' hook codex").unwrap_err();
+    let r = apply(
+        Some(with_bom),
+        "codex",
+        "'/opt/bin/agterm-backup' hook codex",
+    )
+    .unwrap_err();
     assert!(r.reason.contains("byte-order mark"), "{r:?}");
 }
 
@@ -143,9 +148,7 @@ fn a_duplicate_hooks_key_is_refused_at_the_duplicate() {
 
 #[test]
 fn every_stale_entry_of_ours_but_one_goes() {
-    let two_stale = format!(
-        "{{\"hooks\": {{\"Stop\": [{{\"hooks\": [{{\"type\": \"command\", \"command\": \"'/old/a/agterm-backup' hook claude\"}}]}}, {{\"hooks\": [{{\"type\": \"command\", \"command\": \"agterm-backup hook claude\"}}, {{\"type\": \"command\", \"command\": \"say done\"}}]}}]}}}}"
-    );
+    let two_stale = "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"'/old/a/agterm-backup' hook claude\"}]}, {\"hooks\": [{\"type\": \"command\", \"command\": \"agterm-backup hook claude\"}, {\"type\": \"command\", \"command\": \"say done\"}]}]}}".to_string();
     let stop = |t: &str| {
         inspect(Some(t), "claude", CMD)
             .unwrap()
