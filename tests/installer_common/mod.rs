@@ -100,3 +100,23 @@ pub fn mode(path: &Path) -> Option<u32> {
 pub fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/installer")
 }
+
+/// A PATH with `codex`'s folder first.
+pub fn codex_dir_path(codex: &Path) -> String {
+    format!("{}:/usr/bin:/bin", codex.parent().unwrap().display())
+}
+
+/// Our hooks among those `codex app-server` lists.
+pub fn our_listed_hooks(listed: &serde_json::Value) -> Vec<serde_json::Value> {
+    listed["data"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|entry| entry["hooks"].as_array().cloned().unwrap_or_default())
+        .filter(|h| {
+            h["command"]
+                .as_str()
+                .is_some_and(|c| agterm_backup_installer::command::is_ours(c, "codex"))
+        })
+        .collect()
+}

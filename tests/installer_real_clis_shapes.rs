@@ -1,0 +1,233 @@
+//! Every shape the installer writes, read by the real agent CLIs (skipped with a SKIPPED line when they
+//! are not installed): Claude Code loads each of them and runs our hook once per event; Codex lists our
+//! hook once per event, rejects a `hooks.json` with a BOM as we do, and `--trust` passes on its reason.
+
+mod installer_common;
+
+use agterm_backup_installer::trust::list_hooks;
+use agterm_backup_testkit::paths::agent_cli;
+use agterm_backup_testkit::stub_model::StubModel;
+use installer_common::*;
+use serde_json::Value;
+use std::path::Path;
+use std::time::Duration;
+
+/// Installs from a copy of the binary (the hooks name it), then swaps the copy for a wrapper that logs the
+/// event of each call (from the payload on stdin) and runs the real hook.
+fn logging_copy(s: &Sandbox) -> (std::path::PathBuf, std::path::PathBuf) {
+    let bin_dir = s.dir.path().join("bin");
+    std::fs::create_dir_all(&bin_dir).unwrap();
+    let copy = bin_dir.join("agterm-backup");
+    std::fs::copy(binary(), &copy).unwrap();
+    (copy, s.dir.path().join("hook-events.log"))
+}
+
+fn wrap_with_event_log(copy: &Path, log: &Path) {
+    let real = copy.with_file_name("agterm-backup.real");
+    std::fs::rename(copy, &real).unwrap();
+    std::fs::write(
+        copy,
+        format!(
+            "#!/bin/sh\npayload=$(cat)\nprintf '%s\\n' \"$payload\" | grep -o '\"hook_event_name\": *\"[A-Za-z]*\"' | sed 's/.*\"\\([A-Za-z]*\\)\"$/\\1/' >> '{}'\nprintf '%s' \"$payload\" | exec '{}' \"$@\"\n",
+            log.display(),
+            real.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(copy, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn run_copy(s: &Sandbox, copy: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(copy)
+        .env_clear()
+        .envs(
+            s.command("/usr/bin:/bin")
+                .get_envs()
+                .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned()))),
+        )
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn real_claude_loads_every_shape_we_write_and_runs_our_hook_once_per_event() {
+    let Some(claude) = agent_cli("claude") else {
+        return;
+    };
+    let stub = StubModel::start().expect("stub model starts");
+    // One file per class: a BOM, deep nesting, stale and hand-written entries of ours, empty containers of
+    // the user's with trailing spaces and no final newline.
+    for name in [
+        "bom-settings.json",
+        "deep-nesting.json",
+        "two-stale-ours-and-bare.json",
+        "empty-hooks-and-stop-kept.json",
+        "full-real-world.json",
+    ] {
+        let s = Sandbox::new();
+        let (copy, log) = logging_copy(&s);
+        std::fs::create_dir_all(s.claude_dir()).unwrap();
+        std::fs::copy(corpus_dir().join("claude").join(name), s.claude_settings()).unwrap();
+        let out = run_copy(
+            &s,
+            &copy,
+            &["installer", "apply", "--agents", "claude", "--no-denylist"],
+        );
+        assert!(out.status.success(), "{name}: {}", text(&out.stderr));
+        wrap_with_event_log(&copy, &log);
+        let work = s.dir.path().join("work");
+        std::fs::create_dir_all(&work).unwrap();
+        let out = std::process::Command::new(&claude)
+            .env_clear()
+            .env("HOME", s.home())
+            .env("CLAUDE_CONFIG_DIR", s.claude_dir())
+            .env("AGTERM_BACKUP_HOME", s.backup_home())
+            .env("PATH", "/usr/bin:/bin")
+            .env("ANTHROPIC_BASE_URL", stub.base_url())
+            .env("ANTHROPIC_API_KEY", "sk-ant-test-0123456789abcdefghij")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .current_dir(&work)
+            .args(["-p", "hi"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{name}: claude -p failed: {}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        let events = std::fs::read_to_string(&log).unwrap_or_default();
+        // A one-turn print run fires SessionStart, UserPromptSubmit and Stop (no tool: no PreToolUse).
+        for event in ["SessionStart", "UserPromptSubmit", "Stop"] {
+            let n = events.lines().filter(|l| *l == event).count();
+            assert_eq!(
+                n, 1,
+                "{name}: our hook ran {n} times on {event}: {events:?}"
+            );
+        }
+    }
+}
+
+fn codex_env(s: &Sandbox) -> Vec<(String, String)> {
+    vec![
+        (
+            "CODEX_HOME".to_string(),
+            s.codex_home().display().to_string(),
+        ),
+        ("HOME".to_string(), s.home().display().to_string()),
+    ]
+}
+
+#[test]
+fn real_codex_loads_every_shape_we_write_with_our_hook_once_per_event() {
+    let Some(codex) = agent_cli("codex") else {
+        return;
+    };
+    for name in [
+        "ours-by-hand.toml",
+        "user-group-inside-block.toml",
+        "lone-start-marker.toml",
+        "profiles-no-final-newline.toml",
+        "trust-of-other-sources.toml",
+        "full-real-world.toml",
+    ] {
+        let s = Sandbox::new();
+        std::fs::create_dir_all(s.codex_home()).unwrap();
+        std::fs::copy(corpus_dir().join("codex-toml").join(name), s.codex_config()).unwrap();
+        let out = s.run(&["installer", "apply", "--agents", "codex", "--no-denylist"]);
+        assert!(out.status.success(), "{name}: {}", text(&out.stderr));
+        let listed = list_hooks(
+            &codex,
+            s.dir.path(),
+            &codex_env(&s),
+            Duration::from_secs(60),
+        )
+        .expect("codex app-server answers");
+        let errors = agterm_backup_installer::trust::codex_errors(&listed);
+        assert!(errors.is_empty(), "{name}: {errors:?}");
+        let ours = our_listed_hooks(&listed);
+        for event in agterm_backup_installer::OUR_EVENTS {
+            let label = agterm_backup_installer::codex_event_label(event);
+            let n = ours
+                .iter()
+                .filter(|h| {
+                    h["key"]
+                        .as_str()
+                        .is_some_and(|k| k.contains(&format!(":{label}:")))
+                })
+                .count();
+            assert_eq!(n, 1, "{name}: {event} listed {n} times: {listed:#}");
+        }
+    }
+}
+
+#[test]
+fn real_codex_rejects_a_hooks_json_with_a_bom_as_we_do() {
+    let Some(codex) = agent_cli("codex") else {
+        return;
+    };
+    let s = Sandbox::new();
+    std::fs::create_dir_all(s.codex_home()).unwrap();
+    let bom = std::fs::read(corpus_dir().join("codex-hooks-json/refused-bom-hooks.json")).unwrap();
+    std::fs::write(s.codex_hooks_json(), &bom).unwrap();
+    let listed = list_hooks(
+        &codex,
+        s.dir.path(),
+        &codex_env(&s),
+        Duration::from_secs(60),
+    )
+    .unwrap();
+    let hooks: Vec<Value> = listed["data"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|e| e["hooks"].as_array().cloned().unwrap_or_default())
+        .collect();
+    assert!(
+        hooks.is_empty(),
+        "Codex loaded a hooks.json with a BOM: {listed:#}"
+    );
+    let out = s.run(&["installer", "apply", "--agents", "codex", "--no-denylist"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read(s.codex_hooks_json()).unwrap(), bom);
+}
+
+#[test]
+fn trust_passes_on_codexs_own_reason_when_it_cannot_load_its_config() {
+    let Some(codex) = agent_cli("codex") else {
+        return;
+    };
+    let s = Sandbox::new();
+    std::fs::create_dir_all(s.codex_home()).unwrap();
+    // A profile Codex will not load (this Codex no longer reads a top-level `profile`).
+    std::fs::write(
+        s.codex_config(),
+        "profile = \"work\"\n\n[profiles.work]\nmodel_provider = \"corp\"\n",
+    )
+    .unwrap();
+    let out = s
+        .command(&codex_dir_path(&codex))
+        .args([
+            "installer",
+            "apply",
+            "--agents",
+            "codex",
+            "--no-denylist",
+            "--trust",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let err = text(&out.stderr);
+    assert!(err.contains("Codex cannot load its configuration"), "{err}");
+    assert!(!err.contains("hooks turned off"), "{err}");
+}
