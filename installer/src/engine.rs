@@ -2,9 +2,10 @@
 //! run, written through [`fsio`] otherwise.
 //!
 //! `remove` gives back the exact original bytes when nothing but our edit happened since: if the backup
-//! holds none of ours and applying to it gives today's text, the backup *is* the original. A file we
-//! created (today's text is what we write into an absent file) is deleted. Otherwise only our entries are
-//! cut out.
+//! holds none of ours and applying to it gives today's text, the backup *is* the original. When the file
+//! changed since, our edit is undone exactly ([`unapply`]: the user's changes stay byte for byte, our
+//! bytes go), unless the user's changes touch ours. A file we created (today's text is what we write into
+//! an absent file) is deleted. Otherwise our entries are cut out structurally.
 
 use crate::fsio::{self, CommitError, FileState};
 use crate::refusal::{decode_utf8, FileRefusal, Refusal};
