@@ -188,22 +188,7 @@ fn real_claude_runs_our_hook_from_the_edited_settings() {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755)).unwrap();
 
-    let work = s.dir.path().join("work");
-    std::fs::create_dir_all(&work).unwrap();
-    let out = std::process::Command::new(&claude)
-        .env_clear()
-        .env("HOME", s.home())
-        .env("CLAUDE_CONFIG_DIR", s.claude_dir())
-        .env("AGTERM_BACKUP_HOME", s.backup_home())
-        .env("PATH", "/usr/bin:/bin")
-        .env("ANTHROPIC_BASE_URL", stub.base_url())
-        .env("ANTHROPIC_API_KEY", "sk-ant-test-0123456789abcdefghij")
-        .env("DISABLE_AUTOUPDATER", "1")
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .current_dir(&work)
-        .args(["-p", "hi"])
-        .output()
-        .unwrap();
+    let out = claude_print(&claude, &s, &stub.base_url());
     assert!(
         out.status.success(),
         "claude -p failed: {}{}",

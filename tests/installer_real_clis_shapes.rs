@@ -77,22 +77,7 @@ fn real_claude_loads_every_shape_we_write_and_runs_our_hook_once_per_event() {
         );
         assert!(out.status.success(), "{name}: {}", text(&out.stderr));
         wrap_with_event_log(&copy, &log);
-        let work = s.dir.path().join("work");
-        std::fs::create_dir_all(&work).unwrap();
-        let out = std::process::Command::new(&claude)
-            .env_clear()
-            .env("HOME", s.home())
-            .env("CLAUDE_CONFIG_DIR", s.claude_dir())
-            .env("AGTERM_BACKUP_HOME", s.backup_home())
-            .env("PATH", "/usr/bin:/bin")
-            .env("ANTHROPIC_BASE_URL", stub.base_url())
-            .env("ANTHROPIC_API_KEY", "sk-ant-test-0123456789abcdefghij")
-            .env("DISABLE_AUTOUPDATER", "1")
-            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-            .current_dir(&work)
-            .args(["-p", "hi"])
-            .output()
-            .unwrap();
+        let out = claude_print(&claude, &s, &stub.base_url());
         assert!(
             out.status.success(),
             "{name}: claude -p failed: {}{}",

@@ -120,3 +120,23 @@ pub fn our_listed_hooks(listed: &serde_json::Value) -> Vec<serde_json::Value> {
         })
         .collect()
 }
+
+/// `claude -p hi` in the sandbox, offline against the stub model at `base_url`, from a fresh `work` folder.
+pub fn claude_print(claude: &Path, s: &Sandbox, base_url: &str) -> Output {
+    let work = s.dir.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    Command::new(claude)
+        .env_clear()
+        .env("HOME", s.home())
+        .env("CLAUDE_CONFIG_DIR", s.claude_dir())
+        .env("AGTERM_BACKUP_HOME", s.backup_home())
+        .env("PATH", "/usr/bin:/bin")
+        .env("ANTHROPIC_BASE_URL", base_url)
+        .env("ANTHROPIC_API_KEY", "sk-ant-test-0123456789abcdefghij")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .current_dir(&work)
+        .args(["-p", "hi"])
+        .output()
+        .unwrap()
+}
