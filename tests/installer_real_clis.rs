@@ -48,16 +48,15 @@ fn real_codex_lists_our_hooks_after_agterms_and_trust_makes_them_trusted() {
         .collect();
     keys.sort();
     // agterm's block holds SessionStart, UserPromptSubmit, PreToolUse and Stop groups at index 0: ours
-    // come after them, at index 1.
-    let mut want: Vec<String> = [
-        "pre_tool_use",
-        "session_start",
-        "stop",
-        "user_prompt_submit",
-    ]
-    .iter()
-    .map(|label| format!("{config}:{label}:1:0"))
-    .collect();
+    // come after them there, at index 1, and first on any other event of ours.
+    let agterms = ["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"];
+    let mut want: Vec<String> = agterm_backup_installer::OUR_EVENTS
+        .iter()
+        .map(|e| {
+            let label = agterm_backup_installer::codex_event_label(e);
+            format!("{config}:{label}:{}:0", usize::from(agterms.contains(e)))
+        })
+        .collect();
     want.sort();
     assert_eq!(keys, want, "{listed:#}");
     assert!(
@@ -111,7 +110,7 @@ fn real_codex_lists_our_hooks_after_agterms_and_trust_makes_them_trusted() {
     );
     let listed = list_hooks(&codex, s.dir.path(), &codex_env, Duration::from_secs(60)).unwrap();
     let ours = our_listed_hooks(&listed);
-    assert_eq!(ours.len(), 4);
+    assert_eq!(ours.len(), agterm_backup_installer::OUR_EVENTS.len());
     assert!(
         ours.iter().all(|h| h["trustStatus"] == "trusted"),
         "{listed:#}"
