@@ -124,7 +124,7 @@ pub fn apply(args: ApplyArgs) -> CliResult {
         .iter()
         .filter_map(|t| problems.keep(engine::plan_apply(t)))
         .collect();
-    if !args.dry_run && changes.iter().any(|c| !c.is_noop()) {
+    if !args.dry_run {
         let state = agterm_backup_core::state::StateDir::from_env()
             .ok_or_else(|| CliError::failure("HOME is not set; set HOME or AGTERM_BACKUP_HOME"))?;
         state.ensure().map_err(|e| {
@@ -150,9 +150,14 @@ pub fn apply(args: ApplyArgs) -> CliResult {
             hint_codex_trust(&codex.target);
         }
     } else if args.trust && !args.dry_run {
-        problems.0.push(Problem::Failed(
-            "--trust: no Codex target was wired, so there is nothing to trust".into(),
-        ));
+        let why = if targets.iter().any(|t| t.kind.target_name() == "codex") {
+            "Codex's hooks file could not be changed (see above)"
+        } else {
+            "--agents leaves Codex out"
+        };
+        problems.0.push(Problem::Failed(format!(
+            "--trust: {why}, so nothing was trusted"
+        )));
     }
     problems.finish()
 }
