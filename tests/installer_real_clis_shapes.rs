@@ -157,34 +157,37 @@ fn real_codex_loads_every_shape_we_write_with_our_hook_once_per_event() {
 }
 
 #[test]
-fn real_codex_rejects_a_hooks_json_with_a_bom_as_we_do() {
+fn real_codex_ignores_the_hooks_json_files_we_refuse() {
     let Some(codex) = agent_cli("codex") else {
         return;
     };
-    let s = Sandbox::new();
-    std::fs::create_dir_all(s.codex_home()).unwrap();
-    let bom = std::fs::read(corpus_dir().join("codex-hooks-json/refused-bom-hooks.json")).unwrap();
-    std::fs::write(s.codex_hooks_json(), &bom).unwrap();
-    let listed = list_hooks(
-        &codex,
-        s.dir.path(),
-        &codex_env(&s),
-        Duration::from_secs(60),
-    )
-    .unwrap();
-    let hooks: Vec<Value> = listed["data"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|e| e["hooks"].as_array().cloned().unwrap_or_default())
-        .collect();
-    assert!(
-        hooks.is_empty(),
-        "Codex loaded a hooks.json with a BOM: {listed:#}"
-    );
-    let out = s.run(&["installer", "apply", "--agents", "codex", "--no-denylist"]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
-    assert_eq!(std::fs::read(s.codex_hooks_json()).unwrap(), bom);
+    // A BOM, and a top-level key Codex does not know: it loads no hook from either, so we refuse both.
+    for name in [
+        "refused-bom-hooks.json",
+        "refused-unknown-top-level-key.json",
+    ] {
+        let s = Sandbox::new();
+        std::fs::create_dir_all(s.codex_home()).unwrap();
+        let bytes = std::fs::read(corpus_dir().join("codex-hooks-json").join(name)).unwrap();
+        std::fs::write(s.codex_hooks_json(), &bytes).unwrap();
+        let listed = list_hooks(
+            &codex,
+            s.dir.path(),
+            &codex_env(&s),
+            Duration::from_secs(60),
+        )
+        .unwrap();
+        let hooks: Vec<Value> = listed["data"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|e| e["hooks"].as_array().cloned().unwrap_or_default())
+            .collect();
+        assert!(hooks.is_empty(), "{name}: Codex loaded it: {listed:#}");
+        let out = s.run(&["installer", "apply", "--agents", "codex", "--no-denylist"]);
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", text(&out.stderr));
+        assert_eq!(std::fs::read(s.codex_hooks_json()).unwrap(), bytes);
+    }
 }
 
 #[test]

@@ -219,9 +219,7 @@ pub fn apply(original: Option<&str>, agent: &str, command: &str) -> Result<Strin
         }
         _ => "{}\n",
     };
-    let (bom, body) = split_bom(text, agent)?;
-    let root = parse(body)?;
-    let hooks = hooks_object(body, &root)?;
+    let Doc { bom, root, hooks } = read(text, agent)?;
     let existing = match &hooks {
         Some(hooks) => find_ours(hooks, agent),
         None => Vec::new(),
@@ -283,9 +281,8 @@ pub fn remove(current: &str, agent: &str) -> Result<String, Refusal> {
     if current.trim_start_matches('\u{feff}').trim().is_empty() {
         return Ok(current.to_string());
     }
-    let (bom, body) = split_bom(current, agent)?;
-    let root = parse(body)?;
-    let Some(hooks) = hooks_object(body, &root)? else {
+    let Doc { bom, root, hooks } = read(current, agent)?;
+    let Some(hooks) = hooks else {
         return Ok(current.to_string());
     };
     let ours = find_ours(&hooks, agent);
@@ -316,9 +313,7 @@ pub fn our_positions(
     if text.trim_start_matches('\u{feff}').trim().is_empty() {
         return Ok(Vec::new());
     }
-    let (_, body) = split_bom(text, agent)?;
-    let root = parse(body)?;
-    Ok(match hooks_object(body, &root)? {
+    Ok(match read(text, agent)?.hooks {
         Some(hooks) => find_ours(&hooks, agent)
             .iter()
             .map(|f| (f.event, f.group, f.handler))
@@ -331,9 +326,7 @@ pub fn our_positions(
 pub fn inspect(text: Option<&str>, agent: &str, command: &str) -> Result<Vec<EventState>, Refusal> {
     let found = match text {
         Some(t) if !t.trim_start_matches('\u{feff}').trim().is_empty() => {
-            let (_, body) = split_bom(t, agent)?;
-            let root = parse(body)?;
-            match hooks_object(body, &root)? {
+            match read(t, agent)?.hooks {
                 Some(hooks) => find_ours(&hooks, agent),
                 None => Vec::new(),
             }
@@ -373,6 +366,51 @@ fn runs(agent: &str, found: &[&Found]) -> usize {
     } else {
         found.len()
     }
+}
+
+/// A hooks file as the agent reads it: its BOM (kept as it was), the tree, and the `hooks` object.
+struct Doc<'a> {
+    bom: &'a str,
+    root: CstRootNode,
+    hooks: Option<CstObject>,
+}
+
+/// Parses `text` as `agent` would, refusing what the agent would not load.
+fn read<'a>(text: &'a str, agent: &str) -> Result<Doc<'a>, Refusal> {
+    let (bom, body) = split_bom(text, agent)?;
+    let root = parse(body)?;
+    if agent == "codex" {
+        codex_top_level_keys(body, &root)?;
+    }
+    let hooks = hooks_object(body, &root)?;
+    Ok(Doc { bom, root, hooks })
+}
+
+/// Codex reads `hooks.json` with unknown fields denied: a top-level key other than `description` and
+/// `hooks` makes it ignore the whole file (with a warning), our hooks included.
+fn codex_top_level_keys(text: &str, root: &CstRootNode) -> Result<(), Refusal> {
+    let Some(obj) = root.object_value() else {
+        return Ok(());
+    };
+    for prop in obj.properties() {
+        let name = prop
+            .name()
+            .and_then(|n| n.decoded_value().ok())
+            .unwrap_or_default();
+        if name != "hooks" && name != "description" {
+            let node = CstNode::Container(prop.into());
+            return Err(Refusal::at_offset(
+                text,
+                offset_of(text, &node),
+                format!(
+                    "Codex reads only \"description\" and \"hooks\" here and ignores the whole file because of \
+                     \"{}\"; move that key out first",
+                    name.escape_debug()
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The file's UTF-8 byte-order mark (kept as it was) and the JSON after it. Claude Code strips a BOM before

@@ -217,3 +217,13 @@ fn crlf_files_get_a_crlf_block() {
     assert_eq!(apply(Some(&out), CMD).unwrap(), out);
     assert_eq!(remove(&out, &[]).unwrap(), original);
 }
+
+#[test]
+fn nesting_is_refused_where_codex_refuses_it() {
+    // toml_edit stops where Codex's own TOML reader stops (checked with the real Codex: 50 levels load,
+    // 100 give "max recursion depth met").
+    let nested = |depth: usize| format!("x = {}1{}\n", "[".repeat(depth), "]".repeat(depth));
+    assert!(apply(Some(&nested(50)), CMD).is_ok());
+    let r = apply(Some(&nested(100)), CMD).unwrap_err();
+    assert!(r.reason.contains("recursion"), "{r:?}");
+}
