@@ -65,21 +65,17 @@ fn newline_of(text: &str) -> &'static str {
 }
 
 fn hooks_form_refusal(text: &str) -> Refusal {
-    let offset = sections(text)
-        .iter()
-        .flat_map(|s| {
-            let mut at = s.range.start;
-            text[s.range.clone()].split_inclusive('\n').map(move |l| {
-                at += l.len();
-                (at - l.len(), l)
-            })
+    let mut at = 0;
+    let offset = text
+        .split_inclusive('\n')
+        .map(|l| {
+            at += l.len();
+            (at - l.len(), l.trim_start())
         })
-        .find(|(_, l)| {
-            let t = l.trim_start();
+        .find(|(_, t)| {
             t.starts_with("hooks") || t.starts_with("[hooks") || t.starts_with("[[hooks")
         })
-        .map(|(o, _)| o)
-        .unwrap_or(0);
+        .map_or(0, |(o, _)| o);
     Refusal::at_offset(
         text,
         offset,

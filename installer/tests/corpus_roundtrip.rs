@@ -135,10 +135,16 @@ fn splice_for(edit: Edit, kind: TargetKind, text: &str) -> Option<Splice> {
             if rest.starts_with('}') {
                 return None;
             }
+            // Codex reads only "description" besides "hooks" in hooks.json (any other key is refused).
+            let with = if kind == TargetKind::CodexHooksJson {
+                "\"description\": \"mine\", "
+            } else {
+                "\"userEdit\": [1, {\"x\": null}], "
+            };
             Some(Splice {
                 at: open + 1,
                 len: 0,
-                with: "\"userEdit\": [1, {\"x\": null}], ".into(),
+                with: with.into(),
             })
         }
         Edit::Digit(_) | Edit::KeyFirst => None,
