@@ -75,18 +75,7 @@ fn real_codex_lists_our_hooks_after_agterms_and_trust_makes_them_trusted() {
     );
 
     // --trust: through the app-server, then Codex itself lists them trusted, and a re-apply keeps them so.
-    let out = s
-        .command(&codex_dir_path(&codex))
-        .args([
-            "installer",
-            "apply",
-            "--agents",
-            "codex",
-            "--no-denylist",
-            "--trust",
-        ])
-        .output()
-        .unwrap();
+    let out = apply_codex_trust(&s, &codex);
     assert!(
         out.status.success(),
         "{}{}",

@@ -203,18 +203,7 @@ fn trust_passes_on_codexs_own_reason_when_it_cannot_load_its_config() {
         "profile = \"work\"\n\n[profiles.work]\nmodel_provider = \"corp\"\n",
     )
     .unwrap();
-    let out = s
-        .command(&codex_dir_path(&codex))
-        .args([
-            "installer",
-            "apply",
-            "--agents",
-            "codex",
-            "--no-denylist",
-            "--trust",
-        ])
-        .output()
-        .unwrap();
+    let out = apply_codex_trust(&s, &codex);
     assert_eq!(
         out.status.code(),
         Some(1),

@@ -140,3 +140,18 @@ pub fn claude_print(claude: &Path, s: &Sandbox, base_url: &str) -> Output {
         .output()
         .unwrap()
 }
+
+/// `agterm-backup installer apply --agents codex --no-denylist --trust` with the real `codex` on PATH.
+pub fn apply_codex_trust(s: &Sandbox, codex: &Path) -> Output {
+    s.command(&codex_dir_path(codex))
+        .args([
+            "installer",
+            "apply",
+            "--agents",
+            "codex",
+            "--no-denylist",
+            "--trust",
+        ])
+        .output()
+        .unwrap()
+}

@@ -99,24 +99,43 @@ fn c_path(p: &Path) -> io::Result<std::ffi::CString> {
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path holds a NUL byte"))
 }
 
-/// Exchanges the files at `a` and `b` in one step.
+/// The two atomic renames the platform may offer besides a plain one.
+#[derive(Clone, Copy)]
+enum Rename {
+    /// Exchange the two files in one step.
+    Swap,
+    /// Rename only when the target does not exist (`AlreadyExists` otherwise).
+    NoReplace,
+}
+
+/// `rename(2)` with `how`: `renameat2` on Linux, `renamex_np` on macOS; `Unsupported` elsewhere.
 #[cfg(any(target_os = "linux", target_os = "macos"))]
-fn swap(a: &Path, b: &Path) -> io::Result<()> {
-    let (a, b) = (c_path(a)?, c_path(b)?);
+fn rename_atomically(from: &Path, to: &Path, how: Rename) -> io::Result<()> {
+    let (f, t) = (c_path(from)?, c_path(to)?);
+    #[cfg(target_os = "linux")]
+    let flags = match how {
+        Rename::Swap => libc::RENAME_EXCHANGE,
+        Rename::NoReplace => libc::RENAME_NOREPLACE,
+    };
     // SAFETY: both are valid NUL-terminated paths that outlive the call.
     #[cfg(target_os = "linux")]
     let rc = unsafe {
         libc::renameat2(
             libc::AT_FDCWD,
-            a.as_ptr(),
+            f.as_ptr(),
             libc::AT_FDCWD,
-            b.as_ptr(),
-            libc::RENAME_EXCHANGE,
+            t.as_ptr(),
+            flags,
         )
+    };
+    #[cfg(target_os = "macos")]
+    let flags = match how {
+        Rename::Swap => libc::RENAME_SWAP,
+        Rename::NoReplace => libc::RENAME_EXCL,
     };
     // SAFETY: as above.
     #[cfg(target_os = "macos")]
-    let rc = unsafe { libc::renamex_np(a.as_ptr(), b.as_ptr(), libc::RENAME_SWAP) };
+    let rc = unsafe { libc::renamex_np(f.as_ptr(), t.as_ptr(), flags) };
     if rc == 0 {
         Ok(())
     } else {
@@ -125,39 +144,22 @@ fn swap(a: &Path, b: &Path) -> io::Result<()> {
 }
 
 #[cfg(not(any(target_os = "linux", target_os = "macos")))]
-fn swap(_: &Path, _: &Path) -> io::Result<()> {
+fn rename_atomically(_: &Path, _: &Path, _: Rename) -> io::Result<()> {
     Err(io::Error::from(io::ErrorKind::Unsupported))
 }
 
+/// Exchanges the files at `a` and `b` in one step.
+fn swap(a: &Path, b: &Path) -> io::Result<()> {
+    rename_atomically(a, b, Rename::Swap)
+}
+
 /// Renames `from` to `to` unless `to` exists (`AlreadyExists` then); a plain rename where the platform
-/// has no such flag.
+/// or file system has no such flag.
 fn rename_no_replace(from: &Path, to: &Path) -> io::Result<()> {
-    #[cfg(any(target_os = "linux", target_os = "macos"))]
-    {
-        let (f, t) = (c_path(from)?, c_path(to)?);
-        // SAFETY: both are valid NUL-terminated paths that outlive the call.
-        #[cfg(target_os = "linux")]
-        let rc = unsafe {
-            libc::renameat2(
-                libc::AT_FDCWD,
-                f.as_ptr(),
-                libc::AT_FDCWD,
-                t.as_ptr(),
-                libc::RENAME_NOREPLACE,
-            )
-        };
-        // SAFETY: as above.
-        #[cfg(target_os = "macos")]
-        let rc = unsafe { libc::renamex_np(f.as_ptr(), t.as_ptr(), libc::RENAME_EXCL) };
-        if rc == 0 {
-            return Ok(());
-        }
-        let e = io::Error::last_os_error();
-        if e.kind() == io::ErrorKind::AlreadyExists {
-            return Err(e);
-        }
+    match rename_atomically(from, to, Rename::NoReplace) {
+        Err(e) if e.kind() != io::ErrorKind::AlreadyExists => fs::rename(from, to),
+        other => other,
     }
-    fs::rename(from, to)
 }
 
 fn nanos() -> u32 {
