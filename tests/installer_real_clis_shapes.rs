@@ -103,6 +103,50 @@ fn real_claude_loads_every_shape_we_write_and_runs_our_hook_once_per_event() {
     }
 }
 
+#[test]
+fn status_says_duplicate_exactly_when_claude_runs_our_hook_twice() {
+    let Some(claude) = agent_cli("claude") else {
+        return;
+    };
+    let stub = StubModel::start().expect("stub model starts");
+    // The same command twice: Claude Code runs identical commands once. The same binary under a second
+    // path: two commands, run twice.
+    // (The one command names a copy, not the binary running `status`: "outdated" when it runs once.)
+    for (second_path, runs, state) in [(false, 1, "outdated"), (true, 2, "duplicate")] {
+        let s = Sandbox::new();
+        let (copy, log) = logging_copy(&s);
+        wrap_with_event_log(&copy, &log);
+        let other = s.dir.path().join("bin2");
+        std::fs::create_dir_all(&other).unwrap();
+        std::os::unix::fs::symlink(&copy, other.join("agterm-backup")).unwrap();
+        let first = format!("'{}' hook claude", copy.display());
+        let second = if second_path {
+            format!("'{}' hook claude", other.join("agterm-backup").display())
+        } else {
+            first.clone()
+        };
+        let group = |c: &str| serde_json::json!({"hooks": [{"type": "command", "command": c}]});
+        let settings = serde_json::json!({"hooks": {"Stop": [group(&first), group(&second)]}});
+        std::fs::create_dir_all(s.claude_dir()).unwrap();
+        std::fs::write(s.claude_settings(), settings.to_string()).unwrap();
+        let out = claude_print(&claude, &s, &stub.base_url());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let events = std::fs::read_to_string(&log).unwrap_or_default();
+        let n = events.lines().filter(|l| *l == "Stop").count();
+        assert_eq!(n, runs, "second path {second_path}: {events:?}");
+        let report: Value =
+            serde_json::from_slice(&s.run(&["installer", "status", "--json"]).stdout).unwrap();
+        let stop = report["targets"][0]["hooks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["event"] == "Stop")
+            .unwrap()
+            .clone();
+        assert_eq!(stop["state"], state, "{report:#}");
+    }
+}
+
 fn codex_env(s: &Sandbox) -> Vec<(String, String)> {
     vec![
         (
