@@ -259,3 +259,53 @@ fn trust_passes_on_codexs_own_reason_when_it_cannot_load_its_config() {
     assert!(err.contains("Codex cannot load its configuration"), "{err}");
     assert!(!err.contains("hooks turned off"), "{err}");
 }
+
+#[test]
+fn codex_runs_identical_handlers_twice_so_status_counts_each() {
+    let Some(codex) = agent_cli("codex") else {
+        return;
+    };
+    use agterm_backup_testkit::agents::{payload_logger_command, read_payloads, AgentHome};
+    let stub = StubModel::start().expect("stub model starts");
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let home = AgentHome::new(dir.path(), &[]);
+    let log = dir.path().join("payloads");
+    let logger = payload_logger_command(&log);
+    home.write_codex_config(&stub, &[logger.clone(), logger]);
+    let out = std::process::Command::new(&codex)
+        .env_clear()
+        .envs(home.env(&stub))
+        .current_dir(&work)
+        .args([
+            "exec",
+            "--skip-git-repo-check",
+            "--dangerously-bypass-hook-trust",
+            "-m",
+            "mock-model",
+            "hi",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let payloads = read_payloads(&log);
+    for event in ["SessionStart", "UserPromptSubmit", "Stop"] {
+        let n = payloads
+            .iter()
+            .filter(|p| p["hook_event_name"] == event)
+            .count();
+        assert_eq!(n, 2, "Codex ran the identical handler {n} times on {event}");
+    }
+    // Unlike Claude Code, then: the same command of ours twice is a duplicate for Codex.
+    let ours = "'/b/agterm-backup' hook codex";
+    let twice = format!(
+        "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ncommand = \"{ours}\"\n[[hooks.Stop.hooks]]\ncommand = \"{ours}\"\n"
+    );
+    let stop = agterm_backup_installer::codex_toml::inspect(Some(&twice), ours)
+        .unwrap()
+        .into_iter()
+        .find(|s| s.event == "Stop")
+        .unwrap();
+    assert_eq!(stop.runs, 2);
+}
