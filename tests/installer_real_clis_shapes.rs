@@ -65,6 +65,7 @@ fn real_claude_loads_every_shape_we_write_and_runs_our_hook_once_per_event() {
         "two-stale-ours-and-bare.json",
         "empty-hooks-and-stop-kept.json",
         "full-real-world.json",
+        "minified-one-line.json",
     ] {
         let s = Sandbox::new();
         let (copy, log) = logging_copy(&s);

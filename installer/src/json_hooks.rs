@@ -249,7 +249,37 @@ pub fn apply(original: Option<&str>, agent: &str, command: &str) -> Result<Strin
             }
         }
     }
-    Ok(format!("{bom}{root}"))
+    let body = text.strip_prefix(bom).unwrap_or(text);
+    Ok(format!("{bom}{}", keep_on_one_line(body, root.to_string())))
+}
+
+/// A file written on one line stays on one line: the JSON tree spreads what it inserts over indented lines,
+/// and in a file without a newline every newline (with the indent after it) is one it inserted. Kept as the
+/// tree wrote it when that would drop a byte of the user's.
+fn keep_on_one_line(original: &str, edited: String) -> String {
+    if original.contains('\n') {
+        return edited;
+    }
+    let mut out = String::with_capacity(edited.len());
+    let mut chars = edited.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\n' => {
+                while chars.peek().is_some_and(|c| *c == ' ' || *c == '\t') {
+                    chars.next();
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    let mut rest = out.chars();
+    let kept_every_byte = original.chars().all(|c| rest.any(|o| o == c));
+    if kept_every_byte {
+        out
+    } else {
+        edited
+    }
 }
 
 /// Removes the handlers `found` (all on `event`, in file order) and each group they leave empty; says

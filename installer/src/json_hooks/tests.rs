@@ -164,3 +164,27 @@ fn every_stale_entry_of_ours_but_one_goes() {
     assert!(out.contains("say done"), "{out}");
     assert_eq!(apply(Some(&out), "claude", CMD).unwrap(), out);
 }
+
+#[test]
+fn a_one_line_file_stays_on_one_line_and_the_cut_gives_it_back() {
+    for original in [
+        "{\"a\":1}",
+        "{\"a\":1,\"hooks\":{}}",
+        "{ \"a\": [1, 2], \"hooks\": {\"Stop\": []} }",
+        "\u{feff}{\"model\":\"opus\"}",
+    ] {
+        let applied = apply(Some(original), "claude", CMD).unwrap();
+        assert!(!applied.contains('\n'), "{applied}");
+        assert_eq!(apply(Some(&applied), "claude", CMD).unwrap(), applied);
+        let cut = remove(&applied, "claude").unwrap();
+        let squeeze = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+        assert_eq!(
+            squeeze(&cut),
+            squeeze(original)
+                .replace(",\"hooks\":{}", "")
+                .replace(",\"hooks\":{\"Stop\":[]}", ""),
+            "{cut}"
+        );
+        assert!(!cut.contains('\n'), "{cut}");
+    }
+}
