@@ -130,19 +130,7 @@ pub fn target_report(
         warnings: Vec::new(),
     };
     if target.kind == TargetKind::Denylist {
-        let text = text.unwrap_or("");
-        report.state = if denylist::has_our_block(text) {
-            "present"
-        } else {
-            "absent"
-        };
-        report.denies = Some(
-            denylist::OUR_ENTRIES
-                .iter()
-                .map(|e| (*e, denylist::denies(text, e)))
-                .collect(),
-        );
-        return report;
+        return denylist_report(report, text.unwrap_or(""));
     }
     let states = match event_states(target, text) {
         Ok(states) => states,
@@ -202,6 +190,22 @@ pub fn target_report(
             ));
         }
     }
+    report
+}
+
+/// The denylist's row: our block, and what agterm denies as it reads the file.
+fn denylist_report(mut report: TargetReport, text: &str) -> TargetReport {
+    report.state = if denylist::has_our_block(text) {
+        "present"
+    } else {
+        "absent"
+    };
+    report.denies = Some(
+        denylist::OUR_ENTRIES
+            .iter()
+            .map(|e| (*e, denylist::denies(text, e)))
+            .collect(),
+    );
     report
 }
 
