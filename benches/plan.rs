@@ -95,6 +95,8 @@ fn main() {
             session_name: None,
             cwd: Some("/home/u".into()),
             foreground: None,
+            shell_in_front: Some(true),
+            remote: false,
             realized: Some(true),
             pin: None,
             live: None,

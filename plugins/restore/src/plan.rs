@@ -2,36 +2,54 @@
 //!
 //! Precedence, first match wins (the style of agterm's `CommandRestore.restorePlan`):
 //!
-//! | # | condition                                                                  | row                     |
-//! |---|----------------------------------------------------------------------------|-------------------------|
-//! | 1 | no record, or every record was written after the cutoff                    | skip `no-record`        |
-//! | 2 | the chosen record's agent is unknown or its session id is invalid          | skip `invalid-id`       |
-//! | 3 | no open pane joins the record (pane id, else session id + role)            | skip `pane-gone`        |
-//! | 4 | the agent in the foreground runs a conversation started in this launch     | skip `new-conversation` |
-//! | 5 | the pane's foreground is the agent (a Live daemon kept it, a pin fired, …) | skip `already-running`  |
-//! | 6 | anything else in the foreground (vim, a build, …)                          | skip `busy`             |
-//! | 7 | the conversation's transcript / rollout is gone                            | skip `transcript-gone`  |
-//! | 8 | otherwise                                                                  | `type <resume line>`    |
+//! | #  | condition                                                                   | row                       |
+//! |----|-----------------------------------------------------------------------------|---------------------------|
+//! | 1  | no record, or every record was written after the cutoff                     | skip `no-record`          |
+//! | 2  | the chosen record's agent is unknown or its session id is invalid           | skip `invalid-id`         |
+//! | 3  | no open pane joins the record (pane id, else session id + role)             | skip `pane-gone`          |
+//! | 4  | another joined pane's record names the same (agent, conversation), newer    | skip `duplicate`          |
+//! | 5  | the pane lives on another machine (agterm remote session)                   | skip `remote`             |
+//! | 6  | the agent in the foreground runs a conversation started in this launch      | skip `new-conversation`   |
+//! | 7  | the pane's foreground is the agent (a Live daemon kept it, a pin fired, …)  | skip `already-running`    |
+//! | 8  | anything else in the foreground (vim, a build, …)                           | skip `busy`               |
+//! | 9  | a pin on the pane that agterm fires itself (Re-run mode)                    | skip `pinned`             |
+//! | 10 | the pane's terminal is not up (`realized: false`) after restore's wait       | skip `not-realized`       |
+//! | 11 | agterm sees no shell in front either (a setuid `sudo` it cannot read)       | skip `hidden-foreground`  |
+//! | 12 | the conversation's transcript / rollout is gone                             | skip `transcript-gone`    |
+//! | 13 | a directory or flag no shell line can carry                                 | skip `unquotable`         |
+//! | 14 | otherwise                                                                   | `type <resume line>`      |
 //!
 //! **The journal rule.** The cutoff is `--as-of` when given, else the running agterm's launch time. A live
 //! record written after the cutoff belongs to a session started in this launch (a replayed bare `claude`,
 //! or one the user started and closed) — never the one the pane held before. The plan steps back to the
-//! newest journal entry written at or before the cutoff and marks the row `[journal]`.
+//! newest journal entry written at or before the cutoff and marks the row `[journal]`. With neither, the
+//! rule is off (the table says so) and the current record is used.
+//!
+//! **One conversation, one pane (row 4).** A conversation quit in pane A and resumed by hand in pane B
+//! leaves both records naming it. It goes to the pane whose record in force (after the journal rule) is
+//! newest — the one that held it last; the others name that pane. Only panes that joined compete, so a
+//! conversation whose newest pane is closed comes back in the next one. A second restore keeps the
+//! choice: the pane typed the first time runs the agent now (row 7), the others stay `duplicate`.
+//!
+//! **Pins (row 9).** In Re-run mode agterm types a pane's pin itself once the pane is realized, so a line
+//! typed by restore would land in the agent's input box. With the mode unknown (agterm before 0.26) the
+//! pin is trusted to fire unless agterm said, when it was set, that it will not run (`setting-off`).
 //!
 //! Live (zmx) panes: the terminal client joins `zmx.list` rows into [`PaneView::live`], and agterm's
 //! `tree.foreground` sees through a surviving daemon (`ZmxForegroundResolver`), so an agent that a Live
-//! daemon kept alive shows as the pane's foreground (row 5, marked as kept by Live). A daemon recreated
-//! after a reboot runs a fresh shell (or a replayed argv), which rows 4, 6 and 8 handle like any pane.
+//! daemon kept alive shows as the pane's foreground (row 7, marked as kept by Live). A daemon recreated
+//! after a reboot runs a fresh shell (or a replayed argv), which rows 6, 8 and 14 handle like any pane.
 //!
-//! Row 4 is what keeps a replayed bare agent from winning (Live after a reboot without the denylist): the
+//! Row 6 is what keeps a replayed bare agent from winning (Live after a reboot without the denylist): the
 //! pane is busy with a *new* conversation, so nothing is typed and the row says how to get the old one back.
 
+pub use crate::skip::SkipReason;
 use crate::transcripts::Transcripts;
 use agterm_backup_core::agent::{agent, AgentSpec};
 use agterm_backup_core::id::is_valid_session_id;
 use agterm_backup_core::pane::{PaneKey, PaneRole};
 use agterm_backup_core::process::agent_args;
-use agterm_backup_core::record::LiveRecord;
+use agterm_backup_core::record::{LiveRecord, PinOutcome};
 use agterm_backup_core::resume::ResumeLine;
 use agterm_backup_core::terminal::{PaneRef, PaneView, RestoreMode};
 use chrono::{DateTime, Utc};
@@ -68,55 +86,6 @@ pub enum JoinedBy {
     SessionRole,
 }
 
-/// Why nothing is typed into a pane.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SkipReason {
-    NoRecord { why: String },
-    InvalidId { why: String },
-    PaneGone,
-    AlreadyRunning { live: bool },
-    NewConversation { agent: String },
-    Busy { foreground: Vec<String> },
-    TranscriptGone { what: String },
-}
-
-impl SkipReason {
-    /// The stable code in `--json`.
-    pub fn code(&self) -> &'static str {
-        match self {
-            SkipReason::NoRecord { .. } => "no-record",
-            SkipReason::InvalidId { .. } => "invalid-id",
-            SkipReason::PaneGone => "pane-gone",
-            SkipReason::AlreadyRunning { .. } => "already-running",
-            SkipReason::NewConversation { .. } => "new-conversation",
-            SkipReason::Busy { .. } => "busy",
-            SkipReason::TranscriptGone { .. } => "transcript-gone",
-        }
-    }
-
-    /// One line for a person.
-    pub fn describe(&self) -> String {
-        match self {
-            SkipReason::NoRecord { why } => format!("no record: {why}"),
-            SkipReason::InvalidId { why } => format!("invalid id: {why}"),
-            SkipReason::PaneGone => "pane gone: no open pane has this id or session".into(),
-            SkipReason::AlreadyRunning { live: true } => {
-                "already running (its Live daemon kept the agent alive)".into()
-            }
-            SkipReason::AlreadyRunning { live: false } => "already running".into(),
-            SkipReason::NewConversation { agent } => format!(
-                "busy: a new {agent} conversation started in this launch holds the pane; quit it, then run restore again"
-            ),
-            SkipReason::Busy { foreground } => {
-                format!("busy: `{}` is in the foreground", foreground.join(" "))
-            }
-            SkipReason::TranscriptGone { what } => {
-                format!("transcript gone ({what}); not starting a blank conversation")
-            }
-        }
-    }
-}
-
 /// What to do with one pane.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
@@ -143,6 +112,8 @@ pub struct PlanRow {
     pub session_id: Option<String>,
     pub agent_cwd: Option<String>,
     pub pane_cwd: Option<String>,
+    /// The record's kept flags (execute rebuilds the line when the pane's directory moved).
+    pub flags: Vec<String>,
     /// The record came from the journal (the current one was written after the cutoff).
     pub from_journal: bool,
     pub action: Action,
@@ -177,11 +148,89 @@ pub fn plan(input: &PlanInput<'_>) -> Vec<PlanRow> {
         .enumerate()
         .map(|(i, p)| ((p.session_id.to_ascii_uppercase(), p.role), i))
         .collect();
-    input
+    let joined: Vec<Joined<'_>> = input
         .captured
         .iter()
-        .map(|c| plan_one(input, c, cut, &by_id, &by_session))
+        .map(|c| join(c, cut, &by_id, &by_session))
+        .collect();
+    let holders = holders(&joined);
+    joined
+        .iter()
+        .zip(input.captured)
+        .enumerate()
+        .map(|(i, (j, c))| {
+            let held_by = winner(&holders, &joined, i).map(|w| SkipReason::Duplicate {
+                winner: input.captured[w].key.clone(),
+                winner_name: joined[w]
+                    .pane
+                    .and_then(|(p, _)| input.panes[p].session_name.clone())
+                    .filter(|n| !n.is_empty()),
+            });
+            plan_one(input, c, j, held_by)
+        })
         .collect()
+}
+
+/// Rows 1–3 for one captured pane: its record in force, the agent, and the pane it joined.
+struct Joined<'a> {
+    record: Option<(&'a LiveRecord, bool)>,
+    spec: Option<&'static AgentSpec>,
+    pane: Option<(usize, JoinedBy)>,
+}
+
+fn join<'a>(
+    c: &'a CapturedPane,
+    cut: Option<DateTime<Utc>>,
+    by_id: &HashMap<String, usize>,
+    by_session: &HashMap<(String, PaneRole), usize>,
+) -> Joined<'a> {
+    let record = record_at(c, cut);
+    let spec = record
+        .and_then(|(r, _)| agent(&r.agent))
+        .filter(|_| record.is_some_and(|(r, _)| is_valid_session_id(&r.session_id)));
+    let pane = record.and_then(|(rec, _)| {
+        rec.pane_id
+            .as_ref()
+            .and_then(|id| by_id.get(&id.to_ascii_uppercase()))
+            .map(|&i| (i, JoinedBy::PaneId))
+            .or_else(|| {
+                by_session
+                    .get(&(c.key.session.clone(), c.key.role))
+                    .map(|&i| (i, JoinedBy::SessionRole))
+            })
+    });
+    Joined { record, spec, pane }
+}
+
+/// For each (agent, conversation) named by a joined row, the row that holds it: the newest record in
+/// force, the first such row on a tie (input order).
+fn holders(joined: &[Joined<'_>]) -> HashMap<(String, String), usize> {
+    let mut out: HashMap<(String, String), usize> = HashMap::new();
+    for (i, j) in joined.iter().enumerate() {
+        let (Some((rec, _)), Some(_), Some(_)) = (j.record, j.spec, j.pane) else {
+            continue;
+        };
+        let key = (rec.agent.clone(), rec.session_id.to_ascii_lowercase());
+        let newer = |held: &usize| {
+            let old = joined[*held].record.and_then(|(r, _)| r.written_at());
+            rec.written_at() > old
+        };
+        if out.get(&key).is_none_or(newer) {
+            out.insert(key, i);
+        }
+    }
+    out
+}
+
+/// The row that holds row `i`'s conversation, when that is another row.
+fn winner(
+    holders: &HashMap<(String, String), usize>,
+    joined: &[Joined<'_>],
+    i: usize,
+) -> Option<usize> {
+    let (rec, _) = joined[i].record?;
+    let key = (rec.agent.clone(), rec.session_id.to_ascii_lowercase());
+    holders.get(&key).copied().filter(|&w| w != i)
 }
 
 /// The record in force at `cut`: the current one when written at or before it, else the newest journal
@@ -205,9 +254,8 @@ pub fn record_at(c: &CapturedPane, cut: Option<DateTime<Utc>>) -> Option<(&LiveR
 fn plan_one(
     input: &PlanInput<'_>,
     c: &CapturedPane,
-    cut: Option<DateTime<Utc>>,
-    by_id: &HashMap<String, usize>,
-    by_session: &HashMap<(String, PaneRole), usize>,
+    j: &Joined<'_>,
+    held_by: Option<SkipReason>,
 ) -> PlanRow {
     let mut row = PlanRow {
         key: c.key.clone(),
@@ -218,50 +266,37 @@ fn plan_one(
         session_id: None,
         agent_cwd: None,
         pane_cwd: None,
+        flags: Vec::new(),
         from_journal: false,
         action: Action::Skip {
             reason: SkipReason::PaneGone,
         },
     };
-    let skip = |mut row: PlanRow, reason: SkipReason| {
-        row.action = Action::Skip { reason };
-        row
-    };
     // 1. A record in force at the cutoff.
-    let Some((rec, from_journal)) = record_at(c, cut) else {
-        let why = match (&c.record, cut) {
+    let Some((rec, from_journal)) = j.record else {
+        let why = match (&c.record, cutoff(input)) {
             (None, _) if c.journal.is_empty() => "nothing captured for this pane".to_string(),
             (_, Some(t)) => format!("every record was written after {}", t.to_rfc3339()),
             _ => "the record is unreadable".to_string(),
         };
-        return skip(row, SkipReason::NoRecord { why });
+        return row.skip(SkipReason::NoRecord { why });
     };
     row.from_journal = from_journal;
     row.agent = Some(rec.agent.clone());
     row.session_id = Some(rec.session_id.clone());
     row.agent_cwd = Some(rec.agent_cwd.clone());
+    row.flags = rec.flags.clone();
     // 2. A known agent and a valid id.
-    let Some(spec) = agent(&rec.agent) else {
-        let why = format!("unknown agent {:?}", rec.agent);
-        return skip(row, SkipReason::InvalidId { why });
+    let Some(spec) = j.spec else {
+        let why = match agent(&rec.agent) {
+            None => format!("unknown agent {:?}", rec.agent),
+            Some(_) => format!("{:?} is not a session id", rec.session_id),
+        };
+        return row.skip(SkipReason::InvalidId { why });
     };
-    if !is_valid_session_id(&rec.session_id) {
-        let why = format!("{:?} is not a session id", rec.session_id);
-        return skip(row, SkipReason::InvalidId { why });
-    }
     // 3. The pane, by persistent pane id where both sides have one, else by session + role.
-    let joined = rec
-        .pane_id
-        .as_ref()
-        .and_then(|id| by_id.get(&id.to_ascii_uppercase()))
-        .map(|&i| (i, JoinedBy::PaneId))
-        .or_else(|| {
-            by_session
-                .get(&(c.key.session.clone(), c.key.role))
-                .map(|&i| (i, JoinedBy::SessionRole))
-        });
-    let Some((index, joined_by)) = joined else {
-        return skip(row, SkipReason::PaneGone);
+    let Some((index, joined_by)) = j.pane else {
+        return row.skip(SkipReason::PaneGone);
     };
     let pane = &input.panes[index];
     row.joined_by = Some(joined_by);
@@ -272,16 +307,36 @@ fn plan_one(
         role: pane.role,
         pane_id: pane.pane_id.clone(),
     });
-    // 4–6. Only an idle shell is typed into.
+    // 4. One conversation, one pane.
+    if let Some(reason) = held_by {
+        return row.skip(reason);
+    }
+    // 5. Never into another machine.
+    if pane.remote {
+        return row.skip(SkipReason::Remote);
+    }
+    // 6–8. Only an idle shell is typed into.
     if let Some(fg) = pane.foreground.as_ref().filter(|fg| !fg.is_empty()) {
         let reason = foreground_reason(input, spec, rec, c, from_journal, pane, fg);
-        return skip(row, reason);
+        return row.skip(reason);
     }
-    // 7. Never resume into a blank conversation.
+    // 9. agterm types the pin itself.
+    if let Some(line) = firing_pin(input.mode, pane, rec) {
+        return row.skip(SkipReason::Pinned { line });
+    }
+    // 10. Never typed blind.
+    if pane.realized == Some(false) {
+        return row.skip(SkipReason::NotRealized);
+    }
+    // 11. No program and no shell seen: something agterm cannot read holds the pane.
+    if pane.shell_in_front == Some(false) {
+        return row.skip(SkipReason::HiddenForeground);
+    }
+    // 12. Never resume into a blank conversation.
     if let Some(what) = input.transcripts.missing(rec) {
-        return skip(row, SkipReason::TranscriptGone { what });
+        return row.skip(SkipReason::TranscriptGone { what });
     }
-    // 8. Type.
+    // 13–14. A line, or why none can be built.
     match ResumeLine::build(
         spec,
         &rec.session_id,
@@ -296,7 +351,26 @@ fn plan_one(
             };
             row
         }
-        Err(e) => skip(row, SkipReason::InvalidId { why: e.to_string() }),
+        Err(e) => row.skip(SkipReason::from_resume_error(&e)),
+    }
+}
+
+/// The pin agterm will type into `pane` itself, if any: a non-empty pin in Re-run mode, or — with the
+/// mode unknown (before 0.26) — unless agterm said at pin time that it will not run.
+fn firing_pin(mode: Option<RestoreMode>, pane: &PaneView, rec: &LiveRecord) -> Option<String> {
+    let line = pane.pin.clone().filter(|l| !l.trim().is_empty())?;
+    let fires = match mode {
+        Some(RestoreMode::Rerun) => true,
+        Some(RestoreMode::Live | RestoreMode::None) => false,
+        None => rec.pin != Some(PinOutcome::SettingOff),
+    };
+    fires.then_some(line)
+}
+
+impl PlanRow {
+    fn skip(mut self, reason: SkipReason) -> PlanRow {
+        self.action = Action::Skip { reason };
+        self
     }
 }
 
@@ -351,3 +425,7 @@ pub fn foreground_agent_args<'a>(spec: &AgentSpec, argv: &'a [String]) -> Option
 #[cfg(test)]
 #[path = "plan_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "plan_rows_tests.rs"]
+mod row_tests;

@@ -211,7 +211,7 @@ mod tests {
     }
 
     use super::*;
-    use crate::fixtures::{captured, pane, record, ID_A};
+    use crate::fixtures::{captured, pane, record, ID_A, ID_B};
     use crate::plan::{plan, PlanInput};
     use crate::transcripts::Transcripts;
     use agterm_backup_core::pane::PaneRole;
@@ -222,7 +222,7 @@ mod tests {
         t.paths.insert(r.transcript_path.clone().unwrap());
         let mut busy = pane(PaneRole::Right);
         busy.foreground = Some(vec!["sleep".into(), "9".into()]);
-        let b = record(ID_A, PaneRole::Right, "2026-11-30T10:00:00Z");
+        let b = record(ID_B, PaneRole::Right, "2026-11-30T10:00:00Z");
         plan(&PlanInput {
             captured: &[captured(Some(r), vec![]), captured(Some(b), vec![])],
             panes: &[pane(PaneRole::Left), busy],
