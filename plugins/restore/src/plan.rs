@@ -324,13 +324,9 @@ fn plan_one(
     if let Some(line) = firing_pin(input.mode, pane, rec) {
         return row.skip(SkipReason::Pinned { line });
     }
-    // 10. Never typed blind.
-    if pane.realized == Some(false) {
-        return row.skip(SkipReason::NotRealized);
-    }
-    // 11. No program and no shell seen: something agterm cannot read holds the pane.
-    if pane.shell_in_front == Some(false) {
-        return row.skip(SkipReason::HiddenForeground);
+    // 10–11. Never typed blind: the pane is up and agterm sees its shell.
+    if let Some(reason) = unseen(pane) {
+        return row.skip(reason);
     }
     // 12. Never resume into a blank conversation.
     if let Some(what) = input.transcripts.missing(rec) {
@@ -353,6 +349,30 @@ fn plan_one(
         }
         Err(e) => row.skip(SkipReason::from_resume_error(&e)),
     }
+}
+
+/// Rows 10–11: why agterm cannot show that the pane sits at a shell — its terminal is not up
+/// (`realized: false`), or it reports neither a program nor a shell in front (a setuid program such as
+/// `sudo`, whose argv agterm may not read, holds it).
+pub fn unseen(pane: &PaneView) -> Option<SkipReason> {
+    if pane.realized == Some(false) {
+        return Some(SkipReason::NotRealized);
+    }
+    (pane.shell_in_front == Some(false)).then_some(SkipReason::HiddenForeground)
+}
+
+/// Why a pane is not an idle local shell right now (restore's re-check before typing): rows 5, 8
+/// (any foreground) and 10–11.
+pub fn not_idle(pane: &PaneView) -> Option<SkipReason> {
+    if pane.remote {
+        return Some(SkipReason::Remote);
+    }
+    if let Some(fg) = pane.foreground.as_ref().filter(|fg| !fg.is_empty()) {
+        return Some(SkipReason::Busy {
+            foreground: fg.clone(),
+        });
+    }
+    unseen(pane)
 }
 
 /// The pin agterm will type into `pane` itself, if any: a non-empty pin in Re-run mode, or — with the
