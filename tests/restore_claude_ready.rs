@@ -20,6 +20,10 @@ const TURN: Duration = Duration::from_secs(30);
 #[test]
 fn a_resumed_claude_reads_as_ready_as_soon_as_its_input_box_shows() {
     let Some(claude) = agent_cli("claude") else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but the real claude CLI is missing: run tests/install-deps.sh"
+        );
         return;
     };
     let rig = Rig::new(&["proj", "elsewhere"]);
