@@ -119,6 +119,7 @@ fn main() {
             mode: Some(RestoreMode::Rerun),
             launched_at: Some(launch),
             as_of: None,
+            now: None,
             transcripts: &transcripts,
         });
         let typed = rows

@@ -34,6 +34,7 @@ fn setup() -> (Vec<PlanRow>, MockTerminal) {
         mode: None,
         launched_at: None,
         as_of: None,
+        now: None,
         transcripts: &t,
     });
     (rows, MockTerminal::new(TerminalInfo::default(), panes))

@@ -34,6 +34,7 @@ pub fn plan_offline(state: &StateDir, env: &dyn Fn(&str) -> Option<String>) -> V
         mode: None,
         launched_at: None,
         as_of: None,
+        now: Some(Utc::now()),
         transcripts: &transcripts,
     })
 }
@@ -108,6 +109,7 @@ pub fn gather(
         mode: info.restore_mode,
         launched_at: info.launched_at,
         as_of,
+        now: Some(Utc::now()),
         transcripts: &transcripts,
     };
     let mut rows = plan(&input);

@@ -12,7 +12,7 @@
 //! | 6  | the agent in the foreground runs a conversation started in this launch      | skip `new-conversation`   |
 //! | 7  | the pane's foreground is the agent (a Live daemon kept it, a pin fired, …)  | skip `already-running`    |
 //! | 8  | anything else in the foreground (vim, a build, …)                           | skip `busy`               |
-//! | 9  | a pin on the pane that agterm fires itself (Re-run mode)                    | skip `pinned`             |
+//! | 9  | a pin agterm is still to type itself (Re-run; unrealized, or just launched) | skip `pinned`             |
 //! | 10 | the pane's terminal is not up (`realized: false`) after restore's wait       | skip `not-realized`       |
 //! | 11 | agterm sees no shell in front either (a setuid `sudo` it cannot read)       | skip `hidden-foreground`  |
 //! | 12 | the conversation's transcript / rollout is gone                             | skip `transcript-gone`    |
@@ -32,8 +32,12 @@
 //! choice: the pane typed the first time runs the agent now (row 7), the others stay `duplicate`.
 //!
 //! **Pins (row 9).** In Re-run mode agterm types a pane's pin itself once the pane is realized, so a line
-//! typed by restore would land in the agent's input box. With the mode unknown (agterm before 0.26) the
-//! pin is trusted to fire unless agterm said, when it was set, that it will not run (`setting-off`).
+//! typed by restore would land in the agent's input box. A pin *will fire* while its pane is not realized
+//! yet, and is taken to be still on its way for [`PIN_GRACE_SECS`] after agterm's launch (or always, with
+//! the launch time unknown). After that, a realized idle pane's pin has fired without bringing the agent
+//! back (or never fires: a window reopened later), and the pane is planned like any other. With the mode
+//! unknown (agterm before 0.26) the pin is trusted to fire unless agterm said, when it was set, that it
+//! will not run (`setting-off`).
 //!
 //! Live (zmx) panes: the terminal client joins `zmx.list` rows into [`PaneView::live`], and agterm's
 //! `tree.foreground` sees through a surviving daemon (`ZmxForegroundResolver`), so an agent that a Live
@@ -75,8 +79,14 @@ pub struct PlanInput<'a> {
     pub launched_at: Option<DateTime<Utc>>,
     /// `--as-of`: overrides `launched_at` as the cutoff.
     pub as_of: Option<DateTime<Utc>>,
+    /// The time of planning (`None`: unknown — a pin is then always taken to be still firing).
+    pub now: Option<DateTime<Utc>>,
     pub transcripts: &'a Transcripts,
 }
+
+/// How long after agterm's launch a realized pane's pin may still be on its way in: agterm typed it
+/// when the pane came up, and a slow login shell or agent start can take this long to show it.
+pub const PIN_GRACE_SECS: i64 = 90;
 
 /// How a record found its pane.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -321,7 +331,7 @@ fn plan_one(
         return row.skip(reason);
     }
     // 9. agterm types the pin itself.
-    if let Some(line) = firing_pin(input.mode, pane, rec) {
+    if let Some(line) = firing_pin(input, pane, rec) {
         return row.skip(SkipReason::Pinned { line });
     }
     // 10–11. Never typed blind: the pane is up and agterm sees its shell.
@@ -375,16 +385,20 @@ pub fn not_idle(pane: &PaneView) -> Option<SkipReason> {
     unseen(pane)
 }
 
-/// The pin agterm will type into `pane` itself, if any: a non-empty pin in Re-run mode, or — with the
-/// mode unknown (before 0.26) — unless agterm said at pin time that it will not run.
-fn firing_pin(mode: Option<RestoreMode>, pane: &PaneView, rec: &LiveRecord) -> Option<String> {
+/// The pin agterm will type into `pane` itself, if any: a non-empty pin in Re-run mode (or, with the mode
+/// unknown, unless agterm said at pin time that it will not run) that is still to fire — its pane not
+/// realized yet, or agterm launched less than [`PIN_GRACE_SECS`] ago.
+fn firing_pin(input: &PlanInput<'_>, pane: &PaneView, rec: &LiveRecord) -> Option<String> {
     let line = pane.pin.clone().filter(|l| !l.trim().is_empty())?;
-    let fires = match mode {
+    let armed = match input.mode {
         Some(RestoreMode::Rerun) => true,
         Some(RestoreMode::Live | RestoreMode::None) => false,
         None => rec.pin != Some(PinOutcome::SettingOff),
     };
-    fires.then_some(line)
+    let since_launch = input.now.zip(input.launched_at).map(|(n, l)| n - l);
+    let still_coming = pane.realized == Some(false)
+        || since_launch.is_none_or(|d| d < chrono::Duration::seconds(PIN_GRACE_SECS));
+    (armed && still_coming).then_some(line)
 }
 
 impl PlanRow {

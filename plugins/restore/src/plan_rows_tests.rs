@@ -31,6 +31,7 @@ fn run_mode(
         mode,
         launched_at: launched.map(ts),
         as_of: None,
+        now: None,
         transcripts: &all_transcripts(captured),
     })
 }
@@ -251,6 +252,44 @@ fn a_pin_that_fires_is_left_to_agterm() {
     p.realized = Some(true);
     p.foreground = Some(vec!["claude".into()]);
     assert_eq!(at(&r, &p, Some(RestoreMode::Rerun)), "already-running");
+}
+
+#[test]
+fn a_realized_pane_whose_pin_had_its_chance_is_planned_like_any_other() {
+    let r = record(ID_A, PaneRole::Left, "2026-11-30T10:00:00Z");
+    let c = [captured(Some(r), vec![])];
+    let mut p = pane(PaneRole::Left);
+    p.pin = Some("claude --resume x".into());
+    let at = |p: &PaneView, now: Option<&str>| {
+        code(
+            &plan(&PlanInput {
+                captured: &c,
+                panes: std::slice::from_ref(p),
+                mode: Some(RestoreMode::Rerun),
+                launched_at: Some(ts("2026-12-01T09:00:00Z")),
+                as_of: None,
+                now: now.map(ts),
+                transcripts: &all_transcripts(&c),
+            })[0],
+        )
+    };
+    assert_eq!(
+        at(&p, Some("2026-12-01T09:00:10Z")),
+        "pinned",
+        "just launched"
+    );
+    assert_eq!(at(&p, None), "pinned", "no clock: still coming");
+    assert_eq!(
+        at(&p, Some("2026-12-01T09:10:00Z")),
+        "type",
+        "fired long ago (or never will: a window reopened later), the pane sits idle"
+    );
+    p.realized = Some(false);
+    assert_eq!(
+        at(&p, Some("2026-12-01T09:10:00Z")),
+        "pinned",
+        "it fires once the pane comes up"
+    );
 }
 
 #[test]

@@ -265,6 +265,7 @@ mod tests {
             mode: None,
             launched_at: None,
             as_of: None,
+            now: None,
             transcripts: &t,
         })
     }

@@ -32,7 +32,7 @@ pub enum SkipReason {
     },
     /// agterm sees neither a program nor a shell in front: something it cannot read (setuid `sudo`).
     HiddenForeground,
-    /// agterm types this pane's pin itself at launch (Re-run mode).
+    /// agterm is still to type this pane's pin itself (Re-run mode, right after launch).
     Pinned {
         line: String,
     },
@@ -110,7 +110,7 @@ impl SkipReason {
             }
             SkipReason::HiddenForeground => "busy: agterm sees no shell at the prompt (a program it cannot read, such as sudo, holds the pane)".into(),
             SkipReason::Pinned { line } => format!(
-                "pinned: agterm types this pane's pin itself (`{line}`); if it did not bring the agent back, clear the pin and run restore again"
+                "pinned: agterm types this pane's pin itself (`{line}`); if it does not bring the agent back, run restore again in a minute"
             ),
             SkipReason::NotRealized => {
                 "not realized: agterm has not brought this pane up yet; run restore again once it shows".into()

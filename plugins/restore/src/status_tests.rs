@@ -39,6 +39,7 @@ fn rows_for_captured_and_agent_panes_with_warnings() {
         mode: Some(RestoreMode::Live),
         launched_at: None,
         as_of: None,
+        now: None,
         transcripts: &t,
     });
     let info = TerminalInfo {
@@ -130,6 +131,7 @@ fn agents_captured_in_this_launch_are_captured() {
         mode: Some(RestoreMode::Rerun),
         launched_at: Some(crate::fixtures::ts("2026-12-01T09:00:00Z")),
         as_of: None,
+        now: None,
         transcripts: &Transcripts::default(),
     });
     assert!(
