@@ -375,7 +375,8 @@ pub fn answer_waiting(
         .panes()
         .map_err(|e| format!("could not list agterm's panes: {e}"))?;
     let mut out = Vec::new();
-    for p in panes {
+    // Never into a pane on another machine, even to answer.
+    for p in panes.into_iter().filter(|p| !p.remote) {
         let is_claude = p
             .foreground
             .as_ref()

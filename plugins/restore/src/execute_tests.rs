@@ -228,19 +228,25 @@ fn waiting_names_exactly_the_panes_not_up_yet() {
         .any(|l| l.contains("did not reach the foreground")));
 }
 
+/// Types the plan with a throwaway state dir and no progress output.
+fn quiet(term: &mut MockTerminal, rows: &[PlanRow], opts: &ExecOptions) -> Vec<Option<Outcome>> {
+    let tmp = tempfile::tempdir().unwrap();
+    type_plan(
+        term,
+        rows,
+        &StateDir::at(tmp.path()),
+        opts,
+        &mut |_: &str| {},
+    )
+}
+
 #[test]
 fn a_half_typed_command_is_never_appended_to() {
     let (rows, mut term) = setup();
     term.react = Some(shell(false));
     let left = rows[0].target.clone().unwrap();
     term.set_screen(&left, "Last login: today\nme@host:~$ git sta");
-    let out = type_plan(
-        &mut term,
-        &rows,
-        &StateDir::at(tempfile::tempdir().unwrap().path()),
-        &fast(None),
-        &mut |_: &str| {},
-    );
+    let out = quiet(&mut term, &rows, &fast(None));
     assert!(
         matches!(&out[0], Some(Outcome::NotIdle(w)) if w.contains("git sta")),
         "{out:?}"
@@ -263,13 +269,7 @@ fn the_line_is_rebuilt_for_where_the_shell_is_when_typing() {
             panes[0].cwd = Some("/tmp".into());
         }
     }));
-    type_plan(
-        &mut term,
-        &rows,
-        &StateDir::at(tempfile::tempdir().unwrap().path()),
-        &fast(None),
-        &mut |_: &str| {},
-    );
+    quiet(&mut term, &rows, &fast(None));
     assert!(
         term.typed[0].1.starts_with("cd '/w/p' && 'claude'"),
         "{}",
@@ -296,13 +296,7 @@ fn panes_that_turned_remote_unrealized_or_unreadable_are_not_typed_into() {
                 change(&mut panes[0]);
             }
         }));
-        let out = type_plan(
-            &mut term,
-            &rows,
-            &StateDir::at(tempfile::tempdir().unwrap().path()),
-            &fast(None),
-            &mut |_: &str| {},
-        );
+        let out = quiet(&mut term, &rows, &fast(None));
         assert!(matches!(&out[0], Some(Outcome::NotIdle(_))), "{out:?}");
         assert!(term.typed.iter().all(|(p, _)| p.role == PaneRole::Right));
     }
@@ -331,13 +325,7 @@ fn an_agent_that_exits_at_once_is_not_running() {
     }));
     let mut opts = fast(None);
     opts.settle = Duration::from_millis(50);
-    let out = type_plan(
-        &mut term,
-        &rows,
-        &StateDir::at(tempfile::tempdir().unwrap().path()),
-        &opts,
-        &mut |_: &str| {},
-    );
+    let out = quiet(&mut term, &rows, &opts);
     for o in &out {
         assert!(
             matches!(o, Some(Outcome::Exited(l)) if l.contains("argument missing")),
