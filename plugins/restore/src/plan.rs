@@ -50,15 +50,19 @@
 pub use crate::skip::SkipReason;
 use crate::transcripts::Transcripts;
 use agterm_backup_core::agent::{agent, AgentSpec};
-use agterm_backup_core::id::is_valid_session_id;
 use agterm_backup_core::pane::{PaneKey, PaneRole};
 use agterm_backup_core::process::agent_args;
 use agterm_backup_core::record::{LiveRecord, PinOutcome};
 use agterm_backup_core::resume::ResumeLine;
 use agterm_backup_core::terminal::{PaneRef, PaneView, RestoreMode};
 use chrono::{DateTime, Utc};
+use join::{holders, join, winner, Joined};
 use serde::Serialize;
 use std::collections::HashMap;
+
+#[path = "plan_join.rs"]
+mod join;
+pub use join::record_at;
 
 /// Everything captured for one pane: its current record and its journal (oldest first).
 #[derive(Debug, Clone, PartialEq)]
@@ -179,86 +183,6 @@ pub fn plan(input: &PlanInput<'_>) -> Vec<PlanRow> {
             plan_one(input, c, j, held_by)
         })
         .collect()
-}
-
-/// Rows 1–3 for one captured pane: its record in force, the agent, and the pane it joined.
-struct Joined<'a> {
-    record: Option<(&'a LiveRecord, bool)>,
-    spec: Option<&'static AgentSpec>,
-    pane: Option<(usize, JoinedBy)>,
-}
-
-fn join<'a>(
-    c: &'a CapturedPane,
-    cut: Option<DateTime<Utc>>,
-    by_id: &HashMap<String, usize>,
-    by_session: &HashMap<(String, PaneRole), usize>,
-) -> Joined<'a> {
-    let record = record_at(c, cut);
-    let spec = record
-        .and_then(|(r, _)| agent(&r.agent))
-        .filter(|_| record.is_some_and(|(r, _)| is_valid_session_id(&r.session_id)));
-    let pane = record.and_then(|(rec, _)| {
-        rec.pane_id
-            .as_ref()
-            .and_then(|id| by_id.get(&id.to_ascii_uppercase()))
-            .map(|&i| (i, JoinedBy::PaneId))
-            .or_else(|| {
-                by_session
-                    .get(&(c.key.session.clone(), c.key.role))
-                    .map(|&i| (i, JoinedBy::SessionRole))
-            })
-    });
-    Joined { record, spec, pane }
-}
-
-/// For each (agent, conversation) named by a joined row, the row that holds it: the newest record in
-/// force, the first such row on a tie (input order).
-fn holders(joined: &[Joined<'_>]) -> HashMap<(String, String), usize> {
-    let mut out: HashMap<(String, String), usize> = HashMap::new();
-    for (i, j) in joined.iter().enumerate() {
-        let (Some((rec, _)), Some(_), Some(_)) = (j.record, j.spec, j.pane) else {
-            continue;
-        };
-        let key = (rec.agent.clone(), rec.session_id.to_ascii_lowercase());
-        let newer = |held: &usize| {
-            let old = joined[*held].record.and_then(|(r, _)| r.written_at());
-            rec.written_at() > old
-        };
-        if out.get(&key).is_none_or(newer) {
-            out.insert(key, i);
-        }
-    }
-    out
-}
-
-/// The row that holds row `i`'s conversation, when that is another row.
-fn winner(
-    holders: &HashMap<(String, String), usize>,
-    joined: &[Joined<'_>],
-    i: usize,
-) -> Option<usize> {
-    let (rec, _) = joined[i].record?;
-    let key = (rec.agent.clone(), rec.session_id.to_ascii_lowercase());
-    holders.get(&key).copied().filter(|&w| w != i)
-}
-
-/// The record in force at `cut`: the current one when written at or before it, else the newest journal
-/// entry that was. The flag says whether the journal supplied it.
-pub fn record_at(c: &CapturedPane, cut: Option<DateTime<Utc>>) -> Option<(&LiveRecord, bool)> {
-    let Some(cut) = cut else {
-        return c.record.as_ref().or(c.journal.last()).map(|r| (r, false));
-    };
-    let before = |r: &LiveRecord| r.written_at().is_some_and(|t| t <= cut);
-    if let Some(r) = c.record.as_ref().filter(|r| before(r)) {
-        return Some((r, false));
-    }
-    // The journal is append-only, so the newest qualifying entry is the last one.
-    c.journal
-        .iter()
-        .rev()
-        .find(|r| before(r))
-        .map(|r| (r, true))
 }
 
 fn plan_one(
