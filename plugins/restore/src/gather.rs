@@ -2,7 +2,7 @@
 //! transcripts, then call [`plan`].
 
 use crate::load::captured_panes;
-use crate::plan::{cutoff, plan, Action, PlanInput, PlanRow};
+use crate::plan::{cutoff, plan, Action, PlanInput, PlanRow, SkipReason};
 use crate::render::PlanContext;
 use crate::transcripts::{codex_home, Transcripts};
 use agterm_backup_core::quote::quote;
@@ -57,22 +57,6 @@ pub fn pin_outcomes(
         .collect()
 }
 
-/// The panes, once agterm has realized them all or `wait` is over (restored panes come up in turns;
-/// one still down is planned `not-realized`, never typed blind).
-pub fn realized_panes(
-    term: &mut dyn Terminal,
-    wait: Duration,
-) -> Result<Vec<PaneView>, TerminalError> {
-    let deadline = Instant::now() + wait;
-    loop {
-        let panes = term.panes()?;
-        if Instant::now() >= deadline || panes.iter().all(|p| p.realized != Some(false)) {
-            return Ok(panes);
-        }
-        std::thread::sleep(Duration::from_millis(250));
-    }
-}
-
 /// Shows each `type` row's line as it will really be typed: an over-long line becomes the
 /// `sh '<script>'` that runs the script restore writes for it (see `ResumeLine::into_typable`).
 pub fn as_typed(state: &StateDir, rows: &mut [PlanRow]) {
@@ -86,8 +70,9 @@ pub fn as_typed(state: &StateDir, rows: &mut [PlanRow]) {
     }
 }
 
-/// Plans a restore against the running terminal, waiting up to `realize_wait` for panes agterm has
-/// not realized yet.
+/// Plans a restore against the running terminal. While a row is `not-realized` (restored panes come up
+/// in turns), it plans again every 250 ms for up to `realize_wait`; a pane still down then keeps that
+/// row — never typed blind.
 pub fn gather(
     term: &mut dyn Terminal,
     state: &StateDir,
@@ -96,34 +81,110 @@ pub fn gather(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Planned, TerminalError> {
     let info = term.info()?;
-    let panes = realized_panes(term, realize_wait)?;
     let cut = as_of.or(info.launched_at);
     let captured = captured_panes(state, cut);
     let records = captured
         .iter()
         .flat_map(|c| c.record.iter().chain(c.journal.iter()));
     let transcripts = Transcripts::scan(records, codex_home(env).as_deref());
-    let input = PlanInput {
-        captured: &captured,
-        panes: &panes,
-        mode: info.restore_mode,
-        launched_at: info.launched_at,
-        as_of,
-        now: Some(Utc::now()),
-        transcripts: &transcripts,
-    };
-    let mut rows = plan(&input);
-    as_typed(state, &mut rows);
-    let context = PlanContext {
-        mode: info.restore_mode,
-        launched_at: info.launched_at,
-        cutoff: cutoff(&input),
-        dry_run: false,
-    };
-    Ok(Planned {
-        info,
-        panes,
-        context,
-        rows,
-    })
+    let deadline = Instant::now() + realize_wait;
+    loop {
+        let panes = term.panes()?;
+        let input = PlanInput {
+            captured: &captured,
+            panes: &panes,
+            mode: info.restore_mode,
+            launched_at: info.launched_at,
+            as_of,
+            now: Some(Utc::now()),
+            transcripts: &transcripts,
+        };
+        let mut rows = plan(&input);
+        let waiting = rows.iter().any(|r| {
+            matches!(
+                r.action,
+                Action::Skip {
+                    reason: SkipReason::NotRealized
+                }
+            )
+        });
+        if waiting && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(250));
+            continue;
+        }
+        as_typed(state, &mut rows);
+        let context = PlanContext {
+            mode: info.restore_mode,
+            launched_at: info.launched_at,
+            cutoff: cutoff(&input),
+            dry_run: false,
+        };
+        return Ok(Planned {
+            info,
+            panes,
+            context,
+            rows,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::{pane, record, ID_A};
+    use crate::mock::MockTerminal;
+    use agterm_backup_core::pane::PaneRole;
+
+    /// A state dir holding one record whose transcript exists, and a terminal whose only pane comes up
+    /// after `up_after` reads (never, with `None`).
+    fn setup(tmp: &std::path::Path, up_after: Option<usize>) -> (StateDir, MockTerminal) {
+        let state = StateDir::at(tmp.join("state"));
+        state.ensure().unwrap();
+        let transcript = tmp.join("t.jsonl");
+        std::fs::write(&transcript, "{}\n").unwrap();
+        let mut rec = record(ID_A, PaneRole::Left, "2026-11-30T10:00:00Z");
+        rec.transcript_path = Some(transcript.display().to_string());
+        state.write_record(&rec).unwrap();
+        let mut down = pane(PaneRole::Left);
+        down.realized = Some(false);
+        let mut term = MockTerminal::new(TerminalInfo::default(), vec![down]);
+        term.on_read = Some(Box::new(move |n, panes| {
+            if up_after.is_some_and(|k| n >= k) {
+                panes[0].realized = Some(true);
+            }
+        }));
+        (state, term)
+    }
+
+    #[test]
+    fn a_pane_that_comes_up_within_the_wait_is_planned_once_it_is_up() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (state, mut term) = setup(tmp.path(), Some(2));
+        let none = |_: &str| None;
+        let planned = gather(&mut term, &state, None, Duration::from_secs(5), &none).unwrap();
+        assert!(planned.rows[0].line().is_some(), "{:?}", planned.rows[0]);
+        assert_eq!(term.pane_reads, 3, "it re-planned until the pane was up");
+    }
+
+    #[test]
+    fn a_pane_still_down_after_the_wait_is_not_realized() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (state, mut term) = setup(tmp.path(), None);
+        let none = |_: &str| None;
+        let started = Instant::now();
+        let planned = gather(&mut term, &state, None, Duration::from_millis(600), &none).unwrap();
+        assert!(started.elapsed() >= Duration::from_millis(600));
+        assert!(started.elapsed() < Duration::from_secs(3), "bounded");
+        let Action::Skip { reason } = &planned.rows[0].action else {
+            panic!("typed blind: {:?}", planned.rows[0])
+        };
+        assert_eq!(reason.code(), "not-realized");
+        let (state, mut term) = setup(tmp.path(), None);
+        let started = Instant::now();
+        gather(&mut term, &state, None, Duration::ZERO, &none).unwrap();
+        assert!(
+            started.elapsed() < Duration::from_millis(200),
+            "status does not wait"
+        );
+    }
 }

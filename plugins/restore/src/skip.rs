@@ -54,7 +54,6 @@ impl SkipReason {
     pub fn from_resume_error(e: &ResumeError) -> SkipReason {
         match e {
             ResumeError::InvalidId(_) => SkipReason::InvalidId { why: e.to_string() },
-            #[allow(unreachable_patterns)]
             _ => SkipReason::Unquotable { why: e.to_string() },
         }
     }
