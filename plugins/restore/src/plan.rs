@@ -13,11 +13,14 @@
 //! | 7  | the pane's foreground is the agent (a Live daemon kept it, a pin fired, …)  | skip `already-running`    |
 //! | 8  | anything else in the foreground (vim, a build, …)                           | skip `busy`               |
 //! | 9  | a pin agterm is still to type itself (Re-run; unrealized, or just launched) | skip `pinned`             |
-//! | 10 | the pane's terminal is not up (`realized: false`) after restore's wait       | skip `not-realized`       |
+//! | 10 | the pane's terminal is not up (`realized: false`) after restore's wait      | skip `not-realized`       |
 //! | 11 | agterm sees no shell in front either (a setuid `sudo` it cannot read)       | skip `hidden-foreground`  |
 //! | 12 | the conversation's transcript / rollout is gone                             | skip `transcript-gone`    |
 //! | 13 | a directory or flag no shell line can carry                                 | skip `unquotable`         |
 //! | 14 | otherwise                                                                   | `type <resume line>`      |
+//!
+//! Each skip row is one [`SkipReason`] variant (`skip.rs`); a new decision is a new row here. Rows 1–4
+//! are computed for all panes first (`plan_join.rs`), since row 4 compares panes with each other.
 //!
 //! **The journal rule.** The cutoff is `--as-of` when given, else the running agterm's launch time. A live
 //! record written after the cutoff belongs to a session started in this launch (a replayed bare `claude`,
