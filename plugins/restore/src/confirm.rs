@@ -4,7 +4,7 @@
 
 use super::{find_pane, ExecOptions, Outcome, Progress};
 use crate::plan::{foreground_agent_args, PlanRow};
-use crate::prompt::typed_on_prompt;
+use crate::prompt::{typed_on_prompt, visible};
 use crate::render::pane_label;
 use agterm_backup_core::agent::agent;
 use agterm_backup_core::terminal::{PaneView, ScreenRange, Terminal};
@@ -84,7 +84,7 @@ pub(super) fn confirm(
                     .map(str::to_string)
             })
             .unwrap_or_default();
-        let last = last.escape_debug().to_string();
+        let last = visible(&last);
         progress.line(&format!(
             "{}: the agent exited right after starting: {last}",
             pane_label(&rows[i])
