@@ -39,8 +39,9 @@
 //! yet, and is taken to be still on its way for [`PIN_GRACE_SECS`] after agterm's launch (or always, with
 //! the launch time unknown). After that, a realized idle pane's pin has fired without bringing the agent
 //! back (or never fires: a window reopened later), and the pane is planned like any other. With the mode
-//! unknown (agterm before 0.26) the pin is trusted to fire unless agterm said, when it was set, that it
-//! will not run (`setting-off`).
+//! unknown (agterm before 0.26, where the legacy "Restore running commands" setting decides) a pin counts
+//! only when agterm confirmed it would run it when the hook set it (`pin: ok` in the record); a pin set
+//! by hand, or with the setting off, says nothing about firing.
 //!
 //! Live (zmx) panes: the terminal client joins `zmx.list` rows into [`PaneView::live`], and agterm's
 //! `tree.foreground` sees through a surviving daemon (`ZmxForegroundResolver`), so an agent that a Live
@@ -313,14 +314,14 @@ pub fn not_idle(pane: &PaneView) -> Option<SkipReason> {
 }
 
 /// The pin agterm will type into `pane` itself, if any: a non-empty pin in Re-run mode (or, with the mode
-/// unknown, unless agterm said at pin time that it will not run) that is still to fire — its pane not
+/// unknown, one agterm confirmed it will run when the hook set it) that is still to fire — its pane not
 /// realized yet, or agterm launched less than [`PIN_GRACE_SECS`] ago.
 fn firing_pin(input: &PlanInput<'_>, pane: &PaneView, rec: &LiveRecord) -> Option<String> {
     let line = pane.pin.clone().filter(|l| !l.trim().is_empty())?;
     let armed = match input.mode {
         Some(RestoreMode::Rerun) => true,
         Some(RestoreMode::Live | RestoreMode::None) => false,
-        None => rec.pin != Some(PinOutcome::SettingOff),
+        None => rec.pin == Some(PinOutcome::Ok),
     };
     let since_launch = input.now.zip(input.launched_at).map(|(n, l)| n - l);
     let still_coming = pane.realized == Some(false)

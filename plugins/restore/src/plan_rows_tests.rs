@@ -233,9 +233,11 @@ fn a_pin_that_fires_is_left_to_agterm() {
     assert_eq!(at(&r, &p, Some(RestoreMode::None)), "type");
     assert_eq!(
         at(&r, &p, None),
-        "pinned",
-        "before 0.26 a pin fires when the setting is on"
+        "type",
+        "before 0.26 nobody said the legacy setting is on (a pin set by hand)"
     );
+    r.pin = Some(PinOutcome::Ok);
+    assert_eq!(at(&r, &p, None), "pinned", "agterm said it would run it");
     r.pin = Some(PinOutcome::SettingOff);
     assert_eq!(at(&r, &p, None), "type", "agterm said the setting is off");
     p.pin = Some(String::new());
