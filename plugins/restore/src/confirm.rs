@@ -4,9 +4,10 @@
 
 use super::{find_pane, ExecOptions, Outcome, Progress};
 use crate::plan::{foreground_agent_args, PlanRow};
-use crate::prompt::{typed_on_prompt, visible};
+use crate::prompt::typed_on_prompt;
 use crate::render::pane_label;
 use agterm_backup_core::agent::agent;
+use agterm_backup_core::printable::printable;
 use agterm_backup_core::terminal::{PaneView, ScreenRange, Terminal};
 use std::time::Instant;
 
@@ -84,7 +85,7 @@ pub(super) fn confirm(
                     .map(str::to_string)
             })
             .unwrap_or_default();
-        let last = visible(&last);
+        let last = printable(&last).into_owned();
         progress.line(&format!(
             "{}: the agent exited right after starting: {last}",
             pane_label(&rows[i])

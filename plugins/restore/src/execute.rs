@@ -8,9 +8,10 @@
 
 use crate::dialog::{answer_keys, choice_label, claude_ready, find_dialog};
 use crate::plan::{foreground_agent_args, not_idle, PlanRow};
-use crate::prompt::{typed_on_prompt, visible};
+use crate::prompt::typed_on_prompt;
 use crate::render::pane_label;
 use agterm_backup_core::agent::agent;
+use agterm_backup_core::printable::printable;
 use agterm_backup_core::resume::ResumeLine;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::{PaneRef, PaneView, ScreenRange, Terminal};
@@ -193,7 +194,7 @@ fn type_one(term: &mut dyn Terminal, row: &PlanRow, state: &StateDir) -> Result<
     if let Some(text) = typed_on_prompt(&screen, pane.cwd.as_deref()) {
         return Err(Outcome::NotIdle(format!(
             "the prompt already holds `{}`; clear it and run restore again",
-            visible(&text)
+            printable(&text)
         )));
     }
     let resume = ResumeLine::build(spec, id, &row.flags, cwd, pane.cwd.as_deref())

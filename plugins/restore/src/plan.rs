@@ -7,20 +7,21 @@
 //! | 1  | no record, or every record was written after the cutoff                     | skip `no-record`          |
 //! | 2  | the chosen record's agent is unknown or its session id is invalid           | skip `invalid-id`         |
 //! | 3  | no open pane joins the record (pane id, else session id + role)             | skip `pane-gone`          |
-//! | 4  | another joined pane's record names the same (agent, conversation), newer    | skip `duplicate`          |
-//! | 5  | the pane lives on another machine (agterm remote session)                   | skip `remote`             |
-//! | 6  | the agent in the foreground runs a conversation started in this launch      | skip `new-conversation`   |
-//! | 7  | the pane's foreground is the agent (a Live daemon kept it, a pin fired, …)  | skip `already-running`    |
-//! | 8  | anything else in the foreground (vim, a build, …)                           | skip `busy`               |
-//! | 9  | a pin agterm is still to type itself (Re-run; unrealized, or just launched) | skip `pinned`             |
-//! | 10 | the pane's terminal is not up (`realized: false`) after restore's wait      | skip `not-realized`       |
-//! | 11 | agterm sees no shell in front either (a setuid `sudo` it cannot read)       | skip `hidden-foreground`  |
-//! | 12 | the conversation's transcript / rollout is gone                             | skip `transcript-gone`    |
-//! | 13 | a directory or flag no shell line can carry                                 | skip `unquotable`         |
-//! | 14 | otherwise                                                                   | `type <resume line>`      |
+//! | 4  | the user ended the chosen conversation (its newest record, `ended_by_user`) | skip `ended`              |
+//! | 5  | another joined pane's record names the same (agent, conversation), newer    | skip `duplicate`          |
+//! | 6  | the pane lives on another machine (agterm remote session)                   | skip `remote`             |
+//! | 7  | the agent in the foreground runs a conversation started in this launch      | skip `new-conversation`   |
+//! | 8  | the pane's foreground is the agent (a Live daemon kept it, a pin fired, …)  | skip `already-running`    |
+//! | 9  | anything else in the foreground (vim, a build, …)                           | skip `busy`               |
+//! | 10 | a pin agterm is still to type itself (Re-run; unrealized, or just launched) | skip `pinned`             |
+//! | 11 | the pane's terminal is not up (`realized: false`) after restore's wait      | skip `not-realized`       |
+//! | 12 | agterm sees no shell in front either (a setuid `sudo` it cannot read)       | skip `hidden-foreground`  |
+//! | 13 | the conversation's transcript / rollout is gone                             | skip `transcript-gone`    |
+//! | 14 | a directory or flag no shell line can carry                                 | skip `unquotable`         |
+//! | 15 | otherwise                                                                   | `type <resume line>`      |
 //!
-//! Each skip row is one [`SkipReason`] variant (`skip.rs`); a new decision is a new row here. Rows 1–4
-//! are computed for all panes first (`plan_join.rs`), since row 4 compares panes with each other.
+//! Each skip row is one [`SkipReason`] variant (`skip.rs`); a new decision is a new row here. Rows 1–3
+//! and 5 are computed for all panes first (`plan_join.rs`), since row 5 compares panes with each other.
 //!
 //! **The journal rule.** The cutoff is `--as-of` when given, else the running agterm's launch time. A live
 //! record written after the cutoff belongs to a session started in this launch (a replayed bare `claude`,
@@ -28,13 +29,13 @@
 //! newest journal entry written at or before the cutoff and marks the row `[journal]`. With neither, the
 //! rule is off (the table says so) and the current record is used.
 //!
-//! **One conversation, one pane (row 4).** A conversation quit in pane A and resumed by hand in pane B
+//! **One conversation, one pane (row 5).** A conversation quit in pane A and resumed by hand in pane B
 //! leaves both records naming it. It goes to the pane whose record in force (after the journal rule) is
 //! newest — the one that held it last; the others name that pane. Only panes that joined compete, so a
 //! conversation whose newest pane is closed comes back in the next one. A second restore keeps the
-//! choice: the pane typed the first time runs the agent now (row 7), the others stay `duplicate`.
+//! choice: the pane typed the first time runs the agent now (row 8), the others stay `duplicate`.
 //!
-//! **Pins (row 9).** In Re-run mode agterm types a pane's pin itself once the pane is realized, so a line
+//! **Pins (row 10).** In Re-run mode agterm types a pane's pin itself once the pane is realized, so a line
 //! typed by restore would land in the agent's input box. A pin *will fire* while its pane is not realized
 //! yet, and is taken to be still on its way for [`PIN_GRACE_SECS`] after agterm's launch (or always, with
 //! the launch time unknown). After that, a realized idle pane's pin has fired without bringing the agent
@@ -45,10 +46,10 @@
 //!
 //! Live (zmx) panes: the terminal client joins `zmx.list` rows into [`PaneView::live`], and agterm's
 //! `tree.foreground` sees through a surviving daemon (`ZmxForegroundResolver`), so an agent that a Live
-//! daemon kept alive shows as the pane's foreground (row 7, marked as kept by Live). A daemon recreated
-//! after a reboot runs a fresh shell (or a replayed argv), which rows 6, 8 and 14 handle like any pane.
+//! daemon kept alive shows as the pane's foreground (row 8, marked as kept by Live). A daemon recreated
+//! after a reboot runs a fresh shell (or a replayed argv), which rows 7, 9 and 15 handle like any pane.
 //!
-//! Row 6 is what keeps a replayed bare agent from winning (Live after a reboot without the denylist): the
+//! Row 7 is what keeps a replayed bare agent from winning (Live after a reboot without the denylist): the
 //! pane is busy with a *new* conversation, so nothing is typed and the row says how to get the old one back.
 
 pub use crate::skip::SkipReason;
@@ -245,32 +246,43 @@ fn plan_one(
         role: pane.role,
         pane_id: pane.pane_id.clone(),
     });
-    // 4. One conversation, one pane.
+    // 4. A conversation the user ended stays ended. The newest word on the chosen conversation counts:
+    // the current record when it names the same one (ended after the cutoff, or resumed again since).
+    let latest = c
+        .record
+        .as_ref()
+        .filter(|r| r.agent == rec.agent && r.session_id == rec.session_id)
+        .unwrap_or(rec);
+    if latest.ended_by_user() {
+        let reason = latest.end_reason().unwrap_or_default().to_string();
+        return row.skip(SkipReason::Ended { reason });
+    }
+    // 5. One conversation, one pane.
     if let Some(reason) = held_by {
         return row.skip(reason);
     }
-    // 5. Never into another machine.
+    // 6. Never into another machine.
     if pane.remote {
         return row.skip(SkipReason::Remote);
     }
-    // 6–8. Only an idle shell is typed into.
+    // 7–9. Only an idle shell is typed into.
     if let Some(fg) = pane.foreground.as_ref().filter(|fg| !fg.is_empty()) {
         let reason = foreground_reason(input, spec, rec, c, from_journal, pane, fg);
         return row.skip(reason);
     }
-    // 9. agterm types the pin itself.
+    // 10. agterm types the pin itself.
     if let Some(line) = firing_pin(input, pane, rec) {
         return row.skip(SkipReason::Pinned { line });
     }
-    // 10–11. Never typed blind: the pane is up and agterm sees its shell.
+    // 11–12. Never typed blind: the pane is up and agterm sees its shell.
     if let Some(reason) = unseen(pane) {
         return row.skip(reason);
     }
-    // 12. Never resume into a blank conversation.
+    // 13. Never resume into a blank conversation.
     if let Some(what) = input.transcripts.missing(rec) {
         return row.skip(SkipReason::TranscriptGone { what });
     }
-    // 13–14. A line, or why none can be built.
+    // 14–15. A line, or why none can be built.
     match ResumeLine::build(
         spec,
         &rec.session_id,
@@ -289,7 +301,7 @@ fn plan_one(
     }
 }
 
-/// Rows 10–11: why agterm cannot show that the pane sits at a shell — its terminal is not up
+/// Rows 11–12: why agterm cannot show that the pane sits at a shell — its terminal is not up
 /// (`realized: false`), or it reports neither a program nor a shell in front (a setuid program such as
 /// `sudo`, whose argv agterm may not read, holds it).
 pub fn unseen(pane: &PaneView) -> Option<SkipReason> {
@@ -299,8 +311,8 @@ pub fn unseen(pane: &PaneView) -> Option<SkipReason> {
     (pane.shell_in_front == Some(false)).then_some(SkipReason::HiddenForeground)
 }
 
-/// Why a pane is not an idle local shell right now (restore's re-check before typing): rows 5, 8
-/// (any foreground) and 10–11.
+/// Why a pane is not an idle local shell right now (restore's re-check before typing): rows 6, 9
+/// (any foreground) and 11–12.
 pub fn not_idle(pane: &PaneView) -> Option<SkipReason> {
     if pane.remote {
         return Some(SkipReason::Remote);

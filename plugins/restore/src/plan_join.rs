@@ -1,4 +1,4 @@
-//! Rows 1–4 of the plan's precedence table, computed for every captured pane before any row is decided:
+//! Rows 1–3 and 5 of the plan's precedence table, computed for every captured pane before any row is decided:
 //! the record in force at the cutoff (the journal rule), the agent, the pane it joins, and — across all
 //! of them — which row holds each (agent, conversation).
 

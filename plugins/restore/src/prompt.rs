@@ -14,20 +14,6 @@
 //! Anything else is taken as text typed after the prompt. An unusual prompt therefore makes restore
 //! refuse with the line shown (the user can clear it and run restore again) — never append to it.
 
-/// `text` with its control characters escaped (`\u{1b}`, `\n`), everything else as it is: screen text
-/// quoted back to the user must not drive their terminal.
-pub fn visible(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
-
 /// Characters prompts end with.
 const PROMPT_ENDS: &[char] = &['$', '%', '#', '>', '❯', '➜', '»', 'λ', '›', '➤', '✗', '✔'];
 
@@ -72,11 +58,6 @@ fn ends_with_git_segment(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn visible_escapes_only_control_characters() {
-        assert_eq!(visible("a 'b' é\u{1b}[2J\n"), "a 'b' é\\u{1b}[2J\\n");
-    }
 
     #[test]
     fn bare_prompts_are_empty() {

@@ -14,6 +14,10 @@ pub enum SkipReason {
         why: String,
     },
     PaneGone,
+    /// The user ended the conversation (the agent's SessionEnd `reason`, see `record::ended_by_user`).
+    Ended {
+        reason: String,
+    },
     /// Another pane held the same conversation later; it is resumed there only.
     Duplicate {
         winner: PaneKey,
@@ -64,6 +68,7 @@ impl SkipReason {
             SkipReason::NoRecord { .. } => "no-record",
             SkipReason::InvalidId { .. } => "invalid-id",
             SkipReason::PaneGone => "pane-gone",
+            SkipReason::Ended { .. } => "ended",
             SkipReason::Duplicate { .. } => "duplicate",
             SkipReason::Remote => "remote",
             SkipReason::AlreadyRunning { .. } => "already-running",
@@ -83,6 +88,9 @@ impl SkipReason {
             SkipReason::NoRecord { why } => format!("no record: {why}"),
             SkipReason::InvalidId { why } => format!("invalid id: {why}"),
             SkipReason::PaneGone => "pane gone: no open pane has this id or session".into(),
+            SkipReason::Ended { reason } => format!(
+                "ended: the user quit this conversation (SessionEnd reason {reason:?}); not resuming it"
+            ),
             SkipReason::Duplicate {
                 winner,
                 winner_name,

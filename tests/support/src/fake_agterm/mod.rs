@@ -46,6 +46,8 @@
 //!   `foregroundShell` 0.26+, `splitCwd` 0.28+, `surfaces[].paneID` only after 0.34, `remote: true` beside
 //!   `remoteHost` 0.38+, `scratchCwd` 0.42.1+, companions (`parentID`) 0.43+, top-level sessions (a
 //!   `root: true` workspace node) 0.44+. `/` is sent as `\/`.
+//!   A `tree` answer reads every pane's shell pid with one `tmux list-panes` ([`panes::PidSnapshot`]), so
+//!   200 panes answer in milliseconds (`benches/restore_command.rs`).
 //! - **What agterm sees in front.** `foreground` is the foreground group leader's argv, omitted at the
 //!   shell prompt and for a process of another user (as agterm may not read a setuid `sudo`'s argv):
 //!   `setpriv --reuid=65534 … sleep 300` in a pane models it. `foregroundShell` is sent only when the

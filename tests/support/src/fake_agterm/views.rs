@@ -25,6 +25,7 @@ pub fn tree(app: &App, args: &Args) -> Value {
         Ok(w) => w,
         Err(e) => return error(&e),
     };
+    let _pids = app.host.snapshot();
     let shapes = app.state.shapes;
     let mut top_level = Vec::new();
     let mut workspaces = Vec::new();
