@@ -195,7 +195,7 @@ fn dry_run_shows_the_script_line_that_is_then_typed_and_an_agent_that_exits_is_n
     long.flags = vec!["--append-system-prompt".into(), "be terse ".repeat(150)];
     env.state().write_record(&long).unwrap();
     let mut bad = env.record(&s.id, PaneRole::Right, &bad_id, &db, &tb, 30);
-    bad.flags = vec!["--exit-now".into()];
+    bad.flags = vec!["--model".into(), "exit-now".into()];
     env.state().write_record(&bad).unwrap();
     env.fake.restart(RestartKind::CleanQuit);
     env.fake.wait_for_prompt(&s.id, PaneRole::Left);
@@ -228,7 +228,7 @@ fn dry_run_shows_the_script_line_that_is_then_typed_and_an_agent_that_exits_is_n
     let right = row(&plan, &s.id, "right");
     let outcome = right["outcome"].as_str().unwrap();
     assert!(
-        outcome.starts_with("exited:") && outcome.contains("unknown option"),
+        outcome.starts_with("exited:") && outcome.contains("'exit-now' is invalid"),
         "{right}"
     );
 }

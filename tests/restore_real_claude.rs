@@ -5,8 +5,9 @@
 //! - **One conversation, one pane.** Pane `b`'s record names pane `a`'s conversation, newer (it was
 //!   resumed there by hand): only `b` is typed, the real Claude resumes that conversation there, `a` is a
 //!   `duplicate`, and a second restore types neither again.
-//! - **An agent that exits at once is not running.** Pane `c`'s record carries a flag Claude refuses: the
-//!   resume line is typed, Claude exits with its argument error, and the row says `exited: …`.
+//! - **An agent that exits at once is not running.** Pane `c`'s record carries a flag value Claude refuses
+//!   (`--permission-mode bogus`): the resume line is typed, Claude exits with its argument error, and the
+//!   row says `exited: …`.
 //!
 //! Fails when `CI` is set and the CLIs are missing.
 
@@ -77,9 +78,9 @@ fn one_conversation_one_pane_and_an_agent_refusing_its_flags_is_not_running() {
     b.agent_cwd = a.agent_cwd.clone();
     b.transcript_path = a.transcript_path.clone();
     b.ts = ago(60);
-    // `c` carries a flag the real Claude refuses.
+    // `c` carries a flag value the real Claude refuses.
     let mut c = read(2);
-    c.flags.push("--no-such-flag".into());
+    c.flags.extend(["--permission-mode".into(), "bogus".into()]);
     c.ts = ago(60);
     for r in [&a, &b, &c] {
         state.write_record(r).unwrap();
@@ -106,7 +107,7 @@ fn one_conversation_one_pane_and_an_agent_refusing_its_flags_is_not_running() {
     assert_resumed_session_start(&world, &resumed, mark);
     let exited = row(2)["outcome"].as_str().unwrap_or_default().to_string();
     assert!(
-        exited.starts_with("exited:") && exited.contains("no-such-flag"),
+        exited.starts_with("exited:") && exited.contains("'bogus' is invalid"),
         "{}\n{}",
         row(2),
         world.fake.screen(&world.panes[2].session, PaneRole::Left)

@@ -20,9 +20,9 @@ use std::time::Duration;
 
 pub const DIALOG: &str = "This session is 2h 5m old and 143.2k tokens.\nResuming the full session uses a lot of your usage limits. Resuming from a summary uses less.\n> 1. Resume from summary (instant, recommended)\n  2. Resume full session as-is\n  3. Don't ask again\n";
 
-/// The stand-in refuses `--exit-now` the way a CLI refuses a bad argument: it is up for a moment, prints
-/// an error and exits 1.
-const EXIT_NOW: &str = "case \" $* \" in *' --exit-now '*) sleep 0.6; echo \"error: unknown option '--exit-now'\"; exit 1;; esac\n";
+/// The stand-in refuses the value `exit-now` (`--model exit-now`, a kept flag) the way a CLI refuses a bad
+/// argument: it is up for a moment, prints an error and exits 1.
+const EXIT_NOW: &str = "case \" $* \" in *' exit-now '*) sleep 0.6; echo \"error: option '--model <model>' argument 'exit-now' is invalid\"; exit 1;; esac\n";
 
 pub struct Env {
     pub home: tempfile::TempDir,
