@@ -21,13 +21,22 @@ pub mod refusal;
 pub mod status;
 pub mod tmux_conf;
 pub mod trust;
+pub mod unapply;
 
 pub use engine::{Change, Problem, Target, TargetKind};
 pub use refusal::{FileRefusal, Refusal};
 
 /// The hook events we wire, in the order we write them. Only long-standing names: Claude Code drops a
-/// whole settings file that names an event it does not know.
-pub const OUR_EVENTS: [&str; 4] = ["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"];
+/// whole settings file that names an event it does not know. `SessionEnd` (its `reason` tells a user's
+/// `/exit` from a dying terminal) is in every Claude Code this suite supports and in Codex 0.169.0's hook
+/// schema (where it fires on a user's quit only).
+pub const OUR_EVENTS: [&str; 5] = [
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "Stop",
+    "SessionEnd",
+];
 
 /// Codex's snake_case label of an event, as used in its trust keys (`…:session_start:0:0`).
 pub fn codex_event_label(event: &str) -> String {
@@ -63,6 +72,8 @@ pub struct HookPlace {
 pub struct EventState {
     pub event: &'static str,
     pub place: Option<HookPlace>,
+    /// How many times the agent would run our hook on this event (more than 1: a duplicate).
+    pub runs: usize,
 }
 
 #[cfg(test)]

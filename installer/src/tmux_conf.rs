@@ -3,13 +3,13 @@
 //!
 //! tmux (3.x) reads, in this order and every one that exists, `~/.tmux.conf`,
 //! `$XDG_CONFIG_HOME/tmux/tmux.conf` and `~/.config/tmux/tmux.conf`: our block goes into the first that
-//! exists (else a new `~/.tmux.conf`). The block uses the same markers as the denylist's, so finding and
-//! cutting it out is [`agterm_backup_denylist::find_block`] / [`without_our_block`]. A hook the user set
+//! exists (else a new `~/.tmux.conf`). The block uses the same markers as the denylist's, so finding it
+//! is [`agterm_backup_denylist::find_block`]. A hook the user set
 //! themselves is theirs: we refuse rather than override it (a tmux option holds one value).
 
 use crate::refusal::Refusal;
 use crate::status::TargetReport;
-use agterm_backup_denylist::{find_block, without_our_block, BLOCK_END, BLOCK_START};
+use agterm_backup_denylist::{find_block, BLOCK_END, BLOCK_START};
 use agterm_backup_tmux::resurrect::{
     hook_line, processes_warning, POST_RESTORE_OPTION, PROCESSES_OPTION,
 };
@@ -88,9 +88,16 @@ pub fn apply(original: Option<&str>, binary: &str) -> Result<String, Refusal> {
     Ok(out)
 }
 
-/// `text` without our block.
+/// `text` without our block (and the one blank line we put before it). Everything else stays.
 pub fn remove(text: &str) -> String {
-    without_our_block(text)
+    let Some(range) = find_block(text) else {
+        return text.to_string();
+    };
+    let mut start = range.start;
+    if text[..start].ends_with("\n\n") {
+        start -= 1;
+    }
+    format!("{}{}", &text[..start], &text[range.end..])
 }
 
 /// Whether `text` holds a block of ours (any binary).

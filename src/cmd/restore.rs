@@ -3,6 +3,7 @@
 
 use crate::cli::{RestoreArgs, TerminalArg};
 use crate::{CliError, CliResult};
+use agterm_backup_core::printable::{printable, printable_lines, printable_path};
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::Terminal;
 use agterm_backup_restore::connect::connect;
@@ -10,7 +11,7 @@ use agterm_backup_restore::cutoff::parse_as_of;
 use agterm_backup_restore::dialog::answer_keys;
 use agterm_backup_restore::execute::{type_plan, ExecOptions, Progress};
 use agterm_backup_restore::gather::{gather_in, scopes_with_records, Scope};
-use agterm_backup_restore::render::{table, to_json};
+use agterm_backup_restore::render::{footer, table, to_json};
 use agterm_backup_tmux::command::TmuxServer;
 use agterm_backup_tmux::terminal::{
     socket_path as tmux_socket_path, TmuxTerminal, CLI_TIMEOUT as TMUX_CLI_TIMEOUT,
@@ -132,8 +133,16 @@ impl Run<'_> {
             Scope::Agterm => "agterm's",
             Scope::Tmux { .. } => "tmux's",
         };
-        let mut planned = gather_in(&mut *term, self.state, self.as_of, &env, scope)
-            .map_err(|e| CliError::failure(format!("{UNREACHABLE} {what} panes: {e}")))?;
+        let opts = ExecOptions::from_env(self.answer, env);
+        let mut planned = gather_in(
+            &mut *term,
+            self.state,
+            self.as_of,
+            opts.realize_timeout,
+            &env,
+            scope,
+        )
+        .map_err(|e| CliError::failure(format!("{UNREACHABLE} {what} panes: {e}")))?;
         planned.context.dry_run = args.dry_run;
         let rows = &planned.rows;
         let to_type = rows.iter().filter(|r| r.line().is_some()).count();
@@ -142,10 +151,11 @@ impl Run<'_> {
                 "{}",
                 table(rows, use_color(), std::env::var("HOME").ok().as_deref())
             );
+            print!("{}", footer(&planned.context, rows));
             if rows.is_empty() {
                 println!(
                     "nothing captured: no pane has a record in {}",
-                    self.state.root().display()
+                    printable_path(self.state.root())
                 );
             }
         }
@@ -161,7 +171,6 @@ impl Run<'_> {
         if !args.yes {
             confirm(to_type)?;
         }
-        let opts = ExecOptions::from_env(self.answer, env);
         let mut progress = ConsoleProgress::new(args.json);
         let outcomes = type_plan(&mut *term, rows, self.state, &opts, &mut progress);
         progress.clear();
@@ -245,6 +254,7 @@ impl ConsoleProgress {
 impl Progress for ConsoleProgress {
     fn line(&mut self, text: &str) {
         self.clear();
+        let text = printable_lines(text);
         if self.json {
             eprintln!("{text}");
         } else {
@@ -260,7 +270,7 @@ impl Progress for ConsoleProgress {
         eprint!(
             "\r\x1b[K{spinner} {}s waiting for {what}: {}",
             elapsed.as_secs(),
-            panes.join(", ")
+            printable(&panes.join(", "))
         );
         let _ = std::io::stderr().flush();
         self.status_shown = true;

@@ -7,9 +7,10 @@ use agterm_backup_core::terminal::Terminal;
 use agterm_backup_installer::paths::{self, Process};
 use agterm_backup_installer::status as installer_status;
 use agterm_backup_restore::connect::connect;
-use agterm_backup_restore::gather::{gather, pin_outcomes, plan_offline};
+use agterm_backup_restore::gather::{current_records, gather, pin_outcomes, plan_offline};
 use agterm_backup_restore::status::{build, render, HookState, StatusInput};
 use std::path::PathBuf;
+use std::time::Duration;
 
 pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
     let state = state_dir()?;
@@ -17,14 +18,16 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
     let (hooks, denylist_ok) = hook_states();
     let mut term = connect(socket.as_deref());
     let planned = match term.as_mut() {
-        Ok(t) => gather(t as &mut dyn Terminal, &state, None, &env).map_err(|e| e.to_string()),
+        Ok(t) => gather(t as &mut dyn Terminal, &state, None, Duration::ZERO, &env)
+            .map_err(|e| e.to_string()),
         Err(e) => Err(e.clone()),
     };
     let (terminal, panes, rows) = match &planned {
         Ok(p) => (Ok(&p.info), p.panes.clone(), p.rows.clone()),
         Err(e) => (Err(e.clone()), Vec::new(), plan_offline(&state, &env)),
     };
-    let outcomes = pin_outcomes(&state, &rows);
+    let current = current_records(&state, &rows);
+    let outcomes = pin_outcomes(&current);
     let mut report = build(StatusInput {
         hooks,
         denylist_ok,
@@ -32,8 +35,10 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
         panes: &panes,
         rows: &rows,
         pin_outcomes: &outcomes,
+        current: &current,
     });
     report.warnings.extend(unattributed_codex(&state));
+    report.warnings.extend(dropped_flags(&state));
     if args.json {
         let text = serde_json::to_string_pretty(&report)
             .map_err(|e| CliError::failure(format!("could not encode the status: {e}")))?;
@@ -72,9 +77,15 @@ fn hook_states() -> (Vec<HookState>, Option<bool>) {
         let present: Vec<_> = t.hooks.iter().filter(|h| h.state != "absent").collect();
         let trusted = (t.target == "codex" && !present.is_empty())
             .then(|| present.iter().all(|h| h.trusted == Some(true)));
+        // The Claude Code plugin runs the hook when settings.json does not; both run it twice.
+        let state = match t.route {
+            Some("plugin") => "present",
+            Some("both") => "duplicate",
+            _ => t.state,
+        };
         hooks.push(HookState {
             agent: t.target.to_string(),
-            state: t.state.to_string(),
+            state: state.to_string(),
             path: t.path,
             trusted,
         });
@@ -106,4 +117,26 @@ fn unattributed_codex(state: &agterm_backup_core::state::StateDir) -> Vec<String
         )
     })
     .collect()
+}
+
+/// Panes whose agent was launched with flags the flag table does not know: they were dropped with their
+/// values (replaying them blind could split a flag from its value), and the user should know.
+fn dropped_flags(state: &agterm_backup_core::state::StateDir) -> Vec<String> {
+    state
+        .pane_keys()
+        .iter()
+        .filter_map(|k| state.read_record(k).map(|r| (k, r)))
+        .filter_map(|(k, r)| {
+            let dropped = r.dropped_flags();
+            (!dropped.is_empty()).then(|| {
+                format!(
+                    "{k} ({}): dropped {} from the resume line: this version does not know {}, so \
+                     they and their values are not replayed",
+                    r.agent,
+                    dropped.join(", "),
+                    if dropped.len() == 1 { "it" } else { "them" }
+                )
+            })
+        })
+        .collect()
 }

@@ -147,7 +147,12 @@ mod tests {
         assert!(k.starts_with("tmux.default-"), "{k}");
         assert!(k.ends_with(".work.1.2"), "{k}");
         assert!(is_key_name(&k));
-        assert!(crate::pane::PaneKey::parse(&k).is_none());
+        // Never an agterm key (which is all an older release reads): no `-left`/`-right` ending.
+        assert!(matches!(
+            crate::pane::PaneKey::parse(&k),
+            Some(crate::pane::PaneKey::Tmux(_))
+        ));
+        assert!(!k.ends_with("-left") && !k.ends_with("-right"));
         assert!(!is_key_name("6B1E0C2A-AAAA-BBBB-CCCC-0123456789AB-left"));
     }
 

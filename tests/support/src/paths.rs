@@ -54,6 +54,17 @@ pub fn agent_cli_dir() -> Option<PathBuf> {
     (bin.join("claude").exists() && bin.join("codex").exists()).then_some(bin)
 }
 
+/// The path of a real agent CLI for a test that needs it: `None` (the test skips) when it is absent,
+/// except under `CI`, where a missing CLI fails the test instead of skipping it silently.
+pub fn agent_cli_or_fail_in_ci(name: &str) -> Option<PathBuf> {
+    let found = agent_cli(name);
+    assert!(
+        found.is_some() || std::env::var_os("CI").is_none(),
+        "CI is set but the real {name} CLI is not installed: run tests/install-deps.sh"
+    );
+    found
+}
+
 /// The path of a real agent CLI, or `None` (with a line on stderr saying how to get it) when absent.
 pub fn agent_cli(name: &str) -> Option<PathBuf> {
     match agent_cli_dir() {

@@ -23,6 +23,18 @@ pub enum TextRange {
 pub struct PaneHost {
     tmux: Tmux,
     shell: String,
+    /// Every pane's shell pid from one `list-panes`, while a [`PidSnapshot`] is held (one `tree`
+    /// answer): a tree of 200 panes costs one tmux run instead of several per pane.
+    pids: std::cell::RefCell<Option<std::collections::HashMap<String, u32>>>,
+}
+
+/// While held, [`PaneHost::pid`] answers from one `list-panes` (see [`PaneHost::snapshot`]).
+pub struct PidSnapshot<'a>(&'a PaneHost);
+
+impl Drop for PidSnapshot<'_> {
+    fn drop(&mut self) {
+        *self.0.pids.borrow_mut() = None;
+    }
 }
 
 impl PaneHost {
@@ -30,6 +42,7 @@ impl PaneHost {
         PaneHost {
             tmux: Tmux::new(tmux_socket).keep_on_drop(),
             shell: shell.to_string(),
+            pids: Default::default(),
         }
     }
 
@@ -102,8 +115,34 @@ impl PaneHost {
         found.map_or_else(|| self.shell.clone(), |p| p.display().to_string())
     }
 
+    /// Reads every pane's shell pid at once and answers [`PaneHost::pid`] from that until the snapshot
+    /// is dropped.
+    pub fn snapshot(&self) -> PidSnapshot<'_> {
+        let listed = self
+            .tmux_ok(&[
+                "list-panes",
+                "-a",
+                "-F",
+                "#{pane_id} #{pane_pid} #{pane_dead}",
+            ])
+            .unwrap_or_default();
+        let pids = listed
+            .lines()
+            .filter_map(|l| {
+                let mut w = l.split_whitespace();
+                let (id, pid, dead) = (w.next()?, w.next()?.parse().ok()?, w.next());
+                (dead != Some("1")).then(|| (id.to_string(), pid))
+            })
+            .collect();
+        *self.pids.borrow_mut() = Some(pids);
+        PidSnapshot(self)
+    }
+
     /// The pid of the pane's shell, or `None` when the pane is gone.
     pub fn pid(&self, pane: &str) -> Option<u32> {
+        if let Some(pids) = self.pids.borrow().as_ref() {
+            return pids.get(pane).copied();
+        }
         let text = self
             .tmux_ok(&[
                 "display-message",
@@ -186,11 +225,26 @@ impl PaneHost {
 
     /// The live argv of the pane's foreground process group leader (agterm's `tree.foreground`):
     /// `None` at an idle shell, when the pane is gone, or when /proc cannot be read.
+    /// `None` at the shell's prompt, and for a program agterm may not read: one running as another
+    /// user (a setuid `sudo`, or anything started with `setpriv --reuid`), as `KERN_PROCARGS2` refuses.
     pub fn foreground(&self, pane: &str) -> Option<Vec<String>> {
         let pid = self.pid(pane)?;
         let tpgid = tty_foreground_group(pid)?;
+        if !readable(tpgid) {
+            return None;
+        }
         let argv = read_cmdline(tpgid)?;
         foreground_argv(argv, Some(&self.shell))
+    }
+
+    /// The shell itself holds the pane's foreground (what `foregroundShell` reports).
+    pub fn shell_in_front(&self, pane: &str) -> bool {
+        let Some(tpgid) = self.pid(pane).and_then(tty_foreground_group) else {
+            return false;
+        };
+        readable(tpgid)
+            && read_cmdline(tpgid)
+                .is_some_and(|argv| foreground_argv(argv, Some(&self.shell)).is_none())
     }
 
     /// The pid of the pane's foreground process group leader (the shell itself at a prompt).
@@ -231,6 +285,18 @@ fn tty_foreground_group(pid: u32) -> Option<u32> {
     let after_comm = &stat[stat.rfind(')')? + 1..];
     let tpgid: i64 = after_comm.split_whitespace().nth(5)?.parse().ok()?;
     (tpgid > 0).then_some(tpgid as u32)
+}
+
+/// The effective uid in `/proc/<pid>/status`.
+fn effective_uid(pid: &str) -> Option<u32> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("Uid:"))?;
+    line.split_whitespace().nth(2)?.parse().ok()
+}
+
+/// agterm reads the argv of its own user's processes only.
+fn readable(pid: u32) -> bool {
+    effective_uid(&pid.to_string()) == effective_uid("self")
 }
 
 fn read_cmdline(pid: u32) -> Option<Vec<String>> {
