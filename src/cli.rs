@@ -111,6 +111,9 @@ pub struct ApplyArgs {
     /// Leave agterm's restore-denylist.conf alone
     #[arg(long)]
     pub no_denylist: bool,
+    /// Leave the tmux config alone (no tmux-resurrect post-restore hook)
+    #[arg(long)]
+    pub no_tmux: bool,
     /// Mark our Codex hooks trusted (as the TUI's "Trust all and continue" does). Codex writes the trust
     /// records into its config.toml itself, with its own formatting and file mode; needs `codex` on PATH
     #[arg(long)]

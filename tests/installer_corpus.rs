@@ -43,11 +43,23 @@ impl Kind {
     }
     fn apply_args(self) -> Vec<&'static str> {
         match self {
-            Kind::Claude => vec!["installer", "apply", "--agents", "claude", "--no-denylist"],
-            Kind::CodexToml | Kind::CodexHooksJson => {
-                vec!["installer", "apply", "--agents", "codex", "--no-denylist"]
-            }
-            Kind::Denylist => vec!["installer", "apply", "--agents", "claude"],
+            Kind::Claude => vec![
+                "installer",
+                "apply",
+                "--agents",
+                "claude",
+                "--no-denylist",
+                "--no-tmux",
+            ],
+            Kind::CodexToml | Kind::CodexHooksJson => vec![
+                "installer",
+                "apply",
+                "--agents",
+                "codex",
+                "--no-denylist",
+                "--no-tmux",
+            ],
+            Kind::Denylist => vec!["installer", "apply", "--agents", "claude", "--no-tmux"],
             Kind::Tmux => vec!["installer", "apply", "--agents", "claude", "--no-denylist"],
         }
     }
@@ -250,14 +262,15 @@ fn check(kind: Kind, file: &Path) -> Vec<String> {
     }
     // (c) cutting our entries out of the applied text gives the original (up to whitespace).
     let cut = target.remove_text(&applied).unwrap();
-    let reference =
-        if original_text.trim().is_empty() && kind != Kind::Denylist && kind != Kind::CodexToml {
-            "{}".to_string() // an empty JSON file counts as `{}`
-        } else if holds_stale_ours {
-            target.remove_text(&original_text).unwrap()
-        } else {
-            original_text.clone()
-        };
+    let reference = if original_text.trim().is_empty()
+        && !matches!(kind, Kind::Denylist | Kind::CodexToml | Kind::Tmux)
+    {
+        "{}".to_string() // an empty JSON file counts as `{}`
+    } else if holds_stale_ours {
+        target.remove_text(&original_text).unwrap()
+    } else {
+        original_text.clone()
+    };
     if squeeze_without_empty_hooks(&cut) != squeeze_without_empty_hooks(&reference) {
         fail(format!(
             "removing ours from the applied text:\n{cut}\nwant:\n{reference}"
@@ -316,6 +329,7 @@ fn corpus_has_at_least_thirty_real_world_files() {
         Kind::CodexToml,
         Kind::CodexHooksJson,
         Kind::Denylist,
+        Kind::Tmux,
     ] {
         assert!(
             files.iter().any(|(k, _)| *k == kind),

@@ -137,6 +137,9 @@ pub fn apply(args: ApplyArgs) -> CliResult {
         if t.kind != TargetKind::TmuxConf {
             return true;
         }
+        if args.no_tmux {
+            return false;
+        }
         match engine::plan_apply(t) {
             Err(engine::Problem::Refused(r)) => {
                 eprintln!("agterm-backup: warning: {r}; the tmux config is left alone");
