@@ -203,15 +203,24 @@ impl TmuxRig {
             .ok(&["display-message", "-p", "-t", target, "#{pane_pid}"])
             .parse()
             .unwrap();
-        Tmux::wait_for(
-            COMEBACK,
-            &format!("{agent} resuming {id} in {target}"),
-            || {
-                let pid = find_descendant(pane_pid, agent, true)?;
+        let start = std::time::Instant::now();
+        loop {
+            let found = find_descendant(pane_pid, agent, true).and_then(|pid| {
                 let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
                 String::from_utf8_lossy(&cmdline).contains(id).then_some(())
-            },
-        );
+            });
+            if found.is_some() {
+                return;
+            }
+            assert!(
+                start.elapsed() < COMEBACK,
+                "{agent} did not come back resuming {id} in {target} within {COMEBACK:?}; \
+                 the pane shows:\n{}\nhook log:\n{}",
+                self.tmux.capture(target, true),
+                std::fs::read_to_string(self.rig.state_dir.join("hook.log")).unwrap_or_default()
+            );
+            std::thread::sleep(Duration::from_millis(150));
+        }
     }
 
     /// How many resume lines naming `id` were typed at the pane's shell prompt (its scrollback).
