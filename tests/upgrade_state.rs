@@ -148,3 +148,92 @@ fn the_previous_releases_state_restores_and_the_new_hook_carries_on_over_it() {
     assert!(Path::new(&env.state().root().join("live")).is_dir());
     assert!(env.fake.typed_log().is_empty(), "dry runs type nothing");
 }
+
+/// Runs this release's `hook claude` from pane `pane` (`%N`) of the tmux server `tmux`.
+fn hook_in_tmux(env: &Env, tmux: &agterm_backup_testkit::tmux::Tmux, pane: &str, payload: &str) {
+    let pid = tmux.ok(&["display-message", "-p", "#{pid}"]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
+        .args(["hook", "claude"])
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", env.home.path())
+        .env("AGTERM_BACKUP_HOME", env.state().root())
+        .env("TMUX", format!("{},{pid},0", tmux.socket().display()))
+        .env("TMUX_PANE", pane)
+        .env("CLAUDE_CODE_ENTRYPOINT", "cli")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success() && out.stdout.is_empty() && out.stderr.is_empty());
+}
+
+#[test]
+fn the_previous_releases_state_restores_beside_tmux_records_and_each_terminal_gets_its_own() {
+    let env = Env::new("0.34", RestoreMode::None, Some(DENYLIST), false);
+    let s = env.fake.add_session(None, None, env.home.path(), true);
+    let left = env.fake.pane_token(&s.id, PaneRole::Left);
+    let right = env.fake.pane_token(&s.id, PaneRole::Right);
+    install_today_state(&env, &s.id, &left, &right);
+    let agterm_only = rows(&env);
+
+    // A tmux pane's conversation, recorded by this release, then its server "rebooted" (a new server
+    // on the same socket, the layout rebuilt: session `work`, a shell in the saved directory).
+    let tmux = agterm_backup_testkit::tmux::Tmux::new(env.home.path().join("t.sock"));
+    let work = env.home.path().join("work/api");
+    let pane = tmux.spawn("work", &work, &[], &["sleep", "600"]);
+    let id = "0c4d5e6f-7a8b-4c9d-8e0f-a1b2c3d4e5f6";
+    let slug = claude_project_slug(&work.display().to_string());
+    let transcript = env
+        .home
+        .path()
+        .join(format!(".claude/projects/{slug}/{id}.jsonl"));
+    std::fs::write(&transcript, "{}\n").unwrap();
+    let payload = format!(
+        r#"{{"session_id":"{id}","transcript_path":"{}","cwd":"{}","hook_event_name":"SessionStart"}}"#,
+        transcript.display(),
+        work.display()
+    );
+    hook_in_tmux(&env, &tmux, &pane, &payload);
+    tmux.kill_server();
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let shell = ["/bin/bash", "--noprofile", "--norc", "-i"];
+    let prompt = [("PS1".to_string(), "pane$ ".to_string())];
+    let pane = tmux.spawn("work", &work, &prompt, &shell);
+    wait_prompt(&tmux, &pane);
+
+    // Named: agterm alone, exactly as before there were tmux records.
+    let (out, plan) = env.restore_json(&["--dry-run", "--terminal", "agterm"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(plan["rows"], Value::from(agterm_only.clone()));
+    // Unnamed: every terminal with records, each its own plan, the old agterm rows unchanged.
+    let (out, plans) = env.restore_json(&["--dry-run"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let plans = plans
+        .as_array()
+        .unwrap_or_else(|| panic!("one plan per terminal: {plans:#}"));
+    assert_eq!(plans.len(), 2, "{plans:#?}");
+    assert_eq!(plans[0]["rows"], Value::from(agterm_only));
+    let tmux_rows = plans[1]["rows"].as_array().unwrap();
+    assert_eq!(tmux_rows.len(), 1, "{tmux_rows:#?}");
+    assert_eq!(tmux_rows[0]["action"], "type", "{tmux_rows:#?}");
+    assert!(tmux_rows[0]["line"].as_str().unwrap().contains(id));
+    assert!(env.fake.typed_log().is_empty(), "dry runs type nothing");
+}
+
+fn wait_prompt(tmux: &agterm_backup_testkit::tmux::Tmux, pane: &str) {
+    agterm_backup_testkit::tmux::Tmux::wait_for(
+        std::time::Duration::from_secs(10),
+        "the rebuilt pane's prompt",
+        || tmux.capture(pane, false).contains("pane$").then_some(()),
+    );
+}
