@@ -56,11 +56,7 @@ pub fn join(
 }
 
 /// Where the same pane (server pid + start, `%N`) wrote a newer current record, if not here.
-fn moved_to<'a>(
-    recorded: &TmuxPane,
-    rec: &LiveRecord,
-    captured: &'a [CapturedPane],
-) -> Option<TmuxPane> {
+fn moved_to(recorded: &TmuxPane, rec: &LiveRecord, captured: &[CapturedPane]) -> Option<TmuxPane> {
     let same_pane = |t: &TmuxPane| {
         t.pane_id.is_some()
             && t.pane_id == recorded.pane_id

@@ -187,8 +187,8 @@ mod tests {
         };
         let cache = NameCache::new(tmp.path());
         assert!(cache.get(&env).is_none());
-        let line = format!("10\u{1f}5\u{1f}1\u{1f}0\u{1f}/w\u{1f}main");
-        let pane = parse_name_line(&env.socket, &env.pane_id, &line).unwrap();
+        let line = "10\u{1f}5\u{1f}1\u{1f}0\u{1f}/w\u{1f}main";
+        let pane = parse_name_line(&env.socket, &env.pane_id, line).unwrap();
         cache.put(&env, &pane).unwrap();
         assert_eq!(cache.get(&env), Some(pane.clone()));
         // Another pane of the same server, and the same pane id on a later server, are misses.
