@@ -50,16 +50,25 @@ fn install_today_state(env: &Env, session: &str, left: &str, right: &str) {
 
 /// Runs this release's `hook claude` with `payload` as the pane's agent would.
 fn hook(env: &Env, session: &str, role: &str, token: &str, payload: &str) {
+    let socket = env.fake.socket().display().to_string();
+    let pane = [
+        ("AGTERM_SESSION_ID", session.to_string()),
+        ("AGTERM_PANE", role.to_string()),
+        ("AGTERM_PANE_ID", token.to_string()),
+        ("AGTERM_SOCKET", socket),
+    ];
+    hook_in(env, &pane, payload);
+}
+
+/// Runs this release's `hook claude` with `payload` in the terminal pane `pane_env` names.
+fn hook_in(env: &Env, pane_env: &[(&str, String)], payload: &str) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
         .args(["hook", "claude"])
         .env_clear()
         .env("PATH", "/usr/bin:/bin")
         .env("HOME", env.home.path())
         .env("AGTERM_BACKUP_HOME", env.state().root())
-        .env("AGTERM_SESSION_ID", session)
-        .env("AGTERM_PANE", role)
-        .env("AGTERM_PANE_ID", token)
-        .env("AGTERM_SOCKET", env.fake.socket())
+        .envs(pane_env.iter().map(|(k, v)| (k, v)))
         .env("CLAUDE_CODE_ENTRYPOINT", "cli")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -152,29 +161,11 @@ fn the_previous_releases_state_restores_and_the_new_hook_carries_on_over_it() {
 /// Runs this release's `hook claude` from pane `pane` (`%N`) of the tmux server `tmux`.
 fn hook_in_tmux(env: &Env, tmux: &agterm_backup_testkit::tmux::Tmux, pane: &str, payload: &str) {
     let pid = tmux.ok(&["display-message", "-p", "#{pid}"]);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
-        .args(["hook", "claude"])
-        .env_clear()
-        .env("PATH", "/usr/bin:/bin")
-        .env("HOME", env.home.path())
-        .env("AGTERM_BACKUP_HOME", env.state().root())
-        .env("TMUX", format!("{},{pid},0", tmux.socket().display()))
-        .env("TMUX_PANE", pane)
-        .env("CLAUDE_CODE_ENTRYPOINT", "cli")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(payload.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success() && out.stdout.is_empty() && out.stderr.is_empty());
+    let pane_env = [
+        ("TMUX", format!("{},{pid},0", tmux.socket().display())),
+        ("TMUX_PANE", pane.to_string()),
+    ];
+    hook_in(env, &pane_env, payload);
 }
 
 #[test]

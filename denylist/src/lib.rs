@@ -173,6 +173,12 @@ pub fn with_our_block(existing: Option<&str>) -> String {
         out.push_str(&text[range.end..]);
         return out;
     }
+    appended(text, &block)
+}
+
+/// `text` with `block` appended after one blank line (a missing final newline is added first): how a
+/// marked block of ours goes into a file that has none (the denylist, the tmux config).
+pub fn appended(text: &str, block: &str) -> String {
     let mut out = text.to_string();
     if !out.is_empty() && !out.ends_with('\n') {
         out.push('\n');
@@ -180,7 +186,7 @@ pub fn with_our_block(existing: Option<&str>) -> String {
     if !out.trim().is_empty() {
         out.push('\n');
     }
-    out.push_str(&block);
+    out.push_str(block);
     out
 }
 

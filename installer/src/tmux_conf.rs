@@ -9,7 +9,7 @@
 
 use crate::refusal::Refusal;
 use crate::status::TargetReport;
-use agterm_backup_denylist::{find_block, BLOCK_END, BLOCK_START};
+use agterm_backup_denylist::{appended, find_block, BLOCK_END, BLOCK_START};
 use agterm_backup_tmux::resurrect::{
     hook_line, processes_warning, POST_RESTORE_OPTION, PROCESSES_OPTION,
 };
@@ -77,15 +77,7 @@ pub fn apply(original: Option<&str>, binary: &str) -> Result<String, Refusal> {
             &text[range.end..]
         ));
     }
-    let mut out = text.to_string();
-    if !out.is_empty() && !out.ends_with('\n') {
-        out.push('\n');
-    }
-    if !out.trim().is_empty() {
-        out.push('\n');
-    }
-    out.push_str(&block);
-    Ok(out)
+    Ok(appended(text, &block))
 }
 
 /// `text` without our block (and the one blank line we put before it). Everything else stays.
