@@ -1,7 +1,7 @@
 //! The agterm client against a tiny scripted Unix-socket server in the test: exact request bytes (as
 //! `agtermctl` sends them, research/agterm.md §1.3), agterm's answer quirks, and every failure mode.
 
-use agterm_backup_core::agterm::{
+use agterm_backup_agterm::{
     AgtermError, AgtermTerminal, Client, Launch, PaneSelector, PinAction, Request, TextRange,
     Timeouts,
 };

@@ -18,11 +18,10 @@
 //! - [`slug`]: Claude Code's project-slug function, ported exactly.
 //! - [`process`]: reading a process's argv, cwd, parent and start time (`/proc` on Linux, `ps`/`lsof`
 //!   everywhere), behind a trait so tests can swap it.
-//! - [`terminal`]: the seam between agterm-backup and the terminal it restores into.
-//! - [`agterm`]: agterm's control socket client, and agterm as the first [`terminal::Terminal`].
+//! - [`terminal`]: the seam between agterm-backup and the terminals it restores into (agterm in
+//!   `terminals/agterm`, tmux in `terminals/tmux`, each its own crate).
 
 pub mod agent;
-pub mod agterm;
 pub mod flags;
 pub mod id;
 pub mod pane;

@@ -1,6 +1,6 @@
 //! The seam between agterm-backup and the terminal it restores into.
 //!
-//! agterm ([`crate::agterm::AgtermTerminal`]) and tmux (`agterm_backup_tmux::terminal::TmuxTerminal`)
+//! agterm (`agterm_backup_agterm::terminal::AgtermTerminal`) and tmux (`agterm_backup_tmux::terminal::TmuxTerminal`)
 //! implement [`Terminal`]; a zmx backend is one more implementation, not a rewrite. Planning code consumes only the plain data here
 //! ([`TerminalInfo`], [`PaneView`]), so it is tested without any socket.
 

@@ -1,4 +1,4 @@
-//! agterm's control socket client, and agterm as a [`crate::terminal::Terminal`].
+//! agterm's control socket client, and agterm as a [`agterm_backup_core::terminal::Terminal`].
 //!
 //! - [`socket_path`]: where the socket is (`--socket`, `$AGTERM_SOCKET`, `$AGTERM_STATE_DIR`, `~/Library/…`).
 //! - [`wire`]: requests exactly as `agtermctl` sends them; [`response`]: lenient typed answers.

@@ -2,8 +2,8 @@
 //! Pure, so the planner's view of agterm is tested without a socket.
 
 use super::wire::{pane_id_from_daemon, SessionNode, Tree, WindowInfo, ZmxEntry, ZmxInventory};
-use crate::pane::PaneRole;
-use crate::terminal::{LiveDaemon, PaneView};
+use agterm_backup_core::pane::PaneRole;
+use agterm_backup_core::terminal::{LiveDaemon, PaneView};
 
 /// One open window and its tree.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -14,7 +14,7 @@
 use super::client::{AgtermError, Client, Reply};
 use super::peer::Launch;
 use super::wire::{Request, RestoreStatus};
-use crate::terminal::{RestoreMode, TerminalInfo};
+use agterm_backup_core::terminal::{RestoreMode, TerminalInfo};
 
 /// The probe answers, before they are turned into [`TerminalInfo`].
 #[derive(Debug, Clone, Default, PartialEq)]

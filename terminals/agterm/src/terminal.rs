@@ -4,7 +4,9 @@ use super::client::{AgtermError, Client};
 use super::features::{self, Features};
 use super::panes::{join_panes, JoinContext, WindowTree};
 use super::wire::{PaneSelector, PinAction, Request, TextRange};
-use crate::terminal::{PaneRef, PaneView, ScreenRange, Terminal, TerminalError, TerminalInfo};
+use agterm_backup_core::terminal::{
+    PaneRef, PaneView, ScreenRange, Terminal, TerminalError, TerminalInfo,
+};
 
 /// agterm behind one control socket. Probed features are kept for as long as the same agterm launch
 /// answers (see [`features`]).
