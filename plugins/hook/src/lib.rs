@@ -13,15 +13,12 @@ pub mod lock;
 pub mod pane_env;
 pub mod payload;
 pub mod pin;
+pub mod pipeline;
 pub mod skip;
 pub mod stdin;
 pub mod terminal_pane;
 
-use agterm_backup_core::agent;
-use agterm_backup_core::process::{self, locate_agent};
 use agterm_backup_core::state::StateDir;
-use decide::{decide, Decision, HookInput, ProcessFacts};
-use pane_env::{Env, PaneEnv};
 use payload::Payload;
 use std::time::{Duration, Instant};
 
@@ -54,238 +51,24 @@ pub fn run_from_env(agent: &str) {
     }
 }
 
+/// payload → terminal pane → hot path → process facts → decision → pin → write ([`pipeline`]).
 fn run(agent_name: &str, started: Instant, state: &StateDir) {
-    let mut env: Env = std::env::vars_os()
-        .map(|(k, v)| {
-            (
-                k.to_string_lossy().into_owned(),
-                v.to_string_lossy().into_owned(),
-            )
-        })
-        .collect();
-    // Codex's shared app-server daemon runs the hooks of every TUI with the environment of the TUI that
-    // started it, so its `AGTERM_*` may name another pane: find the TUI that runs this thread first, and
-    // take the pane (and the agent process) from it — or record nothing when that is not certain.
-    let mut early_payload = None;
-    let mut daemon_tui = None;
-    let mut state = std::borrow::Cow::Borrowed(state);
-    if agent_name == agent::CODEX.name {
-        let (bytes, cut) = stdin::read_bounded(0, stdin::STDIN_CAP, started + STDIN_BUDGET);
-        let Ok(payload) = Payload::parse(&bytes) else {
-            if PaneEnv::from_env(&env).is_ok() {
-                let why = if cut {
-                    " (stdin cut at the size or time budget)"
-                } else {
-                    ""
-                };
-                log(
-                    &state,
-                    &format!("codex: unreadable hook payload{why}; nothing recorded"),
-                );
-            }
-            return;
-        };
-        let lookup = codex_daemon::probe::ProcFsLookup;
-        let verdict = codex_daemon::attribute(
-            &env,
-            &payload.session_id,
-            payload.cwd.as_deref().unwrap_or(""),
-            std::process::id(),
-            &lookup,
-        );
-        match verdict {
-            codex_daemon::Attribution::Own => {}
-            codex_daemon::Attribution::Pane(tui) => {
-                env = tui.env_for_hook(&env);
-                if let Some(own) = StateDir::resolve(|k| env.get(k).cloned()) {
-                    if own != *state {
-                        state = std::borrow::Cow::Owned(own);
-                    }
-                }
-                daemon_tui = Some(tui.tui_pid);
-            }
-            codex_daemon::Attribution::Uncertain(reason) => {
-                record_unattributed(&state, &payload, &reason);
-                return;
-            }
-        }
-        early_payload = Some(payload);
-    }
-    let state: &StateDir = &state;
-    // Cheap checks first: outside a captured terminal the hook costs nothing more than this.
-    let found = match terminal_pane::find(&env) {
-        Ok(p) => p,
-        Err(skip) => {
-            if skip.worth_logging() {
-                log(state, &skip.to_string());
-            }
-            return;
-        }
-    };
-    let Some(spec) = agent::agent(agent_name) else {
-        log(
-            state,
-            &format!(
-                "unknown agent {agent_name:?} in the hook command (known: {}); fix the hook \
-                 command in the agent's settings or run `agterm-backup installer apply`",
-                agent::agent_names().join(", ")
-            ),
-        );
+    let Some(event) = pipeline::read_event(agent_name, started, state) else {
         return;
     };
-    let parsed = match early_payload {
-        Some(p) => Ok((p, false)),
-        None => {
-            let (bytes, cut) = stdin::read_bounded(0, stdin::STDIN_CAP, started + STDIN_BUDGET);
-            Payload::parse(&bytes)
-                .map(|p| (p, cut))
-                .map_err(|e| (e, cut))
-        }
+    let Some(pane) = pipeline::pane(&event) else {
+        return;
     };
-    let payload = match parsed {
-        Ok((p, _)) => p,
-        Err((e, cut)) => {
-            let why = if cut {
-                " (stdin cut at the size or time budget)"
-            } else {
-                ""
-            };
-            log(state, &format!("{agent_name}: {e}{why}; nothing recorded"));
-            return;
-        }
-    };
-    // A tmux pane's name comes from a cache (tmux is asked once per pane and server).
-    let pane = match terminal_pane::resolve(found, state) {
-        Ok(p) => p,
-        Err(e) => {
-            log(state, &e);
-            return;
-        }
-    };
-
-    let pinned = daemon_tui.or_else(|| {
-        spec.pid_env
-            .and_then(|var| env.get(var))
-            .and_then(|v| v.trim().parse().ok())
-    });
-    let parent = std::os::unix::process::parent_id();
-    // The hot path: the same agent process as the record (its pid is pinned, or — Codex execs its hook
-    // through `$SHELL -lc` — it is our parent) and nothing but per-event fields would change. The record
-    // is replaced atomically, so reading it without the lock never sees a torn one.
-    if let Some(previous) = state.read_record(&pane.key()) {
-        let facts = decide::facts_from_previous(spec, &previous, pinned.unwrap_or(parent));
-        if let Some(facts) = facts {
-            let input = HookInput {
-                spec,
-                env: &env,
-                payload: &payload,
-                process: &facts,
-                previous: Some(&previous),
-                tmux: pane.tmux_name(),
-                now: chrono::Utc::now(),
-            };
-            if decide(&input) == Decision::Fresh {
-                return;
-            }
-        }
+    if pipeline::is_fresh(&event, &pane) {
+        return;
     }
     // About to write: learn a tmux pane's name again (a renamed session, a moved pane).
-    let pane = terminal_pane::refresh(pane, state);
-    let src = process::default_source();
-    let located = locate_agent(&*src, spec, parent, pinned);
-
-    if let Err(e) = state.ensure() {
-        // Probably unwritable; the log below is best effort for the same reason.
-        log(
-            state,
-            &format!(
-                "cannot create the state directory {}: {e}",
-                state.root().display()
-            ),
-        );
+    let pane = terminal_pane::refresh(pane, &event.state);
+    let Some(mut write) = pipeline::decide_write(&event, &pane) else {
         return;
-    }
-    let key = pane.key();
-    let _lock = match lock::lock_until(&state.lock_path(&key), Instant::now() + LOCK_BUDGET) {
-        Ok(l) => l,
-        Err(e) => {
-            log(state, &format!("{key}: {e}; this event was not recorded"));
-            return;
-        }
     };
-    let previous = state.read_record(&key);
-    // The agent's cwd and start time only when this event can use them: each is a `ps`/`lsof` run on
-    // macOS, and under the pane lock.
-    let agent_pid = located.agent.as_ref().map(|a| a.pid);
-    let needs = decide::process_reads(spec, &payload, previous.as_ref(), agent_pid);
-    let facts = ProcessFacts {
-        cwd: agent_pid
-            .filter(|_| needs.cwd)
-            .and_then(|pid| src.cwd(pid))
-            .map(|p| p.to_string_lossy().into_owned()),
-        start_time: needs
-            .known_start_time
-            .or_else(|| agent_pid.and_then(|pid| src.start_time(pid))),
-        located,
-    };
-    let input = HookInput {
-        spec,
-        env: &env,
-        payload: &payload,
-        process: &facts,
-        previous: previous.as_ref(),
-        tmux: pane.tmux_name(),
-        now: chrono::Utc::now(),
-    };
-    let (mut record, journal) = match decide(&input) {
-        Decision::Write { record, journal } => (*record, journal),
-        Decision::Fresh => return,
-        Decision::Skip(skip) => {
-            if skip.worth_logging() {
-                log(state, &format!("{key}: {skip}"));
-            }
-            return;
-        }
-    };
-    // Only agterm pins; tmux's layout restorer runs restore through its post-restore hook instead.
-    if let terminal_pane::HookPane::Agterm(pane) = &pane {
-        let target = pin::PinTarget {
-            socket: pane.socket.clone(),
-            agterm_session: pane.session.clone(),
-            pane: pane.pane.clone(),
-            pane_id: pane.pane_id.clone(),
-        };
-        let budget = match record.end_reason() {
-            Some(_) => END_PIN_BUDGET,
-            None => PIN_BUDGET,
-        };
-        pin::pin_if_changed(
-            &target,
-            previous.as_ref(),
-            &mut record,
-            Instant::now() + budget,
-        );
-    }
-    // Journal first: if the record write then fails, the next event sees the old record and appends
-    // again (a duplicate line) rather than never journalling the change.
-    if journal {
-        if let Err(e) = append_journal_whole(state, &key, &record) {
-            log(
-                state,
-                &format!(
-                    "cannot append to {}: {e}",
-                    state.journal_path(&key).display()
-                ),
-            );
-            return;
-        }
-    }
-    if let Err(e) = state.write_record(&record) {
-        log(
-            state,
-            &format!("cannot write {}: {e}", state.record_path(&key).display()),
-        );
-    }
+    pipeline::pin(&pane, &mut write);
+    pipeline::commit(&event.state, &write);
 }
 
 /// Appends the journal line, or leaves the journal as it was: a short write (a full disk) is cut back so

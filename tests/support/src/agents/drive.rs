@@ -45,11 +45,14 @@ pub fn start_in_pane(
 }
 
 /// The pane's shell: a bash without profile or rc files. tmux 3.3 ignores `-e PATH=…` (a new pane takes
-/// the client's PATH), so a PATH in `env` is set through `env(1)` instead.
+/// the client's PATH), so a PATH in `env` is set through `env(1)` instead. These panes stand for agterm's:
+/// nothing in them looks like tmux (an agent under `$TMUX` belongs to the tmux pane, not the agterm one).
 fn pane_shell(env: &[(String, String)]) -> Vec<String> {
-    let mut argv = Vec::new();
+    let mut argv: Vec<String> = ["/usr/bin/env", "-u", "TMUX", "-u", "TMUX_PANE"]
+        .map(String::from)
+        .to_vec();
     if let Some((_, path)) = env.iter().rev().find(|(k, _)| k == "PATH") {
-        argv.extend(["/usr/bin/env".to_string(), format!("PATH={path}")]);
+        argv.push(format!("PATH={path}"));
     }
     argv.extend(["/bin/bash", "--noprofile", "--norc", "-i"].map(String::from));
     argv
