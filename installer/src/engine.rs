@@ -123,6 +123,9 @@ pub struct Change {
     pub file: FileState,
     pub before: Option<String>,
     pub after: Option<String>,
+    /// Leave the backup as it is: it holds the file before our first edit, which a refresh of our entries
+    /// must not replace with a file holding ours (`remove` needs the original to give it back exactly).
+    pub keep_backup: bool,
 }
 
 impl Change {
@@ -164,7 +167,8 @@ impl Change {
         if self.file.is_read_only() {
             return Err(read_only(&self.file));
         }
-        fsio::commit(&self.file, self.after.as_deref().map(str::as_bytes), self.target.kind.new_file_mode())
+        let after = self.after.as_deref().map(str::as_bytes);
+        fsio::commit(&self.file, after, self.target.kind.new_file_mode(), self.keep_backup)
             .map_err(|e| match e {
                 CommitError::Changed => Problem::Failed(format!(
                     "{}: changed by something else while we were editing it; nothing written, run the command again",
@@ -224,11 +228,14 @@ pub fn plan_apply(target: &Target) -> Result<Change, Problem> {
     let after = target
         .apply_text(before.as_deref())
         .map_err(|r| Problem::Refused(r.in_file(&target.path)))?;
+    let keep_backup =
+        before.as_deref().is_some_and(|b| target.has_ours(b)) && backup_of(&file, target).is_some();
     let change = Change {
         target: target.clone(),
         file,
         before,
         after: Some(after),
+        keep_backup,
     };
     if !change.is_noop() && change.file.is_read_only() {
         return Err(read_only(&change.file));
@@ -245,11 +252,7 @@ pub fn plan_remove(target: &Target) -> Result<Change, Problem> {
         Some(current) => {
             // Parse first: a file we cannot read is refused here too, even when it holds nothing of ours.
             let cut = target.remove_text(current).map_err(refuse)?;
-            let backup = std::fs::read(file.backup_path())
-                .ok()
-                .and_then(|b| String::from_utf8(b).ok())
-                .filter(|b| !target.has_ours(b));
-            match backup {
+            match backup_of(&file, target) {
                 Some(original) => match target.apply_text(Some(&original)) {
                     Ok(applied) if applied == current => Some(original),
                     // Changed since: undo exactly our edit where the user's changes leave it whole.
@@ -275,11 +278,20 @@ pub fn plan_remove(target: &Target) -> Result<Change, Problem> {
         file,
         before,
         after,
+        keep_backup: false,
     };
     if !change.is_noop() && change.file.is_read_only() {
         return Err(read_only(&change.file));
     }
     Ok(change)
+}
+
+/// The backup beside `file` when it holds the file before our edit: text with none of ours.
+fn backup_of(file: &FileState, target: &Target) -> Option<String> {
+    std::fs::read(file.backup_path())
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .filter(|b| !target.has_ours(b))
 }
 
 /// For a Codex `hooks.json` target: taking out of `config.toml` the trust records Codex filed there for our
@@ -314,6 +326,7 @@ pub fn plan_remove_hooks_json_trust(target: &Target) -> Option<Result<Change, Pr
             file,
             before,
             after,
+            keep_backup: false,
         }))
     };
     plan().transpose()
