@@ -5,7 +5,9 @@
 //! holds none of ours and applying to it gives today's text, the backup *is* the original. When the file
 //! changed since, our edit is undone exactly ([`unapply`]: the user's changes stay byte for byte, our
 //! bytes go), unless the user's changes touch ours. A file we created (today's text is what we write into
-//! an absent file) is deleted. Otherwise our entries are cut out structurally.
+//! an absent file) is deleted. Otherwise our entries are cut out structurally, and what that cut loses of
+//! the original (an empty container it had, a missing final newline) is put back. A refresh of our entries
+//! keeps the backup of the original, so all this still works after `apply` ran again.
 
 use crate::fsio::{self, CommitError, FileState};
 use crate::refusal::{decode_utf8, FileRefusal, Refusal};
@@ -94,6 +96,15 @@ impl Target {
         let positions = codex_toml::our_positions(current);
         let sources = codex_toml::trust_sources(&self.path);
         codex_toml::remove_trust_of(&undone, &sources, &positions).unwrap_or(undone)
+    }
+
+    /// The structural `cut` of a file whose user's changes touch our bytes, with what cutting loses of the
+    /// `original` put back where the user left it alone: an empty `"hooks": {}` or `"Stop": []` it had, the
+    /// missing final newline, the one-line layout. What the cut alone makes of the file as we left it
+    /// (`applied`) differs from `original` in exactly those bytes; that difference is undone in `cut`.
+    fn cut_as_original(&self, original: &str, applied: &str, cut: &str) -> Option<String> {
+        let cut_applied = self.remove_text(applied).ok()?;
+        unapply::unapply(original, &cut_applied, cut).filter(|r| self.is_clean(r))
     }
 
     /// Whether `text` is a file we could have left: it parses and holds nothing of ours.
@@ -260,6 +271,7 @@ pub fn plan_remove(target: &Target) -> Result<Change, Problem> {
                         unapply::unapply(&original, &applied, current)
                             .map(|r| target.without_trust_of_ours_in(current, r))
                             .filter(|r| target.is_clean(r))
+                            .or_else(|| target.cut_as_original(&original, &applied, &cut))
                             .unwrap_or(cut),
                     ),
                     Err(_) => Some(cut),

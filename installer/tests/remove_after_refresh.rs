@@ -97,3 +97,77 @@ fn remove_after_a_refresh_with_a_moved_binary_gives_back_the_original() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n---\n"));
 }
+
+/// The applied text with the timeout of our first handler changed by the user.
+fn touch_our_timeout(kind: TargetKind, applied: &str, command: &str) -> String {
+    let encoded = if is_json(kind) {
+        serde_json::to_string(command).unwrap()
+    } else {
+        toml_edit::Value::from(command)
+            .to_string()
+            .trim()
+            .to_string()
+    };
+    let ours = applied.find(&encoded).expect("our command is there");
+    let (needle, with) = if is_json(kind) {
+        ("\"timeout\": 10", "\"timeout\": 30")
+    } else {
+        ("timeout = 10", "timeout = 30")
+    };
+    let at = ours + applied[ours..].find(needle).expect("our timeout");
+    format!("{}{with}{}", &applied[..at], &applied[at + needle.len()..])
+}
+
+#[test]
+fn remove_after_the_user_touched_ours_keeps_what_the_original_had() {
+    let mut failures = Vec::new();
+    for (kind, name, text) in eligible() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("file");
+        std::fs::write(&path, &text).unwrap();
+        let t = target(kind, &path, "/opt/x y");
+        apply(&t);
+        let applied = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, touch_our_timeout(kind, &applied, &t.command)).unwrap();
+        let removed = remove(&t);
+        // A file without a single line break is only reformatted by the tree (no bytes of the user's lost).
+        if removed != text {
+            failures.push(format!("{name}:\nremoved {removed:?}\nwant    {text:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n---\n"));
+}
+
+#[test]
+fn remove_after_a_reformat_keeps_every_container_the_original_had() {
+    let mut failures = Vec::new();
+    for (kind, name, text) in eligible().into_iter().filter(|(k, ..)| is_json(*k)) {
+        let body = text.trim_start_matches('\u{feff}');
+        let Ok(original) = serde_json::from_str::<serde_json::Value>(body) else {
+            continue; // empty or whitespace-only
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("file");
+        std::fs::write(&path, &text).unwrap();
+        let t = target(kind, &path, "/opt/x y");
+        apply(&t);
+        let applied: serde_json::Value = serde_json::from_str(
+            std::fs::read_to_string(&path)
+                .unwrap()
+                .trim_start_matches('\u{feff}'),
+        )
+        .unwrap();
+        // What `jq --indent 4 .` writes.
+        let mut out = Vec::new();
+        let fmt = serde_json::ser::PrettyFormatter::with_indent(b"    ");
+        let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
+        serde::Serialize::serialize(&applied, &mut ser).unwrap();
+        out.push(b'\n');
+        std::fs::write(&path, &out).unwrap();
+        let removed: serde_json::Value = serde_json::from_str(&remove(&t)).unwrap();
+        if removed != original {
+            failures.push(format!("{name}:\nremoved {removed}\nwant    {original}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n---\n"));
+}
