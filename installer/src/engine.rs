@@ -170,13 +170,21 @@ impl Change {
             .to_string()
     }
 
+    /// Whether the change adds our hooks or takes them out.
+    fn edit(&self) -> Edit {
+        match &self.after {
+            Some(after) if self.target.has_ours(after) => Edit::Apply,
+            _ => Edit::Remove,
+        }
+    }
+
     /// Writes the change (nothing for a no-op, so not even the mtime moves).
     pub fn commit(&self) -> Result<(), Problem> {
         if self.is_noop() {
             return Ok(());
         }
         if self.file.is_read_only() {
-            return Err(read_only(&self.file));
+            return Err(read_only(&self.file, self.edit()));
         }
         let after = self.after.as_deref().map(str::as_bytes);
         fsio::commit(&self.file, after, self.target.kind.new_file_mode(), self.keep_backup)
@@ -211,9 +219,20 @@ impl std::fmt::Display for Problem {
     }
 }
 
-fn read_only(file: &FileState) -> Problem {
+/// What to do by hand instead of a write to a frozen file, for each way we change it.
+#[derive(Clone, Copy)]
+enum Edit {
+    Apply,
+    Remove,
+}
+
+fn read_only(file: &FileState, edit: Edit) -> Problem {
+    let by_hand = match edit {
+        Edit::Apply => "add our hooks by hand",
+        Edit::Remove => "take our hooks out by hand (`agterm-backup installer status` lists them)",
+    };
     Problem::Failed(format!(
-        "{}: is read-only (mode {:o}); make it writable or add the hook by hand, nothing written",
+        "{}: is read-only (mode {:o}); make it writable or {by_hand}, nothing written",
         file.real.display(),
         file.mode.unwrap_or(0)
     ))
@@ -249,7 +268,7 @@ pub fn plan_apply(target: &Target) -> Result<Change, Problem> {
         keep_backup,
     };
     if !change.is_noop() && change.file.is_read_only() {
-        return Err(read_only(&change.file));
+        return Err(read_only(&change.file, Edit::Apply));
     }
     Ok(change)
 }
@@ -293,7 +312,7 @@ pub fn plan_remove(target: &Target) -> Result<Change, Problem> {
         keep_backup: false,
     };
     if !change.is_noop() && change.file.is_read_only() {
-        return Err(read_only(&change.file));
+        return Err(read_only(&change.file, Edit::Remove));
     }
     Ok(change)
 }
