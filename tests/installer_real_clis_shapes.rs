@@ -67,6 +67,7 @@ fn real_claude_loads_every_shape_we_write_and_runs_our_hook_once_per_event() {
         "full-real-world.json",
         "minified-one-line.json",
         "statusline-plugins-empty-events.json",
+        "nesting-deeper-than-the-tree.json",
     ] {
         let s = Sandbox::new();
         let (copy, log) = logging_copy(&s);
