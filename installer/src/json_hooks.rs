@@ -5,7 +5,7 @@
 //! spelling (key order, indentation, tabs, CRLF, `1e400`, `\/` escapes, the trailing newline). Both agents
 //! read these files as strict JSON (Claude drops a file with comments entirely), so a file with comments or
 //! trailing commas is refused, untouched, with its line and column.
-//! A value nested deeper than the tree parses, which Claude Code loads, is checked and kept aside ([`deep`]).
+//! A value nested deeper than the tree parses, which Claude Code loads, is checked and kept aside (`deep.rs`).
 
 use crate::command::our_binary_in;
 use crate::refusal::Refusal;
