@@ -10,8 +10,8 @@
 use crate::command::our_binary_in;
 use crate::refusal::Refusal;
 use crate::{EventState, HookPlace, OUR_EVENTS};
-use jsonc_parser::cst::{CstInputValue, CstObject, CstRootNode, CstStringLit};
-use read::{read, strict};
+use jsonc_parser::cst::{CstInputValue, CstObject, CstStringLit};
+use read::read;
 
 /// One handler of ours found in the file.
 struct Found {
@@ -266,17 +266,17 @@ fn runs(agent: &str, found: &[&Found]) -> usize {
     }
 }
 
+/// The text of the top-level setting `key` of a Claude `settings.json`, read as Claude Code reads it (a
+/// BOM, nesting deeper than `serde_json`'s 128 levels); `None` when absent or the file is refused.
+pub fn claude_setting(text: &str, key: &str) -> Option<String> {
+    let doc = read(text, "claude").ok()?;
+    let value = doc.root.object_value()?.get(key)?.value()?;
+    Some(value.to_string())
+}
+
 /// Whether Claude Code's `"disableAllHooks": true` switches every hook off, ours included.
 pub fn all_hooks_disabled(text: &str) -> bool {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let Ok(root) = CstRootNode::parse(text, &strict()) else {
-        return false;
-    };
-    root.object_value()
-        .and_then(|o| o.get("disableAllHooks"))
-        .and_then(|p| p.value())
-        .and_then(|v| v.as_boolean_lit())
-        .is_some_and(|b| b.value())
+    claude_setting(text, "disableAllHooks").as_deref() == Some("true")
 }
 
 mod deep;
