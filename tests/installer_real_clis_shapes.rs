@@ -208,10 +208,12 @@ fn real_codex_ignores_the_hooks_json_files_we_refuse() {
     let Some(codex) = agent_cli("codex") else {
         return;
     };
-    // A BOM, and a top-level key Codex does not know: it loads no hook from either, so we refuse both.
+    // A BOM, a top-level key Codex does not know, nesting deeper than Codex reads: it loads no hook from
+    // any, so we refuse them all.
     for name in [
         "refused-bom-hooks.json",
         "refused-unknown-top-level-key.json",
+        "refused-nesting-deeper-than-codex-reads.json",
     ] {
         let s = Sandbox::new();
         std::fs::create_dir_all(s.codex_home()).unwrap();

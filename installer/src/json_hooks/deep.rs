@@ -103,6 +103,29 @@ fn deep_values(body: &str) -> Vec<Range<usize>> {
     out
 }
 
+/// Where the first `{` or `[` at nesting level `depth` (1 = the top-level value) opens, strings skipped.
+pub(super) fn opening_at_depth(body: &str, depth: usize) -> Option<usize> {
+    let (mut level, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, &b) in body.as_bytes().iter().enumerate() {
+        match (in_string, escaped, b) {
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (true, false, b'"') => in_string = false,
+            (true, ..) => {}
+            (false, _, b'"') => in_string = true,
+            (false, _, b'{' | b'[') => {
+                level += 1;
+                if level == depth {
+                    return Some(i);
+                }
+            }
+            (false, _, b'}' | b']') => level = level.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
 #[derive(Clone, Copy, PartialEq)]
 enum Expect {
     Value,
@@ -273,6 +296,14 @@ mod tests {
         }
         let deep = nested(100_000, "{\"k\": [1, 2]}");
         assert_eq!(check_value(&deep, 0..deep.len()), Ok(()));
+    }
+
+    #[test]
+    fn the_depth_codex_stops_at_is_found_outside_strings() {
+        let at_127 = nested(127, "\"[[[\\\"{\"");
+        assert_eq!(opening_at_depth(&at_127, 128), None);
+        let at_128 = format!(" {}", nested(128, ""));
+        assert_eq!(opening_at_depth(&at_128, 128), Some(128));
     }
 
     #[test]

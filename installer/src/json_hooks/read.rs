@@ -173,6 +173,7 @@ pub(super) fn read<'a>(text: &'a str, agent: &str) -> Result<Doc<'a>, Refusal> {
     };
     let root = parse(&masked.text)?;
     if agent == "codex" {
+        codex_can_read(body)?;
         codex_top_level_keys(&masked.text, &root)?;
     }
     let hooks = hooks_object(&masked.text, &root)?;
@@ -182,6 +183,20 @@ pub(super) fn read<'a>(text: &'a str, agent: &str) -> Result<Doc<'a>, Refusal> {
         hooks,
         masks: masked.masks,
     })
+}
+
+/// Codex reads `hooks.json` through `serde_json`'s value tree, which stops at 128 levels of nesting (the
+/// real Codex reads 127 and ignores a file nested one deeper, our hooks included).
+fn codex_can_read(body: &str) -> Result<(), Refusal> {
+    match super::deep::opening_at_depth(body, 128) {
+        Some(at) => Err(Refusal::at_offset(
+            body,
+            at,
+            "nested 128 levels deep here, deeper than Codex reads: it would ignore the whole file, our hooks \
+             included; flatten it first",
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Codex reads `hooks.json` with unknown fields denied: a top-level key other than `description` and
