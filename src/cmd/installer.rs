@@ -149,10 +149,14 @@ pub fn apply(args: ApplyArgs) -> CliResult {
         }
     });
     let mut problems = Problems::default();
-    let changes: Vec<Change> = targets
+    let mut changes: Vec<Change> = targets
         .iter()
         .filter_map(|t| problems.keep(engine::plan_apply(t)))
         .collect();
+    // Our hook in the Codex file we do not write to would run a second time.
+    if let Some(stray) = stray_codex(&binary, &targets) {
+        changes.extend(problems.keep(engine::plan_remove(&stray)));
+    }
     if !args.dry_run {
         let state = agterm_backup_core::state::StateDir::from_env()
             .ok_or_else(|| CliError::failure("HOME is not set; set HOME or AGTERM_BACKUP_HOME"))?;
@@ -320,8 +324,17 @@ fn targets_for(agents: &[String]) -> Result<(PathBuf, Vec<engine::Target>), CliE
     Ok((binary, targets))
 }
 
+/// The Codex file that does not take our hooks but holds ours anyway, when Codex is among `targets`.
+fn stray_codex(binary: &Path, targets: &[engine::Target]) -> Option<engine::Target> {
+    targets.iter().find(|t| t.kind.target_name() == "codex")?;
+    paths::stray_codex_target(&Process, binary).ok().flatten()
+}
+
 pub fn remove(args: RemoveArgs) -> CliResult {
-    let (_, targets) = targets_for(&args.agents)?;
+    let (binary, targets) = targets_for(&args.agents)?;
+    // Ours in the other Codex file goes too (its trust records, if Codex filed any, stay: Codex ignores
+    // a record whose hook is gone).
+    let stray = stray_codex(&binary, &targets);
     let mut problems = Problems::default();
     let mut changes = Vec::new();
     for t in &targets {
@@ -329,6 +342,9 @@ pub fn remove(args: RemoveArgs) -> CliResult {
             changes.extend(problems.keep(trust));
         }
         changes.extend(problems.keep(engine::plan_remove(t)));
+    }
+    if let Some(stray) = stray {
+        changes.extend(problems.keep(engine::plan_remove(&stray)));
     }
     report_or_write(&changes, args.dry_run, &mut problems);
     if !args.dry_run {
