@@ -30,10 +30,12 @@
 //! rule is off (the table says so) and the current record is used.
 //!
 //! **One conversation, one pane (row 5).** A conversation quit in pane A and resumed by hand in pane B
-//! leaves both records naming it. It goes to the pane whose record in force (after the journal rule) is
-//! newest — the one that held it last; the others name that pane. Only panes that joined compete, so a
-//! conversation whose newest pane is closed comes back in the next one. A second restore keeps the
-//! choice: the pane typed the first time runs the agent now (row 8), the others stay `duplicate`.
+//! leaves both records naming it. It goes to the pane whose newest record naming it is newest — the one
+//! that held it last, including after the cutoff (a pane restore typed it into, or the user resumed it
+//! in by hand since the launch, holds it now); the others name that pane. Only panes that joined
+//! compete, so a conversation whose newest pane is closed comes back in the next one. A second restore
+//! keeps the choice: the pane typed the first time runs the agent now (row 8), the others stay
+//! `duplicate`.
 //!
 //! **Pins (row 10).** In Re-run mode agterm types a pane's pin itself once the pane is realized, so a line
 //! typed by restore would land in the agent's input box. A pin *will fire* while its pane is not realized
@@ -248,11 +250,7 @@ fn plan_one(
     });
     // 4. A conversation the user ended stays ended. The newest word on the chosen conversation counts:
     // the current record when it names the same one (ended after the cutoff, or resumed again since).
-    let latest = c
-        .record
-        .as_ref()
-        .filter(|r| r.agent == rec.agent && r.session_id == rec.session_id)
-        .unwrap_or(rec);
+    let latest = j.latest.unwrap_or(rec);
     if latest.ended_by_user() {
         let reason = latest.end_reason().unwrap_or_default().to_string();
         return row.skip(SkipReason::Ended { reason });

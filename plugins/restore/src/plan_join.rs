@@ -15,6 +15,12 @@ pub(super) struct Joined<'a> {
     pub record: Option<(&'a LiveRecord, bool)>,
     pub spec: Option<&'static AgentSpec>,
     pub pane: Option<(usize, JoinedBy)>,
+    /// The newest word on the conversation in force: the current record when it names the same one
+    /// (resumed again after the cutoff, or ended since), else the record in force.
+    pub latest: Option<&'a LiveRecord>,
+    /// The current record, when it was written after the cutoff and names another conversation: the
+    /// pane holds that one now (resumed by hand in this launch), so no other pane may get it.
+    pub holds_now: Option<&'a LiveRecord>,
 }
 
 pub(super) fn join<'a>(
@@ -38,27 +44,44 @@ pub(super) fn join<'a>(
                     .map(|&i| (i, JoinedBy::SessionRole))
             })
     });
-    Joined { record, spec, pane }
+    let same = |a: &LiveRecord, b: &LiveRecord| {
+        a.agent == b.agent && a.session_id.eq_ignore_ascii_case(&b.session_id)
+    };
+    let latest = record.map(|(rec, _)| c.record.as_ref().filter(|r| same(r, rec)).unwrap_or(rec));
+    let holds_now = record.and_then(|(rec, _)| c.record.as_ref().filter(|r| !same(r, rec)));
+    Joined {
+        record,
+        spec,
+        pane,
+        latest,
+        holds_now,
+    }
 }
 
-/// For each (agent, conversation) named by a joined row, the row that holds it: the newest record in
-/// force, the first such row on a tie (input order).
+/// For each (agent, conversation) named by a joined row, the row that holds it: the pane whose newest
+/// word on it is newest, the first such row on a tie (input order). A pane's word is its newest record
+/// naming the conversation, so the journal rule decides what a pane is restored to, not who held a
+/// conversation last: a pane restore typed (or the user resumed it in) after the cutoff holds it now,
+/// which a second restore must not hand to another pane.
 pub(super) fn holders(joined: &[Joined<'_>]) -> HashMap<(String, String), usize> {
-    let mut out: HashMap<(String, String), usize> = HashMap::new();
+    let mut newest: HashMap<(String, String), (Option<DateTime<Utc>>, usize)> = HashMap::new();
     for (i, j) in joined.iter().enumerate() {
-        let (Some((rec, _)), Some(_), Some(_)) = (j.record, j.spec, j.pane) else {
+        let (Some(latest), Some(_), Some(_)) = (j.latest, j.spec, j.pane) else {
             continue;
         };
-        let key = (rec.agent.clone(), rec.session_id.to_ascii_lowercase());
-        let newer = |held: &usize| {
-            let old = joined[*held].record.and_then(|(r, _)| r.written_at());
-            rec.written_at() > old
-        };
-        if out.get(&key).is_none_or(newer) {
-            out.insert(key, i);
+        for rec in std::iter::once(latest).chain(j.holds_now) {
+            let at = rec.written_at();
+            let held = newest.entry(conversation(rec)).or_insert((at, i));
+            if at > held.0 {
+                *held = (at, i);
+            }
         }
     }
-    out
+    newest.into_iter().map(|(k, (_, i))| (k, i)).collect()
+}
+
+fn conversation(rec: &LiveRecord) -> (String, String) {
+    (rec.agent.clone(), rec.session_id.to_ascii_lowercase())
 }
 
 /// The row that holds row `i`'s conversation, when that is another row.
@@ -68,8 +91,7 @@ pub(super) fn winner(
     i: usize,
 ) -> Option<usize> {
     let (rec, _) = joined[i].record?;
-    let key = (rec.agent.clone(), rec.session_id.to_ascii_lowercase());
-    holders.get(&key).copied().filter(|&w| w != i)
+    holders.get(&conversation(rec)).copied().filter(|&w| w != i)
 }
 
 /// The record in force at `cut`: the current one when written at or before it, else the newest journal

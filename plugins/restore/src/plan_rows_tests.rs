@@ -128,6 +128,69 @@ fn the_journal_rule_decides_who_held_it_last() {
     assert!(rows[1].from_journal);
 }
 
+/// Pane `i` holding `id` before the cutoff (its journal's first line at `since`, its record at `last`),
+/// and now `now_id` written at `now` (after the cutoff).
+fn held_then(i: usize, id: &str, since: &str, now_id: &str, now: &str) -> CapturedPane {
+    let mut c = nth_record(i, "claude", id, since);
+    let first = c.record.clone().unwrap();
+    let mut current = first.clone();
+    current.session_id = now_id.into();
+    current.ts = now.into();
+    c.journal = vec![first];
+    if now_id != id {
+        c.journal.push(current.clone());
+    }
+    c.record = Some(current);
+    c
+}
+
+#[test]
+fn a_pane_holding_the_conversation_since_the_launch_keeps_it_on_the_next_restore() {
+    const LAUNCH: &str = "2026-12-01T09:00:00Z";
+    // Both panes had A open at once; pane 1 last wrote at 11:45, pane 0 at 11:30, so the first restore
+    // typed A into pane 1. Pane 1's journal still starts at 11:00 (no journal line for the same
+    // conversation), its record is now the resumed one, written after the launch.
+    let mut p0 = nth_record(0, "claude", ID_A, "2026-11-30T11:30:00Z");
+    p0.journal = vec![nth_record(0, "claude", ID_A, "2026-11-30T10:00:00Z")
+        .record
+        .unwrap()];
+    let p1 = held_then(
+        1,
+        ID_A,
+        "2026-11-30T11:00:00Z",
+        ID_A,
+        "2026-12-01T09:05:00Z",
+    );
+    let mut panes = [nth_pane(0), nth_pane(1)];
+    panes[1].foreground = Some(vec!["claude".into(), "--resume".into(), ID_A.into()]);
+    let captured = [p0, p1];
+    let rows = run_mode(&captured, &panes, Some(RestoreMode::None), Some(LAUNCH));
+    assert_eq!(
+        (code(&rows[0]), code(&rows[1])),
+        ("duplicate", "already-running")
+    );
+    // Resumed by hand after the launch in pane 2, which held B before it: A is not typed into pane 0.
+    let captured = [
+        nth_record(0, "claude", ID_A, "2026-11-30T11:30:00Z"),
+        held_then(
+            2,
+            ID_B,
+            "2026-11-30T09:00:00Z",
+            ID_A,
+            "2026-12-01T09:10:00Z",
+        ),
+    ];
+    let mut panes = [nth_pane(0), nth_pane(2)];
+    panes[1].foreground = Some(vec!["claude".into(), "--resume".into(), ID_A.into()]);
+    let rows = run_mode(&captured, &panes, Some(RestoreMode::None), Some(LAUNCH));
+    assert_eq!(code(&rows[0]), "duplicate");
+    let Action::Skip { reason } = &rows[0].action else {
+        unreachable!()
+    };
+    assert!(reason.describe().contains("s2"), "{}", reason.describe());
+    assert_eq!(code(&rows[1]), "new-conversation");
+}
+
 /// A second restore: the first one typed the winner, whose hook then wrote a record in this launch and
 /// whose foreground is the agent now; nothing is typed again.
 fn second_pass(first: &[PlanRow], captured: &[CapturedPane], panes: &mut [PaneView]) {
