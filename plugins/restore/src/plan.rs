@@ -7,7 +7,7 @@
 //! | 1  | no record, or every record was written after the cutoff                     | skip `no-record`          |
 //! | 2  | the chosen record's agent is unknown or its session id is invalid           | skip `invalid-id`         |
 //! | 3  | no open pane joins the record (pane id, else session id + role)             | skip `pane-gone`          |
-//! | 4  | the user ended the chosen conversation (its newest record, `ended_by_user`) | skip `ended`              |
+//! | 4  | the user ended the conversation (its newest record in any pane)             | skip `ended`              |
 //! | 5  | another joined pane's record names the same (agent, conversation), newer    | skip `duplicate`          |
 //! | 6  | the pane lives on another machine (agterm remote session)                   | skip `remote`             |
 //! | 7  | the agent in the foreground runs a conversation started in this launch      | skip `new-conversation`   |
@@ -63,7 +63,7 @@ use agterm_backup_core::record::{LiveRecord, PinOutcome};
 use agterm_backup_core::resume::ResumeLine;
 use agterm_backup_core::terminal::{PaneRef, PaneView, RestoreMode};
 use chrono::{DateTime, Utc};
-use join::{holders, join, winner, Joined};
+use join::{holder, holders, join, Joined};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -180,14 +180,19 @@ pub fn plan(input: &PlanInput<'_>) -> Vec<PlanRow> {
         .zip(input.captured)
         .enumerate()
         .map(|(i, (j, c))| {
-            let held_by = winner(&holders, &joined, i).map(|w| SkipReason::Duplicate {
-                winner: input.captured[w].key.clone(),
-                winner_name: joined[w]
-                    .pane
-                    .and_then(|(p, _)| input.panes[p].session_name.clone())
-                    .filter(|n| !n.is_empty()),
-            });
-            plan_one(input, c, j, held_by)
+            let held = holder(&holders, &joined, i);
+            let held_by = held
+                .filter(|&(w, _)| w != i)
+                .map(|(w, _)| SkipReason::Duplicate {
+                    winner: input.captured[w].key.clone(),
+                    winner_name: joined[w]
+                        .pane
+                        .and_then(|(p, _)| input.panes[p].session_name.clone())
+                        .filter(|n| !n.is_empty()),
+                });
+            // Row 4 asks the conversation, not the pane: its newest word is the holder's.
+            let newest = held.map(|(_, r)| r).or(j.latest);
+            plan_one(input, c, j, newest, held_by)
         })
         .collect()
 }
@@ -196,6 +201,7 @@ fn plan_one(
     input: &PlanInput<'_>,
     c: &CapturedPane,
     j: &Joined<'_>,
+    newest: Option<&LiveRecord>,
     held_by: Option<SkipReason>,
 ) -> PlanRow {
     let mut row = PlanRow {
@@ -249,8 +255,9 @@ fn plan_one(
         pane_id: pane.pane_id.clone(),
     });
     // 4. A conversation the user ended stays ended. The newest word on the chosen conversation counts:
-    // the current record when it names the same one (ended after the cutoff, or resumed again since).
-    let latest = j.latest.unwrap_or(rec);
+    // the current record when it names the same one (ended after the cutoff, or resumed again since),
+    // or the pane that held it last (ended there, it is ended here too).
+    let latest = newest.unwrap_or(rec);
     if latest.ended_by_user() {
         let reason = latest.end_reason().unwrap_or_default().to_string();
         return row.skip(SkipReason::Ended { reason });

@@ -63,35 +63,36 @@ pub(super) fn join<'a>(
 /// naming the conversation, so the journal rule decides what a pane is restored to, not who held a
 /// conversation last: a pane restore typed (or the user resumed it in) after the cutoff holds it now,
 /// which a second restore must not hand to another pane.
-pub(super) fn holders(joined: &[Joined<'_>]) -> HashMap<(String, String), usize> {
-    let mut newest: HashMap<(String, String), (Option<DateTime<Utc>>, usize)> = HashMap::new();
+pub(super) fn holders<'a>(
+    joined: &[Joined<'a>],
+) -> HashMap<(String, String), (usize, &'a LiveRecord)> {
+    let mut newest: HashMap<(String, String), (usize, &'a LiveRecord)> = HashMap::new();
     for (i, j) in joined.iter().enumerate() {
         let (Some(latest), Some(_), Some(_)) = (j.latest, j.spec, j.pane) else {
             continue;
         };
         for rec in std::iter::once(latest).chain(j.holds_now) {
-            let at = rec.written_at();
-            let held = newest.entry(conversation(rec)).or_insert((at, i));
-            if at > held.0 {
-                *held = (at, i);
+            let held = newest.entry(conversation(rec)).or_insert((i, rec));
+            if rec.written_at() > held.1.written_at() {
+                *held = (i, rec);
             }
         }
     }
-    newest.into_iter().map(|(k, (_, i))| (k, i)).collect()
+    newest
 }
 
 fn conversation(rec: &LiveRecord) -> (String, String) {
     (rec.agent.clone(), rec.session_id.to_ascii_lowercase())
 }
 
-/// The row that holds row `i`'s conversation, when that is another row.
-pub(super) fn winner(
-    holders: &HashMap<(String, String), usize>,
-    joined: &[Joined<'_>],
+/// The row that holds row `i`'s conversation (possibly `i` itself), with its newest record naming it.
+pub(super) fn holder<'a>(
+    holders: &HashMap<(String, String), (usize, &'a LiveRecord)>,
+    joined: &[Joined<'a>],
     i: usize,
-) -> Option<usize> {
+) -> Option<(usize, &'a LiveRecord)> {
     let (rec, _) = joined[i].record?;
-    holders.get(&conversation(rec)).copied().filter(|&w| w != i)
+    holders.get(&conversation(rec)).copied()
 }
 
 /// The record in force at `cut`: the current one when written at or before it, else the newest journal

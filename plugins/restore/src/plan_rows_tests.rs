@@ -191,6 +191,38 @@ fn a_pane_holding_the_conversation_since_the_launch_keeps_it_on_the_next_restore
     assert_eq!(code(&rows[1]), "new-conversation");
 }
 
+#[test]
+fn a_conversation_ended_in_the_pane_that_held_it_last_is_ended_in_every_pane() {
+    // Pane 0's agent died with the terminal at 10:00; the user resumed it in pane 1 and quit it there.
+    let mut p1 = nth_record(1, "claude", ID_A, "2026-11-30T11:00:00Z");
+    let rec = p1.record.as_mut().unwrap();
+    rec.event = "SessionEnd".into();
+    rec.set_end_reason(Some("prompt_input_exit"));
+    let captured = [nth_record(0, "claude", ID_A, "2026-11-30T10:00:00Z"), p1];
+    let rows = run_mode(&captured, &[nth_pane(0), nth_pane(1)], None, None);
+    assert_eq!((code(&rows[0]), code(&rows[1])), ("ended", "ended"));
+    // Resumed by hand after the launch in pane 2 and quit there: ended for pane 0 too.
+    let mut p2 = held_then(
+        2,
+        ID_B,
+        "2026-11-30T09:00:00Z",
+        ID_A,
+        "2026-12-01T09:10:00Z",
+    );
+    p2.record
+        .as_mut()
+        .unwrap()
+        .set_end_reason(Some("prompt_input_exit"));
+    let captured = [nth_record(0, "claude", ID_A, "2026-11-30T10:00:00Z"), p2];
+    let rows = run_mode(
+        &captured,
+        &[nth_pane(0), nth_pane(2)],
+        Some(RestoreMode::None),
+        Some("2026-12-01T09:00:00Z"),
+    );
+    assert_eq!((code(&rows[0]), code(&rows[1])), ("ended", "type"));
+}
+
 /// A second restore: the first one typed the winner, whose hook then wrote a record in this launch and
 /// whose foreground is the agent now; nothing is typed again.
 fn second_pass(first: &[PlanRow], captured: &[CapturedPane], panes: &mut [PaneView]) {

@@ -18,7 +18,7 @@ pub enum SkipReason {
     Ended {
         reason: String,
     },
-    /// Another pane held the same conversation later; it is resumed there only.
+    /// Another pane held the same conversation later; only that pane's row may resume it.
     Duplicate {
         winner: PaneKey,
         winner_name: Option<String>,
@@ -99,7 +99,9 @@ impl SkipReason {
                     Some(name) => format!("{name} · {}", winner.role),
                     None => winner.to_string(),
                 };
-                format!("duplicate: pane {who} held this conversation last; it is resumed there only")
+                format!(
+                    "duplicate: pane {who} held this conversation last; only that pane's row may resume it"
+                )
             }
             SkipReason::Remote => {
                 "remote: the pane lives on another machine; restore types only into local panes"
