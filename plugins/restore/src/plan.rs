@@ -5,7 +5,7 @@
 //! | #  | condition                                                                   | row                       |
 //! |----|-----------------------------------------------------------------------------|---------------------------|
 //! | 1  | no record, or every record was written after the cutoff                     | skip `no-record`          |
-//! | 2  | the chosen record's agent is unknown or its session id is invalid           | skip `invalid-id`         |
+//! | 2  | the chosen record's agent is unknown / its session id is invalid            | skip `unknown-agent` / `invalid-id` |
 //! | 3  | no open pane joins the record (pane id, else session id + role)             | skip `pane-gone`          |
 //! | 4  | the user ended the conversation (its newest record in any pane)             | skip `ended`              |
 //! | 5  | another joined pane's record names the same (agent, conversation), newer    | skip `duplicate`          |
@@ -235,11 +235,14 @@ fn plan_one(
     row.flags = rec.flags.clone();
     // 2. A known agent and a valid id.
     let Some(spec) = j.spec else {
-        let why = match agent(&rec.agent) {
-            None => format!("unknown agent {:?}", rec.agent),
-            Some(_) => format!("{:?} is not a session id", rec.session_id),
-        };
-        return row.skip(SkipReason::InvalidId { why });
+        return row.skip(match agent(&rec.agent) {
+            None => SkipReason::UnknownAgent {
+                agent: rec.agent.clone(),
+            },
+            Some(_) => SkipReason::InvalidId {
+                why: format!("{:?} is not a session id", rec.session_id),
+            },
+        });
     };
     // 3. The pane, by persistent pane id where both sides have one, else by session + role.
     let Some((index, joined_by)) = j.pane else {

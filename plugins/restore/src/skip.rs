@@ -10,6 +10,10 @@ pub enum SkipReason {
     NoRecord {
         why: String,
     },
+    /// The record names an agent this release does not know (written by a newer one, or damaged).
+    UnknownAgent {
+        agent: String,
+    },
     InvalidId {
         why: String,
     },
@@ -66,6 +70,7 @@ impl SkipReason {
     pub fn code(&self) -> &'static str {
         match self {
             SkipReason::NoRecord { .. } => "no-record",
+            SkipReason::UnknownAgent { .. } => "unknown-agent",
             SkipReason::InvalidId { .. } => "invalid-id",
             SkipReason::PaneGone => "pane-gone",
             SkipReason::Ended { .. } => "ended",
@@ -86,6 +91,9 @@ impl SkipReason {
     pub fn describe(&self) -> String {
         match self {
             SkipReason::NoRecord { why } => format!("no record: {why}"),
+            SkipReason::UnknownAgent { agent } => format!(
+                "unknown agent {agent:?}: this agterm-backup cannot resume it; a newer release may"
+            ),
             SkipReason::InvalidId { why } => format!("invalid id: {why}"),
             SkipReason::PaneGone => "pane gone: no open pane has this id or session".into(),
             SkipReason::Ended { reason } => format!(
