@@ -224,20 +224,28 @@ fn a_conversation_ended_in_the_pane_that_held_it_last_is_ended_in_every_pane() {
 }
 
 /// A second restore: the first one typed the winner, whose hook then wrote a record in this launch and
-/// whose foreground is the agent now; nothing is typed again.
-fn second_pass(first: &[PlanRow], captured: &[CapturedPane], panes: &mut [PaneView]) {
-    for (row, c) in first.iter().zip(captured) {
+/// whose foreground is the agent now; nothing is typed again. The winner's journal keeps only the line
+/// of when it first took the conversation (no journal line for the same one), here the oldest time of
+/// all, so the journal rule alone would make it the oldest holder.
+fn second_pass(first: &[PlanRow], captured: &mut [CapturedPane], panes: &mut [PaneView]) {
+    for (row, c) in first.iter().zip(captured.iter_mut()) {
         if row.line().is_some() {
             let i = panes
                 .iter()
                 .position(|p| Some(&p.session_id) == row.target.as_ref().map(|t| &t.session_id))
                 .unwrap();
-            let rec = c.record.as_ref().unwrap();
+            let rec = c.record.clone().unwrap();
             panes[i].foreground = Some(vec![
                 rec.agent.clone(),
                 "--resume".into(),
                 rec.session_id.clone(),
             ]);
+            let mut first_held = rec.clone();
+            first_held.ts = "2026-11-29T00:00:00Z".into();
+            c.journal = vec![first_held];
+            let mut resumed = rec;
+            resumed.ts = "2026-12-01T09:05:00Z".into();
+            c.record = Some(resumed);
         }
     }
 }
@@ -264,7 +272,8 @@ proptest! {
             .collect();
         let mut panes: Vec<PaneView> =
             (0..held.len()).filter(|&i| open[i]).map(nth_pane).collect();
-        let rows = run_mode(&captured, &panes, Some(RestoreMode::None), None);
+        const LAUNCH: Option<&str> = Some("2026-12-01T09:00:00Z");
+        let rows = run_mode(&captured, &panes, Some(RestoreMode::None), LAUNCH);
         for (i, (id, ag, _)) in held.iter().enumerate() {
             let same: Vec<usize> = (0..held.len())
                 .filter(|&j| held[j].0 == *id && held[j].1 == *ag && open[j])
@@ -285,8 +294,9 @@ proptest! {
                 prop_assert_eq!(winner, &captured[newest].key);
             }
         }
-        second_pass(&rows, &captured, &mut panes);
-        let again = run_mode(&captured, &panes, Some(RestoreMode::None), None);
+        let mut captured = captured;
+        second_pass(&rows, &mut captured, &mut panes);
+        let again = run_mode(&captured, &panes, Some(RestoreMode::None), LAUNCH);
         prop_assert!(again.iter().all(|r| r.line().is_none()), "{:?}", again);
     }
 }
