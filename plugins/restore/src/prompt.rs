@@ -32,7 +32,14 @@ pub fn typed_on_prompt(screen: &str, cwd: Option<&str>) -> Option<String> {
     if is_continuation(last) {
         return Some(last.to_string());
     }
-    if prompt_only(after_prompt_char(last).unwrap_or(last), cwd) {
+    let empty = match after_prompt_char(last) {
+        Some(tail) => prompt_only(tail, cwd),
+        // No prompt character with anything after it: the line is all prompt if it ends like one.
+        None => {
+            last.ends_with(PROMPT_ENDS) || ends_with_dir(last, cwd) || ends_with_git_segment(last)
+        }
+    };
+    if empty {
         return None;
     }
     let earlier = &lines[..lines.len() - 1];
@@ -89,12 +96,9 @@ fn is_continuation(line: &str) -> bool {
 /// prompt proper ends there, and anything after it other than more prompt (a directory, a git segment,
 /// a right prompt) is typed text. `me@host:~/api$ cd ~` ends like a prompt, yet holds `cd ~`.
 fn after_prompt_char(line: &str) -> Option<&str> {
-    let (i, c) = line
-        .char_indices()
-        .filter(|&(i, c)| {
-            PROMPT_ENDS.contains(&c) && line[i + c.len_utf8()..].starts_with(char::is_whitespace)
-        })
-        .last()?;
+    let (i, c) = line.char_indices().rev().find(|&(i, c)| {
+        PROMPT_ENDS.contains(&c) && line[i + c.len_utf8()..].starts_with(char::is_whitespace)
+    })?;
     Some(&line[i + c.len_utf8()..])
 }
 
@@ -103,10 +107,6 @@ fn after_prompt_char(line: &str) -> Option<&str> {
 fn prompt_only(tail: &str, cwd: Option<&str>) -> bool {
     let rest = tail.trim();
     if rest.is_empty() || rest.chars().all(|c| PROMPT_ENDS.contains(&c) || c == ' ') {
-        return true;
-    }
-    if rest.ends_with(PROMPT_ENDS) && tail.len() == rest.len() {
-        // The whole line, no prompt character followed by text in it: `[me@box api]$`.
         return true;
     }
     let right_prompt = tail.trim_end().starts_with("    ") && !rest.contains(' ');
@@ -182,6 +182,8 @@ mod tests {
             ("85% ❯ ", None),
             ("me ~/api (main) ❯ ", Some("/home/me/api")),
             ("[~/src] % ", None),
+            ("   $ ", None),
+            ("  ~/api git:(main)", Some("/home/me/api")),
         ] {
             assert_eq!(typed_on_prompt(screen, cwd), None, "{screen:?}");
         }
