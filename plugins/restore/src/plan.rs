@@ -172,7 +172,7 @@ pub fn plan(input: &PlanInput<'_>) -> Vec<PlanRow> {
     let joined: Vec<Joined<'_>> = input
         .captured
         .iter()
-        .map(|c| join(c, cut, &by_id, &by_session))
+        .map(|c| join(c, cut, input.launched_at, &by_id, &by_session))
         .collect();
     let holders = holders(&joined);
     joined

@@ -18,14 +18,16 @@ pub(super) struct Joined<'a> {
     /// The newest word on the conversation in force: the current record when it names the same one
     /// (resumed again after the cutoff, or ended since), else the record in force.
     pub latest: Option<&'a LiveRecord>,
-    /// The current record, when it was written after the cutoff and names another conversation: the
-    /// pane holds that one now (resumed by hand in this launch), so no other pane may get it.
+    /// The current record, when it was written in this launch (after agterm's launch time) and names
+    /// another conversation than the one in force: the pane holds that one now (resumed by hand), so no
+    /// other pane may get it. A record between an `--as-of` and the launch holds nothing now.
     pub holds_now: Option<&'a LiveRecord>,
 }
 
 pub(super) fn join<'a>(
     c: &'a CapturedPane,
     cut: Option<DateTime<Utc>>,
+    launched_at: Option<DateTime<Utc>>,
     by_id: &HashMap<String, usize>,
     by_session: &HashMap<(String, PaneRole), usize>,
 ) -> Joined<'a> {
@@ -48,7 +50,12 @@ pub(super) fn join<'a>(
         a.agent == b.agent && a.session_id.eq_ignore_ascii_case(&b.session_id)
     };
     let latest = record.map(|(rec, _)| c.record.as_ref().filter(|r| same(r, rec)).unwrap_or(rec));
-    let holds_now = record.and_then(|(rec, _)| c.record.as_ref().filter(|r| !same(r, rec)));
+    let in_this_launch = |r: &LiveRecord| launched_at.is_some_and(|l| r.written_at() > Some(l));
+    let holds_now = record.and_then(|(rec, _)| {
+        c.record
+            .as_ref()
+            .filter(|r| !same(r, rec) && in_this_launch(r))
+    });
     Joined {
         record,
         spec,

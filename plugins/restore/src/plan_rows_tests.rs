@@ -192,6 +192,31 @@ fn a_pane_holding_the_conversation_since_the_launch_keeps_it_on_the_next_restore
 }
 
 #[test]
+fn as_of_gives_each_pane_what_it_held_then() {
+    // At 10:30 pane 0 held A and pane 1 held B; pane 0 moved on to B at 11:00, before the launch.
+    // Restoring as of 10:30 gives pane 0 A and pane 1 B: pane 0 does not hold B now.
+    let p0 = held_then(
+        0,
+        ID_A,
+        "2026-11-30T10:00:00Z",
+        ID_B,
+        "2026-11-30T11:00:00Z",
+    );
+    let captured = [p0, nth_record(1, "claude", ID_B, "2026-11-30T10:15:00Z")];
+    let rows = plan(&PlanInput {
+        captured: &captured,
+        panes: &[nth_pane(0), nth_pane(1)],
+        mode: Some(RestoreMode::None),
+        launched_at: Some(ts("2026-12-01T09:00:00Z")),
+        as_of: Some(ts("2026-11-30T10:30:00Z")),
+        now: None,
+        transcripts: &all_transcripts(&captured),
+    });
+    assert_eq!((code(&rows[0]), code(&rows[1])), ("type", "type"));
+    assert_eq!(rows[0].session_id.as_deref(), Some(ID_A));
+}
+
+#[test]
 fn a_conversation_ended_in_the_pane_that_held_it_last_is_ended_in_every_pane() {
     // Pane 0's agent died with the terminal at 10:00; the user resumed it in pane 1 and quit it there.
     let mut p1 = nth_record(1, "claude", ID_A, "2026-11-30T11:00:00Z");
