@@ -140,6 +140,13 @@ mod tests {
         serde_json::from_str(json).unwrap()
     }
 
+    fn ids(panes: &[PaneView]) -> Vec<(&str, PaneRole)> {
+        panes
+            .iter()
+            .map(|p| (p.session_id.as_str(), p.role))
+            .collect()
+    }
+
     #[test]
     fn joins_splits_pins_and_live_rows() {
         let w = WindowTree {
@@ -215,12 +222,8 @@ mod tests {
             reports_shell: true,
         };
         let panes = join_panes(&[w], ctx);
-        let ids: Vec<(&str, PaneRole)> = panes
-            .iter()
-            .map(|p| (p.session_id.as_str(), p.role))
-            .collect();
         assert_eq!(
-            ids,
+            ids(&panes),
             [
                 ("A", PaneRole::Left),
                 ("C", PaneRole::Left),
@@ -257,12 +260,8 @@ mod tests {
             ),
         };
         let panes = join_panes(&[w], JoinContext::default());
-        let ids: Vec<(&str, PaneRole)> = panes
-            .iter()
-            .map(|p| (p.session_id.as_str(), p.role))
-            .collect();
         assert_eq!(
-            ids,
+            ids(&panes),
             [
                 ("A", PaneRole::Left),
                 ("A", PaneRole::Right),
