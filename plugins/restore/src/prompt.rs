@@ -118,13 +118,15 @@ fn is_dir(word: &str, cwd: Option<&str>) -> bool {
     !word.contains(' ') && (word == "~" || ends_with_dir(&format!(" {word}"), cwd))
 }
 
-/// `api git:(main)`, `api git:(main) ✗`, `~ (main)`: a directory, then a git segment.
+/// `api git:(main)`, `api git:(main) ✗`, `~ (main)`: a directory, then a git segment. With oh-my-zsh's
+/// `git:(…)` the word before it is taken as the directory also when the pane's cwd is unknown.
 fn is_dir_and_git_segment(rest: &str, cwd: Option<&str>) -> bool {
     let rest = rest.trim_end_matches(PROMPT_ENDS).trim_end();
     let Some((dir, git)) = rest.split_once(' ') else {
         return ends_with_git_segment(rest);
     };
-    is_dir(dir, cwd) && !git.contains(' ') && git.ends_with(')')
+    let segment = !git.contains(' ') && git.ends_with(')');
+    segment && (is_dir(dir, cwd) || (!dir.contains(' ') && ends_with_git_segment(git)))
 }
 
 fn ends_with_dir(line: &str, cwd: Option<&str>) -> bool {
@@ -183,6 +185,8 @@ mod tests {
             ("me ~/api (main) ❯ ", Some("/home/me/api")),
             ("[~/src] % ", None),
             ("   $ ", None),
+            ("➜  api git:(main) ", None),
+            ("➜  api git:(main) ✗ ", None),
             ("  ~/api git:(main)", Some("/home/me/api")),
         ] {
             assert_eq!(typed_on_prompt(screen, cwd), None, "{screen:?}");
