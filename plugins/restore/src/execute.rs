@@ -136,17 +136,18 @@ pub fn type_plan(
     progress: &mut dyn Progress,
 ) -> Vec<Option<Outcome>> {
     let mut outcomes: Vec<Option<Outcome>> = vec![None; rows.len()];
-    let mut typed: Vec<usize> = Vec::new();
+    // Each typed row with its screen from right before the typing.
+    let mut typed: Vec<(usize, String)> = Vec::new();
     for (i, row) in rows.iter().enumerate() {
         if row.line().is_none() {
             continue;
         }
         let label = pane_label(row);
         match type_one(term, row, state) {
-            Ok(()) => {
+            Ok(before) => {
                 let agent = row.agent.as_deref().unwrap_or("agent");
                 progress.line(&format!("{label}: typed {agent}"));
-                typed.push(i);
+                typed.push((i, before));
             }
             Err(outcome) => {
                 let why = match &outcome {
@@ -170,8 +171,9 @@ pub fn type_plan(
 }
 
 /// Re-checks one `type` row's pane right before typing — the plan may be seconds old — and types its
-/// line, rebuilt for where the pane's shell is now (the `cd` is added or dropped accordingly).
-fn type_one(term: &mut dyn Terminal, row: &PlanRow, state: &StateDir) -> Result<(), Outcome> {
+/// line, rebuilt for where the pane's shell is now (the `cd` is added or dropped accordingly). Returns
+/// the pane's screen from before the typing.
+fn type_one(term: &mut dyn Terminal, row: &PlanRow, state: &StateDir) -> Result<String, Outcome> {
     let (Some(target), Some(spec), Some(id), Some(cwd)) = (
         row.target.as_ref(),
         row.agent.as_deref().and_then(agent),
@@ -203,7 +205,8 @@ fn type_one(term: &mut dyn Terminal, row: &PlanRow, state: &StateDir) -> Result<
         .into_typable(state, &row.key.to_string())
         .map_err(|e| Outcome::Failed(format!("could not write the resume script: {e}")))?;
     term.type_text(target, &format!("{line}\n"))
-        .map_err(|e| Outcome::Failed(format!("typing failed: {e}")))
+        .map_err(|e| Outcome::Failed(format!("typing failed: {e}")))?;
+    Ok(screen)
 }
 
 /// Watches the screens of `watch` rows for Claude's dialog and answers `choice`; stops per pane once
