@@ -29,7 +29,9 @@ pub fn typed_on_prompt(screen: &str, cwd: Option<&str>) -> Option<String> {
         .filter(|l| !l.is_empty())
         .collect();
     let last = *lines.last()?;
-    if is_continuation(last) {
+    // A continuation prompt holds an open command; a lone `~` is vim's filler for lines past the end
+    // of the buffer (a `sudo vim` agterm cannot see into), never a prompt of its own.
+    if is_continuation(last) || last.trim() == "~" {
         return Some(last.to_string());
     }
     let empty = match after_prompt_char(last) {
@@ -233,6 +235,8 @@ mod tests {
             ("$ echo \"half\n> ", None, ">"),
             ("host% for f in *\nfor> ", None, "for>"),
             ("host% echo 'a\ndquote> ", None, "dquote>"),
+            // vim with an empty buffer: its filler lines end with `~` like a home-directory prompt.
+            ("\n~\n~\n~\n", Some("/home/me"), "~"),
         ] {
             assert_eq!(
                 typed_on_prompt(screen, cwd).as_deref(),
