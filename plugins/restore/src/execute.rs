@@ -8,7 +8,7 @@
 
 use crate::dialog::{answer_keys, choice_label, claude_ready, find_dialog};
 use crate::plan::{foreground_agent_args, not_idle, PlanRow};
-use crate::prompt::typed_on_prompt;
+use crate::prompt::{root_prompt, typed_on_prompt};
 use crate::render::pane_label;
 use agterm_backup_core::agent::agent;
 use agterm_backup_core::printable::printable;
@@ -198,6 +198,13 @@ fn type_one(term: &mut dyn Terminal, row: &PlanRow, state: &StateDir) -> Result<
             "the prompt already holds `{}`; clear it and run restore again",
             printable(&text)
         )));
+    }
+    if root_prompt(&screen) && !nix::unistd::geteuid().is_root() {
+        return Err(Outcome::NotIdle(
+            "its prompt ends in `#`: a root shell (sudo -i, su) seems to hold the pane, and restore \
+             does not start agents as root; exit it and run restore again"
+                .into(),
+        ));
     }
     let resume = ResumeLine::build(spec, id, &row.flags, cwd, pane.cwd.as_deref())
         .map_err(|e| Outcome::Failed(e.to_string()))?;

@@ -51,6 +51,17 @@ pub fn typed_on_prompt(screen: &str, cwd: Option<&str>) -> Option<String> {
     (!repeated).then(|| last.to_string())
 }
 
+/// The prompt line ends in `#`, the mark sh, bash (`\$`) and zsh (`%#`) give root's prompt: a root
+/// shell (`sudo -i`, `su`) holds the pane, which agterm cannot see into. Restore run by another user
+/// must not start an agent there, as root.
+pub fn root_prompt(screen: &str) -> bool {
+    screen
+        .lines()
+        .map(str::trim_end)
+        .rfind(|l| !l.is_empty())
+        .is_some_and(|l| l.ends_with('#'))
+}
+
 /// The words of zsh's default `PS2` (`%_> `): the parser states a command can be left open in.
 const ZSH_OPEN_STATES: &[&str] = &[
     "always",
@@ -193,6 +204,15 @@ mod tests {
         ] {
             assert_eq!(typed_on_prompt(screen, cwd), None, "{screen:?}");
         }
+    }
+
+    #[test]
+    fn a_root_prompt_is_told_apart() {
+        assert!(root_prompt("me@host:~$ sudo -i\nroot@host:~# "));
+        assert!(root_prompt("[root@box api]#\n\n"));
+        assert!(!root_prompt("root@box:~# ls\nfile\nme@host:~$ "));
+        assert!(!root_prompt("host% "));
+        assert!(!root_prompt(""));
     }
 
     #[test]
