@@ -35,7 +35,17 @@ pub(super) fn join<'a>(
     let spec = record
         .and_then(|(r, _)| agent(&r.agent))
         .filter(|_| record.is_some_and(|(r, _)| is_valid_session_id(&r.session_id)));
-    let pane = record.and_then(|(rec, _)| {
+    let same = |a: &LiveRecord, b: &LiveRecord| {
+        a.agent == b.agent && a.session_id.eq_ignore_ascii_case(&b.session_id)
+    };
+    let latest = record.map(|(rec, _)| c.record.as_ref().filter(|r| same(r, rec)).unwrap_or(rec));
+    let in_this_launch = |r: &LiveRecord| launched_at.is_some_and(|l| r.written_at() > Some(l));
+    // Also a pane with nothing in force (its first record is from this launch) holds what it runs now.
+    let holds_now = c
+        .record
+        .as_ref()
+        .filter(|r| in_this_launch(r) && record.is_none_or(|(rec, _)| !same(r, rec)));
+    let pane = record.map(|(r, _)| r).or(holds_now).and_then(|rec| {
         rec.pane_id
             .as_ref()
             .and_then(|id| by_id.get(&id.to_ascii_uppercase()))
@@ -45,16 +55,6 @@ pub(super) fn join<'a>(
                     .get(&(c.key.session.clone(), c.key.role))
                     .map(|&i| (i, JoinedBy::SessionRole))
             })
-    });
-    let same = |a: &LiveRecord, b: &LiveRecord| {
-        a.agent == b.agent && a.session_id.eq_ignore_ascii_case(&b.session_id)
-    };
-    let latest = record.map(|(rec, _)| c.record.as_ref().filter(|r| same(r, rec)).unwrap_or(rec));
-    let in_this_launch = |r: &LiveRecord| launched_at.is_some_and(|l| r.written_at() > Some(l));
-    let holds_now = record.and_then(|(rec, _)| {
-        c.record
-            .as_ref()
-            .filter(|r| !same(r, rec) && in_this_launch(r))
     });
     Joined {
         record,
@@ -75,10 +75,11 @@ pub(super) fn holders<'a>(
 ) -> HashMap<(String, String), (usize, &'a LiveRecord)> {
     let mut newest: HashMap<(String, String), (usize, &'a LiveRecord)> = HashMap::new();
     for (i, j) in joined.iter().enumerate() {
-        let (Some(latest), Some(_), Some(_)) = (j.latest, j.spec, j.pane) else {
+        if j.pane.is_none() {
             continue;
-        };
-        for rec in std::iter::once(latest).chain(j.holds_now) {
+        }
+        let in_force = j.latest.filter(|_| j.spec.is_some());
+        for rec in in_force.into_iter().chain(j.holds_now) {
             let held = newest.entry(conversation(rec)).or_insert((i, rec));
             if rec.written_at() > held.1.written_at() {
                 *held = (i, rec);

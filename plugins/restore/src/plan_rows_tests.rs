@@ -189,6 +189,18 @@ fn a_pane_holding_the_conversation_since_the_launch_keeps_it_on_the_next_restore
     };
     assert!(reason.describe().contains("s2"), "{}", reason.describe());
     assert_eq!(code(&rows[1]), "new-conversation");
+    // Pane 3's first record is from this launch (nothing in force): it holds A all the same.
+    let captured = [
+        nth_record(0, "claude", ID_A, "2026-11-30T11:30:00Z"),
+        nth_record(3, "claude", ID_A, "2026-12-01T09:10:00Z"),
+    ];
+    let rows = run_mode(
+        &captured,
+        &[nth_pane(0), nth_pane(3)],
+        Some(RestoreMode::None),
+        Some(LAUNCH),
+    );
+    assert_eq!((code(&rows[0]), code(&rows[1])), ("duplicate", "no-record"));
 }
 
 #[test]
