@@ -2,23 +2,23 @@
 //!
 //! Precedence, first match wins (the style of agterm's `CommandRestore.restorePlan`):
 //!
-//! | #  | condition                                                                   | row                       |
-//! |----|-----------------------------------------------------------------------------|---------------------------|
-//! | 1  | no record, or every record was written after the cutoff                     | skip `no-record`          |
-//! | 2  | the chosen record's agent is unknown / its session id is invalid            | skip `unknown-agent` / `invalid-id` |
-//! | 3  | no open pane joins the record (pane id, else session id + role)             | skip `pane-gone`          |
-//! | 4  | the user ended the conversation (its newest record in any pane)             | skip `ended`              |
-//! | 5  | another joined pane's record names the same (agent, conversation), newer    | skip `duplicate`          |
-//! | 6  | the pane lives on another machine (agterm remote session)                   | skip `remote`             |
-//! | 7  | the agent in the foreground runs a conversation started in this launch      | skip `new-conversation`   |
-//! | 8  | the pane's foreground is the agent (a Live daemon kept it, a pin fired, …)  | skip `already-running`    |
-//! | 9  | anything else in the foreground (vim, a build, …)                           | skip `busy`               |
-//! | 10 | a pin agterm is still to type itself (Re-run; unrealized, or just launched) | skip `pinned`             |
-//! | 11 | the pane's terminal is not up (`realized: false`) after restore's wait      | skip `not-realized`       |
-//! | 12 | agterm sees no shell in front either (a setuid `sudo` it cannot read)       | skip `hidden-foreground`  |
-//! | 13 | the conversation's transcript / rollout is gone                             | skip `transcript-gone`    |
-//! | 14 | a directory or flag no shell line can carry                                 | skip `unquotable`         |
-//! | 15 | otherwise                                                                   | `type <resume line>`      |
+//! | #  | condition                                                                          | row                                 |
+//! |----|------------------------------------------------------------------------------------|-------------------------------------|
+//! | 1  | no record, or every record was written after the cutoff                            | skip `no-record`                    |
+//! | 2  | the chosen record's agent is unknown / its session id is invalid                   | skip `unknown-agent` / `invalid-id` |
+//! | 3  | no open pane joins the record (pane id, else session id + role)                    | skip `pane-gone`                    |
+//! | 4  | the user ended the conversation (its newest record in any pane)                    | skip `ended`                        |
+//! | 5  | another joined pane held the same (agent, conversation) later (in this launch too) | skip `duplicate`                    |
+//! | 6  | the pane lives on another machine (agterm remote session)                          | skip `remote`                       |
+//! | 7  | the agent in the foreground runs a conversation started in this launch             | skip `new-conversation`             |
+//! | 8  | the pane's foreground is the agent (a Live daemon kept it, a pin fired, …)         | skip `already-running`              |
+//! | 9  | anything else in the foreground (vim, a build, …)                                  | skip `busy`                         |
+//! | 10 | a pin agterm is still to type itself (Re-run; unrealized, or just launched)        | skip `pinned`                       |
+//! | 11 | the pane's terminal is not up (`realized: false`) after restore's wait             | skip `not-realized`                 |
+//! | 12 | agterm sees no shell in front either (a setuid `sudo` it cannot read)              | skip `hidden-foreground`            |
+//! | 13 | the conversation's transcript / rollout is gone                                    | skip `transcript-gone`              |
+//! | 14 | a directory or flag no shell line can carry                                        | skip `unquotable`                   |
+//! | 15 | otherwise                                                                          | `type <resume line>`                |
 //!
 //! Each skip row is one [`SkipReason`] variant (`skip.rs`); a new decision is a new row here. Rows 1–3
 //! and 5 are computed for all panes first (`plan_join.rs`), since row 5 compares panes with each other.
