@@ -38,13 +38,17 @@ pub(super) fn join<'a>(
     let same = |a: &LiveRecord, b: &LiveRecord| {
         a.agent == b.agent && a.session_id.eq_ignore_ascii_case(&b.session_id)
     };
-    let latest = record.map(|(rec, _)| c.record.as_ref().filter(|r| same(r, rec)).unwrap_or(rec));
     let in_this_launch = |r: &LiveRecord| launched_at.is_some_and(|l| r.written_at() > Some(l));
-    // Also a pane with nothing in force (its first record is from this launch) holds what it runs now.
-    let holds_now = c
+    // The current record, unless it is the agent dying with the old terminal (a `SessionEnd` that is
+    // not the user's, landing after the new launch): that says nothing about who holds it now.
+    let current = c
         .record
         .as_ref()
-        .filter(|r| in_this_launch(r) && record.is_none_or(|(rec, _)| !same(r, rec)));
+        .filter(|r| !(in_this_launch(r) && r.event == "SessionEnd" && !r.ended_by_user()));
+    let latest = record.map(|(rec, _)| current.filter(|r| same(r, rec)).unwrap_or(rec));
+    // Also a pane with nothing in force (its first record is from this launch) holds what it runs now.
+    let holds_now =
+        current.filter(|r| in_this_launch(r) && record.is_none_or(|(rec, _)| !same(r, rec)));
     let pane = record.map(|(r, _)| r).or(holds_now).and_then(|rec| {
         rec.pane_id
             .as_ref()

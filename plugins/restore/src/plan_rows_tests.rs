@@ -201,6 +201,28 @@ fn a_pane_holding_the_conversation_since_the_launch_keeps_it_on_the_next_restore
         Some(LAUNCH),
     );
     assert_eq!((code(&rows[0]), code(&rows[1])), ("duplicate", "no-record"));
+    // Pane 0's agent died with the old terminal, its SessionEnd landing after the launch: that does not
+    // make pane 0 the holder over pane 1, which restore typed the conversation into.
+    let mut p0 = nth_record(0, "claude", ID_A, "2026-11-30T11:30:00Z");
+    let mut late_end = p0.record.clone().unwrap();
+    late_end.event = "SessionEnd".into();
+    late_end.set_end_reason(Some("other"));
+    late_end.ts = "2026-12-01T09:07:00Z".into();
+    p0.journal = vec![p0.record.replace(late_end).unwrap()];
+    let p1 = held_then(
+        1,
+        ID_A,
+        "2026-11-30T11:45:00Z",
+        ID_A,
+        "2026-12-01T09:05:00Z",
+    );
+    let mut panes = [nth_pane(0), nth_pane(1)];
+    panes[1].foreground = Some(vec!["claude".into(), "--resume".into(), ID_A.into()]);
+    let rows = run_mode(&[p0, p1], &panes, Some(RestoreMode::None), Some(LAUNCH));
+    assert_eq!(
+        (code(&rows[0]), code(&rows[1])),
+        ("duplicate", "already-running")
+    );
 }
 
 #[test]
