@@ -73,7 +73,7 @@ impl Problems {
             .chain([&last])
             .any(|p| matches!(p, Problem::Failed(_)));
         for p in &self.0 {
-            eprintln!("agterm-backup: {p}");
+            warn!("agterm-backup: {p}");
         }
         let message = last.to_string();
         Err(if failed {
@@ -198,7 +198,7 @@ pub fn apply(args: ApplyArgs) -> CliResult {
 /// Hooks naming a binary in a cargo build folder break on the next `cargo clean`.
 fn warn_about_build_folder(binary: &Path) {
     if let Some(folder) = command::build_folder_of(binary) {
-        eprintln!(
+        warn!(
             "agterm-backup: warning: the hooks run {}, inside the build folder {}: `cargo clean` deletes it and \
              every hook then fails; install it (`cargo install --locked --path .`) and run `installer apply` \
              with the installed binary",
