@@ -38,15 +38,14 @@ fn fresh_machine_gets_every_file_and_remove_takes_them_away() {
         agterm_backup_denylist::parse(&denylist),
         vec!["tmux", "screen", "zellij", "claude", "codex"]
     );
-    let stamps: Vec<_> = [
+    let files = [
         s.claude_settings(),
         s.codex_config(),
         s.denylist(),
         s.tmux_conf(),
-    ]
-    .iter()
-    .map(|p| mtime(p))
-    .collect();
+    ];
+    let mtimes = || files.iter().map(|p| mtime(p)).collect::<Vec<_>>();
+    let stamps = mtimes();
 
     let again = apply_all(&s);
     assert_eq!(
@@ -55,15 +54,7 @@ fn fresh_machine_gets_every_file_and_remove_takes_them_away() {
         "{}",
         text(&again.stdout)
     );
-    let stamps2: Vec<_> = [
-        s.claude_settings(),
-        s.codex_config(),
-        s.denylist(),
-        s.tmux_conf(),
-    ]
-    .iter()
-    .map(|p| mtime(p))
-    .collect();
+    let stamps2 = mtimes();
     assert_eq!(stamps, stamps2, "a no-op apply must not touch mtimes");
 
     let out = s.run(&["installer", "remove"]);
