@@ -1,8 +1,12 @@
-//! The agent table. Each supported agent is one [`AgentSpec`] row: adding gemini, grok, kimi, copilot or
-//! opencode to the hook is a data change here (plus its hook wiring in the installer).
+//! The agent table. Each supported agent is one [`AgentSpec`] row: adding an agent to the hook is a data
+//! change here (plus its hook file as a row in the installer). Gemini CLI, Copilot CLI and Qwen Code are in
+//! [`more`].
 //!
 //! The flag lists for `claude` and `codex` are taken from the real `claude --help` / `codex --help`; a test
 //! checks them against the installed CLIs whenever they are present.
+
+mod more;
+pub use more::{COPILOT, GEMINI, QWEN};
 
 /// How an agent is told to re-enter a conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +46,9 @@ pub struct AgentSpec {
     pub headless_flags: &'static [&'static str],
     /// Subcommands that make the run headless (`codex exec`) or are not a conversation at all.
     pub headless_subcommands: &'static [&'static str],
+    /// A positional prompt makes the run one-shot (`qwen "fix it"`): a first positional word that is not a
+    /// subcommand is headless, not only dropped.
+    pub positional_prompt_headless: bool,
     /// Environment variable that carries the agent's own pid into its hooks, if any.
     pub pid_env: Option<&'static str>,
     /// `(variable, value)`: when the variable is set in the hook's environment to anything but `value`,
@@ -50,7 +57,7 @@ pub struct AgentSpec {
 }
 
 /// Every agent agterm-backup knows.
-pub const AGENTS: &[AgentSpec] = &[CLAUDE, CODEX, GEMINI, OPENCODE, COPILOT, GROK, KIMI];
+pub const AGENTS: &[AgentSpec] = &[CLAUDE, CODEX, GEMINI, OPENCODE, COPILOT, QWEN, GROK, KIMI];
 
 pub const CLAUDE: AgentSpec = AgentSpec {
     name: "claude",
@@ -146,6 +153,7 @@ pub const CLAUDE: AgentSpec = AgentSpec {
         "config",
         "migrate-installer",
     ],
+    positional_prompt_headless: false,
     pid_env: Some("CLAUDE_PID"),
     interactive_entrypoint: Some(("CLAUDE_CODE_ENTRYPOINT", "cli")),
 };
@@ -217,24 +225,7 @@ pub const CODEX: AgentSpec = AgentSpec {
         "features",
         "help",
     ],
-    pid_env: None,
-    interactive_entrypoint: None,
-};
-
-pub const GEMINI: AgentSpec = AgentSpec {
-    name: "gemini",
-    binaries: &["gemini"],
-    npm_packages: &["@google/gemini-cli"],
-    resume: ResumeGrammar::FlagThenId("--resume"),
-    value_flags: &["--model", "-m", "--approval-mode", "--extensions", "-e"],
-    variadic_flags: &["--include-directories"],
-    optional_value_flags: &[],
-    session_flags: &[],
-    session_value_flags: &[],
-    session_optional_value_flags: &["--resume", "-r"],
-    session_subcommands: &[],
-    headless_flags: &["-p", "--prompt"],
-    headless_subcommands: &["mcp", "extensions"],
+    positional_prompt_headless: false,
     pid_env: None,
     interactive_entrypoint: None,
 };
@@ -253,24 +244,7 @@ pub const OPENCODE: AgentSpec = AgentSpec {
     session_subcommands: &[],
     headless_flags: &[],
     headless_subcommands: &["run", "serve", "auth", "session", "upgrade"],
-    pid_env: None,
-    interactive_entrypoint: None,
-};
-
-pub const COPILOT: AgentSpec = AgentSpec {
-    name: "copilot",
-    binaries: &["copilot"],
-    npm_packages: &["@github/copilot"],
-    resume: ResumeGrammar::FlagEqualsId("--resume"),
-    value_flags: &["--model", "--agent"],
-    variadic_flags: &["--add-dir"],
-    optional_value_flags: &[],
-    session_flags: &["--continue"],
-    session_value_flags: &[],
-    session_optional_value_flags: &["--resume"],
-    session_subcommands: &[],
-    headless_flags: &["-p", "--prompt"],
-    headless_subcommands: &[],
+    positional_prompt_headless: false,
     pid_env: None,
     interactive_entrypoint: None,
 };
@@ -289,6 +263,7 @@ pub const GROK: AgentSpec = AgentSpec {
     session_subcommands: &[],
     headless_flags: &["-p", "--print"],
     headless_subcommands: &[],
+    positional_prompt_headless: false,
     pid_env: None,
     interactive_entrypoint: None,
 };
@@ -307,6 +282,7 @@ pub const KIMI: AgentSpec = AgentSpec {
     session_subcommands: &[],
     headless_flags: &["--print"],
     headless_subcommands: &[],
+    positional_prompt_headless: false,
     pid_env: None,
     interactive_entrypoint: None,
 };

@@ -100,7 +100,8 @@ pub fn filter_launch_args(spec: &AgentSpec, args: &[String]) -> LaunchArgs {
         let word = &args[next];
         next += 1;
         if word == "--" {
-            // Everything after `--` is positional: dropped.
+            // Everything after `--` is positional: dropped (a one-shot prompt for some agents).
+            out.headless |= spec.positional_prompt_headless && next < args.len();
             break;
         }
         let apply = |role: Role, words: Vec<String>, out: &mut LaunchArgs| match role {
@@ -153,6 +154,8 @@ pub fn filter_launch_args(spec: &AgentSpec, args: &[String]) -> LaunchArgs {
             } else if spec.headless_subcommands.contains(&word.as_str()) {
                 out.subcommand = Some(word.clone());
                 out.headless = true;
+            } else if spec.positional_prompt_headless {
+                out.headless = true;
             }
         }
     }
@@ -161,3 +164,6 @@ pub fn filter_launch_args(spec: &AgentSpec, args: &[String]) -> LaunchArgs {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod more_tests;

@@ -19,6 +19,7 @@ fn grammar_per_agent() {
         ("gemini", "'gemini' '--resume' 'ID' '--model' 'x'"),
         ("opencode", "'opencode' '--session' 'ID' '--model' 'x'"),
         ("copilot", "'copilot' '--resume=ID' '--model' 'x'"),
+        ("qwen", "'qwen' '--resume' 'ID' '--model' 'x'"),
         ("grok", "'grok' '--resume' 'ID' '--model' 'x'"),
         ("kimi", "'kimi' '-r' 'ID' '--model' 'x'"),
     ];
