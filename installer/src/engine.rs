@@ -6,6 +6,7 @@
 //! created (today's text is what we write into an absent file) is deleted. Otherwise only our entries are
 //! cut out.
 
+use crate::agent_hooks::{self, HookFile};
 use crate::fsio::{self, CommitError, FileState};
 use crate::refusal::{decode_utf8, FileRefusal, Refusal};
 use crate::{codex_toml, json_hooks};
@@ -23,6 +24,8 @@ pub enum TargetKind {
     CodexHooksJson,
     /// agterm's `restore-denylist.conf`.
     Denylist,
+    /// The hook file of another agent, given by its row (Gemini, Copilot, Qwen).
+    AgentHooks(&'static HookFile),
 }
 
 impl TargetKind {
@@ -32,6 +35,7 @@ impl TargetKind {
             TargetKind::ClaudeSettings => "claude",
             TargetKind::CodexConfig | TargetKind::CodexHooksJson => "codex",
             TargetKind::Denylist => "denylist",
+            TargetKind::AgentHooks(row) => row.agent,
         }
     }
 
@@ -60,6 +64,7 @@ impl Target {
             TargetKind::CodexHooksJson => json_hooks::apply(original, "codex", &self.command),
             TargetKind::CodexConfig => codex_toml::apply(original, &self.command),
             TargetKind::Denylist => Ok(denylist::with_our_block(original)),
+            TargetKind::AgentHooks(row) => agent_hooks::apply(row, original, &self.command),
         }
     }
 
@@ -70,6 +75,7 @@ impl Target {
             TargetKind::CodexHooksJson => json_hooks::remove(current, "codex"),
             TargetKind::CodexConfig => codex_toml::remove(current),
             TargetKind::Denylist => Ok(denylist::without_our_block(current)),
+            TargetKind::AgentHooks(row) => agent_hooks::remove(row, current),
         }
     }
 
@@ -82,6 +88,7 @@ impl Target {
                 .lines()
                 .any(|l| l.trim_end() == codex_toml::BLOCK_START),
             TargetKind::Denylist => denylist::find_block(text).is_some(),
+            TargetKind::AgentHooks(row) => agent_hooks::has_ours(row, text),
         }
     }
 }

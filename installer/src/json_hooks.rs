@@ -13,7 +13,7 @@ use jsonc_parser::cst::{CstInputValue, CstNode, CstObject, CstRootNode, CstStrin
 use jsonc_parser::ParseOptions;
 
 /// Plain JSON, as `JSON.parse` (Claude) and serde (Codex) read it: every JSON5/JSONC extension off.
-fn strict() -> ParseOptions {
+pub(crate) fn strict() -> ParseOptions {
     ParseOptions {
         allow_comments: false,
         allow_loose_object_property_names: false,
@@ -39,6 +39,12 @@ struct Found {
 
 /// Parses `text` strictly; the top level must be an object (or nothing at all).
 fn parse(text: &str) -> Result<CstRootNode, Refusal> {
+    parse_with(text, &strict())
+}
+
+/// Parses `text` with `options` (strict JSON, or with comments for agents that strip them first); the
+/// top level must be an object (or nothing at all).
+pub(crate) fn parse_with(text: &str, options: &ParseOptions) -> Result<CstRootNode, Refusal> {
     let refuse = |e: jsonc_parser::errors::ParseError| {
         Refusal::at(
             e.line_display(),
@@ -49,8 +55,8 @@ fn parse(text: &str) -> Result<CstRootNode, Refusal> {
             ),
         )
     };
-    jsonc_parser::parse_to_value(text, &strict()).map_err(refuse)?;
-    let root = CstRootNode::parse(text, &strict()).map_err(refuse)?;
+    jsonc_parser::parse_to_value(text, options).map_err(refuse)?;
+    let root = CstRootNode::parse(text, options).map_err(refuse)?;
     refuse_raw_control_characters(text, &CstNode::Container(root.clone().into()))?;
     if let Some(value) = root.value() {
         if value.as_object().is_none() {
@@ -85,7 +91,7 @@ fn refuse_raw_control_characters(text: &str, node: &CstNode) -> Result<(), Refus
 }
 
 /// Where a node starts, for refusals.
-fn offset_of(text: &str, node: &CstNode) -> usize {
+pub(crate) fn offset_of(text: &str, node: &CstNode) -> usize {
     // The CST does not expose ranges; the text before the node is the concatenation of its previous
     // siblings and ancestors' previous siblings. Counting is cheap enough for config files.
     let mut offset = 0;

@@ -10,6 +10,7 @@
 //! targets from the environment, [`status`] reports them, [`trust`] asks Codex's app-server to trust our
 //! hooks.
 
+pub mod agent_hooks;
 pub mod claude_plugin;
 pub mod codex_toml;
 pub mod command;
@@ -23,6 +24,10 @@ pub mod trust;
 
 pub use engine::{Change, Problem, Target, TargetKind};
 pub use refusal::{FileRefusal, Refusal};
+
+/// Every agent the installer wires, in the order it lists them (the default of `--agents`). The agents
+/// after Claude and Codex are wired only where they are installed or set up ([`paths::absence`]).
+pub const ALL_AGENTS: [&str; 5] = ["claude", "codex", "gemini", "copilot", "qwen"];
 
 /// The hook events we wire, in the order we write them. Only long-standing names: Claude Code drops a
 /// whole settings file that names an event it does not know.

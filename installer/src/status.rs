@@ -79,6 +79,7 @@ fn file_name(kind: TargetKind) -> &'static str {
         TargetKind::CodexConfig => "config.toml",
         TargetKind::CodexHooksJson => "hooks.json",
         TargetKind::Denylist => "restore-denylist.conf",
+        TargetKind::AgentHooks(row) => row.file_name,
     }
 }
 
@@ -101,6 +102,7 @@ fn event_states(target: &Target, text: Option<&str>) -> Result<Vec<EventState>, 
         TargetKind::CodexHooksJson => json_hooks::inspect(text, "codex", &target.command),
         TargetKind::CodexConfig => codex_toml::inspect(text, &target.command),
         TargetKind::Denylist => Ok(Vec::new()),
+        TargetKind::AgentHooks(row) => crate::agent_hooks::inspect(row, text, &target.command),
     }
 }
 

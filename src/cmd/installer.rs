@@ -5,7 +5,7 @@ use crate::cli::{ApplyArgs, JsonArgs, RemoveArgs};
 use crate::{CliError, CliResult};
 use agterm_backup_installer::engine::{self, Change, Problem};
 use agterm_backup_installer::paths::{self, Process};
-use agterm_backup_installer::{codex_toml, json_hooks, status, trust, TargetKind};
+use agterm_backup_installer::{codex_toml, json_hooks, status, trust, TargetKind, ALL_AGENTS};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -16,8 +16,6 @@ macro_rules! say {
         let _ = writeln!(std::io::stdout(), $($arg)*);
     }};
 }
-
-const ALL_AGENTS: [&str; 2] = ["claude", "codex"];
 
 /// What the hooks will run: this binary through a stable `$PATH` entry when there is one (a Homebrew
 /// symlink survives upgrades), else its absolute, canonical path.
@@ -69,6 +67,9 @@ pub fn apply(args: ApplyArgs) -> CliResult {
     let binary = this_binary()?;
     let mut targets = paths::targets(&Process, &binary, &args.agents, !args.no_denylist)
         .map_err(CliError::refused)?;
+    for (agent, why) in paths::absent_agents(&Process, &args.agents) {
+        say!("{agent:<9} skipped: {why}");
+    }
     // The plugin route already runs the hook: adding it to settings.json too would run it twice.
     targets.retain(|t| {
         let plugin = (t.kind == TargetKind::ClaudeSettings)
