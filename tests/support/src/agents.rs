@@ -6,8 +6,10 @@
 //! are in `research/agent-clis-offline.md`.
 
 mod drive;
+mod more;
 pub mod rig;
 
+pub use more::copilot_cache;
 pub use drive::{
     find_descendant, run_cli, start_in_pane, start_in_split, type_prompt, wait_ready, wait_screen,
     Agent,
@@ -140,6 +142,7 @@ impl AgentHome {
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
+        .chain(self.more_agents_env(stub))
         .collect()
     }
 
