@@ -280,11 +280,7 @@ mod tests {
                 ("PATH", "/usr/bin:relative:/opt/g/bin"),
                 ("COPILOT_HOME", "/c"),
             ],
-            &[
-                ("/opt/g/bin/gemini", ""),
-                ("/h/.qwen", ""),
-                ("/c", ""),
-            ],
+            &[("/opt/g/bin/gemini", ""), ("/h/.qwen", ""), ("/c", "")],
         );
         let t = targets(&f, bin, &all, false).unwrap();
         let paths: Vec<String> = t.iter().map(|t| t.path.display().to_string()).collect();

@@ -9,11 +9,11 @@ mod drive;
 mod more;
 pub mod rig;
 
-pub use more::copilot_cache;
 pub use drive::{
     find_descendant, run_cli, start_in_pane, start_in_split, type_prompt, wait_ready, wait_screen,
     Agent,
 };
+pub use more::copilot_cache;
 
 use crate::stub_model::StubModel;
 use serde_json::{json, Value};

@@ -14,7 +14,12 @@ impl AgentHome {
     pub fn seed_more_agents(&self, trusted_dirs: &[&Path], logger: Option<&str>) {
         let dirs: Vec<String> = trusted_dirs
             .iter()
-            .map(|d| d.canonicalize().unwrap_or_else(|_| d.to_path_buf()).display().to_string())
+            .map(|d| {
+                d.canonicalize()
+                    .unwrap_or_else(|_| d.to_path_buf())
+                    .display()
+                    .to_string()
+            })
             .collect();
         let gemini = self.home.join(".gemini");
         let copilot = self.home.join(".copilot");
@@ -22,15 +27,16 @@ impl AgentHome {
         for d in [&gemini, &copilot.join("hooks"), &qwen] {
             std::fs::create_dir_all(d).expect("create agent config folder");
         }
-        let grouped = |events: &[&str]| -> serde_json::Value {
-            logger
+        let grouped =
+            |events: &[&str]| -> serde_json::Value {
+                logger
                 .map(|c| {
                     let group = json!([{"matcher": "*", "hooks": [{"type": "command", "name": "log",
                                          "command": c, "timeout": 10000}]}]);
                     events.iter().map(|e| (e.to_string(), group.clone())).collect()
                 })
                 .unwrap_or_else(|| json!({}))
-        };
+            };
         write_json(
             &gemini.join("settings.json"),
             &json!({
@@ -41,21 +47,29 @@ impl AgentHome {
                 "hooks": grouped(&["SessionStart", "BeforeAgent", "BeforeTool", "AfterAgent"]),
             }),
         );
-        let trusted: serde_json::Map<String, serde_json::Value> =
-            dirs.iter().map(|d| (d.clone(), json!("TRUST_FOLDER"))).collect();
+        let trusted: serde_json::Map<String, serde_json::Value> = dirs
+            .iter()
+            .map(|d| (d.clone(), json!("TRUST_FOLDER")))
+            .collect();
         write_json(&gemini.join("trustedFolders.json"), &trusted.into());
         write_json(
             &copilot.join("settings.json"),
             &json!({"banner": "never", "autoUpdate": false, "theme": "default"}),
         );
-        write_json(&copilot.join("config.json"), &json!({"trustedFolders": dirs}));
+        write_json(
+            &copilot.join("config.json"),
+            &json!({"trustedFolders": dirs}),
+        );
         if let Some(c) = logger {
             let handler = json!([{"type": "command", "bash": c, "timeoutSec": 10}]);
             let hooks: serde_json::Map<String, serde_json::Value> = super::HOOK_EVENTS
                 .iter()
                 .map(|e| (e.to_string(), handler.clone()))
                 .collect();
-            write_json(&copilot.join("hooks/log.json"), &json!({"version": 1, "hooks": hooks}));
+            write_json(
+                &copilot.join("hooks/log.json"),
+                &json!({"version": 1, "hooks": hooks}),
+            );
         }
         write_json(
             &qwen.join("settings.json"),
@@ -95,7 +109,9 @@ impl AgentHome {
     /// `~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`, Copilot
     /// `~/.copilot/session-state/<id>/events.jsonl`, Qwen `~/.qwen/projects/<slug>/chats/<id>.jsonl`.
     pub fn has_conversation(&self, agent: &str, id: &str) -> bool {
-        self.conversation_files(agent, id).iter().any(|f| f.is_file())
+        self.conversation_files(agent, id)
+            .iter()
+            .any(|f| f.is_file())
     }
 
     /// The files of conversation `id` of `agent` (see [`AgentHome::has_conversation`]).
@@ -114,10 +130,17 @@ impl AgentHome {
                     .filter(|f| f.display().to_string().ends_with(&tail))
                     .collect()
             }
-            "copilot" => vec![self.home.join(".copilot/session-state").join(id).join("events.jsonl")],
+            "copilot" => vec![self
+                .home
+                .join(".copilot/session-state")
+                .join(id)
+                .join("events.jsonl")],
             "qwen" => chats(self.home.join(".qwen/projects"))
                 .into_iter()
-                .filter(|f| f.file_name().is_some_and(|n| n == format!("{id}.jsonl").as_str()))
+                .filter(|f| {
+                    f.file_name()
+                        .is_some_and(|n| n == format!("{id}.jsonl").as_str())
+                })
                 .collect(),
             _ => Vec::new(),
         }
