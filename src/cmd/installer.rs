@@ -115,6 +115,21 @@ pub fn apply(args: ApplyArgs) -> CliResult {
             );
         }
     }
+    for change in &changes {
+        if let (TargetKind::AgentHooks(row), Some(after)) = (change.target.kind, &change.after) {
+            if let Some(setting) =
+                agterm_backup_installer::agent_hooks::hooks_switched_off(row, after)
+            {
+                eprintln!(
+                    "agterm-backup: warning: {}: `{setting}` keeps {} from running any hook, ours included; \
+                     change it to let agterm-backup capture {} sessions",
+                    change.target.path.display(),
+                    row.agent,
+                    row.agent
+                );
+            }
+        }
+    }
     let Some(codex) = targets.iter().find(|t| t.kind.target_name() == "codex") else {
         return Ok(());
     };

@@ -148,18 +148,22 @@ fn record(world: &World, pane: &AgentPane) -> Option<Value> {
 }
 
 /// The pane's live record names its conversation and directory (the hook kept up across the restart).
+/// The hook that writes it may still be running when its payload shows in the log: wait for it.
 pub fn assert_record(world: &World, pane: &AgentPane) {
-    let record = record(world, pane);
-    let ok = record.as_ref().is_some_and(|r| {
+    let names_it = |r: &Value| {
         r["session_id"] == pane.id.as_str()
             && r["agent_cwd"] == pane.dir.display().to_string().as_str()
-    });
+    };
+    let ok = wait_until(TURN, || record(world, pane).is_some_and(|r| names_it(&r)));
+    let record = record(world, pane);
+    let log = StateDir::at(&world.rig.state_dir).log_path();
     assert!(
         ok,
-        "{}: record {record:?}, want {} in {}",
+        "{}: record {record:?}, want {} in {}; hook log:\n{}",
         pane.name,
         pane.id,
-        pane.dir.display()
+        pane.dir.display(),
+        std::fs::read_to_string(log).unwrap_or_default()
     );
 }
 

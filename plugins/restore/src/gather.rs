@@ -24,7 +24,13 @@ pub fn plan_offline(state: &StateDir, env: &dyn Fn(&str) -> Option<String>) -> V
     let records = captured
         .iter()
         .flat_map(|c| c.record.iter().chain(c.journal.iter()));
-    let transcripts = Transcripts::scan(records, codex_home(env).as_deref());
+    let mut transcripts = Transcripts::scan(records, codex_home(env).as_deref());
+    transcripts.scan_stores(
+        captured
+            .iter()
+            .flat_map(|c| c.record.iter().chain(c.journal.iter())),
+        env,
+    );
     plan(&PlanInput {
         captured: &captured,
         panes: &[],
@@ -59,7 +65,13 @@ pub fn gather(
     let records = captured
         .iter()
         .flat_map(|c| c.record.iter().chain(c.journal.iter()));
-    let transcripts = Transcripts::scan(records, codex_home(env).as_deref());
+    let mut transcripts = Transcripts::scan(records, codex_home(env).as_deref());
+    transcripts.scan_stores(
+        captured
+            .iter()
+            .flat_map(|c| c.record.iter().chain(c.journal.iter())),
+        env,
+    );
     let input = PlanInput {
         captured: &captured,
         panes: &panes,
