@@ -239,3 +239,6 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod more_tests;
