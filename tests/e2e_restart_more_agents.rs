@@ -34,6 +34,26 @@ fn clis_present() -> bool {
         .all(|c| agent_cli(c).is_some())
 }
 
+/// `installer apply` wired each agent's own hook file and kept what the user had there (the comment
+/// Gemini and Qwen allow, the auth settings).
+fn assert_wired(world: &World) {
+    let home = &world.rig.home.home;
+    for (agent, file) in [
+        ("gemini", ".gemini/settings.json"),
+        ("qwen", ".qwen/settings.json"),
+        ("copilot", ".copilot/hooks/agterm-backup.json"),
+    ] {
+        let text = std::fs::read_to_string(home.join(file)).unwrap_or_default();
+        assert!(text.contains(&format!("hook {agent}")), "{file}: {text}");
+        if agent != "copilot" {
+            assert!(
+                text.starts_with("// seeded by") && text.contains("selectedType"),
+                "kept: {text}"
+            );
+        }
+    }
+}
+
 /// Runs each pane's agent headless with the pane's environment, as a person would in that pane: the
 /// record and the journal must not change.
 fn headless_runs_change_nothing(world: &World) {
@@ -112,6 +132,7 @@ fn restart_then_restore(version: &str, mode: RestoreMode) {
     let Some(mut world) = World::start(version, mode) else {
         return;
     };
+    assert_wired(&world);
     world.start_agents(&MORE);
     headless_runs_change_nothing(&world);
     let mut before = before_restart(&world);

@@ -37,7 +37,9 @@ impl AgentHome {
                 })
                 .unwrap_or_else(|| json!({}))
             };
-        write_json(
+        // Gemini and Qwen strip comments before parsing their settings: a user's comment must survive
+        // the installer, and the agent must still read the file the installer wrote.
+        write_commented(
             &gemini.join("settings.json"),
             &json!({
                 "security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": true}},
@@ -71,7 +73,7 @@ impl AgentHome {
                 &json!({"version": 1, "hooks": hooks}),
             );
         }
-        write_json(
+        write_commented(
             &qwen.join("settings.json"),
             &json!({
                 "security": {"auth": {"selectedType": "openai"}}, "model": {"name": "stub-model"},
@@ -145,6 +147,15 @@ impl AgentHome {
             _ => Vec::new(),
         }
     }
+}
+
+/// `value` as pretty JSON after a `//` comment line.
+fn write_commented(path: &Path, value: &serde_json::Value) {
+    let text = format!(
+        "// seeded by agterm-backup's test kit\n{}\n",
+        serde_json::to_string_pretty(value).expect("serialize")
+    );
+    std::fs::write(path, text).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
 }
 
 /// `<workspace>/target/copilot-cache`: where Copilot's loader unpacks its platform binary.
