@@ -24,12 +24,12 @@ use agterm_backup_testkit::paths::agent_cli;
 use e2e_restart_common::flavours::{
     agterm_0_34_rerun_pins, assert_all_resumed, assert_restore_typed_each_pane_once, before_restart,
 };
-use e2e_restart_common::lineup::MORE;
+use e2e_restart_common::lineup::{Lineup, MORE, OPENCODE};
 use e2e_restart_common::{World, AGENT_START, TURN};
 use std::time::Duration;
 
 fn clis_present() -> bool {
-    ["gemini", "copilot", "qwen"]
+    ["gemini", "copilot", "qwen", "opencode"]
         .iter()
         .all(|c| agent_cli(c).is_some())
 }
@@ -42,10 +42,11 @@ fn assert_wired(world: &World) {
         ("gemini", ".gemini/settings.json"),
         ("qwen", ".qwen/settings.json"),
         ("copilot", ".copilot/hooks/agterm-backup.json"),
+        ("opencode", ".config/opencode/plugins/agterm-backup.js"),
     ] {
         let text = std::fs::read_to_string(home.join(file)).unwrap_or_default();
         assert!(text.contains(&format!("hook {agent}")), "{file}: {text}");
-        if agent != "copilot" {
+        if matches!(agent, "gemini" | "qwen") {
             assert!(
                 text.starts_with("// seeded by") && text.contains("selectedType"),
                 "kept: {text}"
@@ -76,6 +77,7 @@ fn headless_runs_change_nothing(world: &World) {
         let args: Vec<&str> = match pane.agent {
             Agent::Gemini => vec!["-p", &prompt],
             Agent::Copilot => vec!["-p", &prompt, "--allow-all-tools"],
+            Agent::Opencode => vec!["run", &prompt],
             _ => vec![&prompt],
         };
         let cli = world.rig.root.join("agent-bin").join(pane.agent_name());
@@ -125,7 +127,7 @@ fn quit_replayed_agents(world: &World) {
     }
 }
 
-fn restart_then_restore(version: &str, mode: RestoreMode) {
+fn restart_then_restore(version: &str, mode: RestoreMode, lineup: &Lineup) {
     if !clis_present() {
         return;
     }
@@ -133,7 +135,7 @@ fn restart_then_restore(version: &str, mode: RestoreMode) {
         return;
     };
     assert_wired(&world);
-    world.start_agents(&MORE);
+    world.start_agents(lineup);
     headless_runs_change_nothing(&world);
     let mut before = before_restart(&world);
     match mode {
@@ -148,17 +150,34 @@ fn restart_then_restore(version: &str, mode: RestoreMode) {
 
 #[test]
 fn agterm_0_15_restart_then_restore_resumes_gemini_copilot_qwen() {
-    restart_then_restore("0.15", RestoreMode::Rerun);
+    restart_then_restore("0.15", RestoreMode::Rerun, &MORE);
 }
 
 #[test]
 fn agterm_0_34_live_reboot_then_restore_resumes_gemini_copilot_qwen() {
-    restart_then_restore("0.34", RestoreMode::Live);
+    restart_then_restore("0.34", RestoreMode::Live, &MORE);
 }
 
 #[test]
 fn agterm_0_34_rerun_types_the_pins_of_gemini_copilot_qwen() {
     if clis_present() {
         agterm_0_34_rerun_pins(&MORE);
+    }
+}
+
+#[test]
+fn agterm_0_15_restart_then_restore_resumes_opencode() {
+    restart_then_restore("0.15", RestoreMode::Rerun, &OPENCODE);
+}
+
+#[test]
+fn agterm_0_34_live_reboot_then_restore_resumes_opencode() {
+    restart_then_restore("0.34", RestoreMode::Live, &OPENCODE);
+}
+
+#[test]
+fn agterm_0_34_rerun_types_the_pin_of_opencode() {
+    if clis_present() {
+        agterm_0_34_rerun_pins(&OPENCODE);
     }
 }

@@ -6,7 +6,7 @@
 //! checks them against the installed CLIs whenever they are present.
 
 mod more;
-pub use more::{COPILOT, GEMINI, QWEN};
+pub use more::{COPILOT, GEMINI, OPENCODE, QWEN};
 
 /// How an agent is told to re-enter a conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -225,25 +225,6 @@ pub const CODEX: AgentSpec = AgentSpec {
         "features",
         "help",
     ],
-    positional_prompt_headless: false,
-    pid_env: None,
-    interactive_entrypoint: None,
-};
-
-pub const OPENCODE: AgentSpec = AgentSpec {
-    name: "opencode",
-    binaries: &["opencode"],
-    npm_packages: &["opencode-ai"],
-    resume: ResumeGrammar::FlagThenId("--session"),
-    value_flags: &["--model", "-m", "--agent", "--port", "--hostname"],
-    variadic_flags: &[],
-    optional_value_flags: &[],
-    session_flags: &["--continue", "-c", "--fork"],
-    session_value_flags: &["--session", "-s"],
-    session_optional_value_flags: &[],
-    session_subcommands: &[],
-    headless_flags: &[],
-    headless_subcommands: &["run", "serve", "auth", "session", "upgrade"],
     positional_prompt_headless: false,
     pid_env: None,
     interactive_entrypoint: None,

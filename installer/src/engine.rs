@@ -9,7 +9,7 @@
 use crate::agent_hooks::{self, HookFile};
 use crate::fsio::{self, CommitError, FileState};
 use crate::refusal::{decode_utf8, FileRefusal, Refusal};
-use crate::{codex_toml, json_hooks};
+use crate::{codex_toml, json_hooks, opencode_plugin};
 use agterm_backup_denylist as denylist;
 use std::path::{Path, PathBuf};
 
@@ -26,6 +26,8 @@ pub enum TargetKind {
     Denylist,
     /// The hook file of another agent, given by its row (Gemini, Copilot, Qwen).
     AgentHooks(&'static HookFile),
+    /// opencode's `plugins/agterm-backup.js`: a whole file of ours.
+    OpencodePlugin,
 }
 
 impl TargetKind {
@@ -36,6 +38,7 @@ impl TargetKind {
             TargetKind::CodexConfig | TargetKind::CodexHooksJson => "codex",
             TargetKind::Denylist => "denylist",
             TargetKind::AgentHooks(row) => row.agent,
+            TargetKind::OpencodePlugin => "opencode",
         }
     }
 
@@ -65,6 +68,7 @@ impl Target {
             TargetKind::CodexConfig => codex_toml::apply(original, &self.command),
             TargetKind::Denylist => Ok(denylist::with_our_block(original)),
             TargetKind::AgentHooks(row) => agent_hooks::apply(row, original, &self.command),
+            TargetKind::OpencodePlugin => opencode_plugin::apply(original, &self.command),
         }
     }
 
@@ -76,6 +80,7 @@ impl Target {
             TargetKind::CodexConfig => codex_toml::remove(current),
             TargetKind::Denylist => Ok(denylist::without_our_block(current)),
             TargetKind::AgentHooks(row) => agent_hooks::remove(row, current),
+            TargetKind::OpencodePlugin => opencode_plugin::remove(current),
         }
     }
 
@@ -89,6 +94,7 @@ impl Target {
                 .any(|l| l.trim_end() == codex_toml::BLOCK_START),
             TargetKind::Denylist => denylist::find_block(text).is_some(),
             TargetKind::AgentHooks(row) => agent_hooks::has_ours(row, text),
+            TargetKind::OpencodePlugin => opencode_plugin::is_ours(text),
         }
     }
 }
@@ -243,6 +249,8 @@ pub fn plan_remove(target: &Target) -> Result<Change, Problem> {
                 {
                     None
                 }
+                // A whole file of ours (opencode's plugin) goes whatever binary it names.
+                _ if cut.is_empty() && target.kind == TargetKind::OpencodePlugin => None,
                 _ => Some(cut),
             }
         }

@@ -7,9 +7,10 @@
 //! - Gemini CLI, Copilot CLI, Qwen Code: their [`HookFile`] rows; each only where the agent is installed
 //!   (on `PATH`) or its config folder exists ([`absence`] says why one is left out).
 
-use crate::agent_hooks::{hook_file, HookFile, HOOK_FILES};
+use crate::agent_hooks::{hook_file, HookFile};
 use crate::command::hook_command;
 use crate::engine::{Target, TargetKind};
+use crate::opencode_plugin;
 use std::path::{Path, PathBuf};
 
 /// Reads the environment and the files that decide where things go.
@@ -105,6 +106,17 @@ pub fn targets(
                     command: hook_command(binary, "codex"),
                 });
             }
+            "opencode" => {
+                let home = home(lookup)?;
+                let dir = opencode_plugin::config_dir(|k| lookup.env(k), &home);
+                if lookup.exists(&dir) || on_path(lookup, "opencode") {
+                    out.push(Target {
+                        kind: TargetKind::OpencodePlugin,
+                        path: opencode_plugin::path(|k| lookup.env(k), &home),
+                        command: hook_command(binary, "opencode"),
+                    });
+                }
+            }
             other => match hook_file(other) {
                 Some(row) if absence(lookup, row)?.is_none() => out.push(Target {
                     kind: TargetKind::AgentHooks(row),
@@ -114,9 +126,9 @@ pub fn targets(
                 Some(_) => {}
                 None => {
                     return Err(format!(
-                    "unknown agent `{other}` in --agents; the installer knows claude, codex, {}",
-                    HOOK_FILES.map(|h| h.agent).join(", ")
-                ))
+                        "unknown agent `{other}` in --agents; the installer knows {}",
+                        crate::ALL_AGENTS.join(", ")
+                    ))
                 }
             },
         }
@@ -141,8 +153,7 @@ pub fn absence(lookup: &dyn Lookup, row: &HookFile) -> Result<Option<String>, St
     if config_dirs.iter().any(|d| lookup.exists(d)) {
         return Ok(None);
     }
-    let path = lookup.env("PATH").unwrap_or_default();
-    if std::env::split_paths(&path).any(|d| d.is_absolute() && lookup.exists(&d.join(row.agent))) {
+    if on_path(lookup, row.agent) {
         return Ok(None);
     }
     Ok(Some(format!(
@@ -152,13 +163,32 @@ pub fn absence(lookup: &dyn Lookup, row: &HookFile) -> Result<Option<String>, St
     )))
 }
 
+/// Whether `command` is in an absolute `$PATH` folder.
+fn on_path(lookup: &dyn Lookup, command: &str) -> bool {
+    let path = lookup.env("PATH").unwrap_or_default();
+    std::env::split_paths(&path).any(|d| d.is_absolute() && lookup.exists(&d.join(command)))
+}
+
 /// The agents of `agents` left out because they are not installed, with why.
 pub fn absent_agents(lookup: &dyn Lookup, agents: &[String]) -> Vec<(&'static str, String)> {
-    agents
+    let mut out: Vec<(&'static str, String)> = agents
         .iter()
         .filter_map(|a| hook_file(a.trim()))
         .filter_map(|row| Some((row.agent, absence(lookup, row).ok()??)))
-        .collect()
+        .collect();
+    if agents.iter().any(|a| a.trim() == "opencode") {
+        if let Ok(home) = home(lookup) {
+            let dir = opencode_plugin::config_dir(|k| lookup.env(k), &home);
+            if !lookup.exists(&dir) && !on_path(lookup, "opencode") {
+                let why = format!(
+                    "not installed here (no `opencode` on PATH, no {})",
+                    dir.display()
+                );
+                out.push(("opencode", why));
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -80,6 +80,7 @@ fn file_name(kind: TargetKind) -> &'static str {
         TargetKind::CodexHooksJson => "hooks.json",
         TargetKind::Denylist => "restore-denylist.conf",
         TargetKind::AgentHooks(row) => row.file_name,
+        TargetKind::OpencodePlugin => "plugins/agterm-backup.js",
     }
 }
 
@@ -103,6 +104,22 @@ fn event_states(target: &Target, text: Option<&str>) -> Result<Vec<EventState>, 
         TargetKind::CodexConfig => codex_toml::inspect(text, &target.command),
         TargetKind::Denylist => Ok(Vec::new()),
         TargetKind::AgentHooks(row) => crate::agent_hooks::inspect(row, text, &target.command),
+        // One plugin serves every moment: each of the four is where the plugin is.
+        TargetKind::OpencodePlugin => {
+            let found = crate::opencode_plugin::inspect(text, &target.command);
+            Ok(crate::OUR_EVENTS
+                .iter()
+                .map(|&event| EventState {
+                    event,
+                    place: found.as_ref().map(|(binary, current)| crate::HookPlace {
+                        group: 0,
+                        handler: 0,
+                        binary: binary.clone(),
+                        current: *current,
+                    }),
+                })
+                .collect())
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// The project folders (under the rig's root; Claude trusts each).
-pub const DIRS: [&str; 11] = [
+pub const DIRS: [&str; 12] = [
     "main proj",
     "second proj",
     "third proj",
@@ -21,6 +21,7 @@ pub const DIRS: [&str; 11] = [
     "gemini proj",
     "copilot proj",
     "qwen proj",
+    "opencode proj",
 ];
 
 /// One agent of a lineup.
@@ -158,6 +159,19 @@ pub const MORE: Lineup = Lineup {
     ],
 };
 
+/// opencode (its native binary, with agterm-backup's plugin) in the right pane of a session opened in
+/// another directory.
+#[allow(dead_code)] // each test binary runs one lineup
+pub const OPENCODE: Lineup = Lineup {
+    sessions: &[("qwen proj", true)],
+    panes: &[PaneSpec {
+        dir: "opencode proj",
+        flags: &["-m", "stub/stub-model"],
+        prompt: "opencode pane says hi",
+        ..spec("opencode", Agent::Opencode, 0, PaneRole::Right)
+    }],
+};
+
 /// One agent in one pane, and what it must come back as.
 #[derive(Debug, Clone)]
 pub struct AgentPane {
@@ -279,6 +293,11 @@ impl World {
             }
             if submitted() {
                 return;
+            }
+            // A TUI still loading may have dropped the keys (opencode does), or just the Enter.
+            if !self.fake.tmux().capture(&tmux_pane, false).contains(prompt) {
+                type_prompt(self.fake.tmux(), &tmux_pane, prompt);
+                continue;
             }
             self.fake
                 .tmux()

@@ -59,7 +59,7 @@ impl World {
         // Gemini, Copilot and Qwen as npm installs them: node launchers (where installed; the lineups
         // that run them check for them first).
         let clis = agent_cli_dir().expect("agent CLIs");
-        for name in ["gemini", "copilot", "qwen"] {
+        for name in ["gemini", "copilot", "qwen", "opencode"] {
             if clis.join(name).exists() {
                 std::os::unix::fs::symlink(clis.join(name), agent_bin.join(name)).unwrap();
             }
@@ -67,6 +67,7 @@ impl World {
         let dirs: Vec<PathBuf> = lineup::DIRS.iter().map(|d| rig.root.join(d)).collect();
         let dir_refs: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
         rig.home.seed_more_agents(&dir_refs, None);
+        rig.home.seed_opencode(&rig.stub);
 
         let mut env = rig.home.env(&rig.stub);
         for (k, v) in env.iter_mut() {

@@ -1,5 +1,5 @@
-//! The rows of the agents wired after Claude Code and Codex: Gemini CLI, GitHub Copilot CLI and Qwen
-//! Code. Each flag list is read from the CLI's own option definitions at the pinned version (the yargs
+//! The rows of the agents wired after Claude Code and Codex: Gemini CLI, GitHub Copilot CLI, Qwen Code and
+//! opencode. Each flag list is read from the CLI's own option definitions at the pinned version (the yargs
 //! `.option(...)` table in Gemini's and Qwen's bundles, hidden options included; Copilot's clap-style
 //! `--help`, which lists every option), not from documentation. What the hooks send and how each resumes
 //! is in `research/agents-offline-more.md`.
@@ -246,6 +246,64 @@ pub const QWEN: AgentSpec = AgentSpec {
         "update",
     ],
     positional_prompt_headless: true,
+    pid_env: None,
+    interactive_entrypoint: None,
+};
+
+/// `opencode-ai` 1.18.33 (a native Bun binary). `opencode [project]` is the TUI (the project path is
+/// dropped: the resume line `cd`s there); `opencode run …` and the servers are headless. `--session <id>`
+/// resumes from any directory (opencode uses the session's own).
+pub const OPENCODE: AgentSpec = AgentSpec {
+    name: "opencode",
+    binaries: &["opencode"],
+    npm_packages: &["opencode-ai"],
+    resume: ResumeGrammar::FlagThenId("--session"),
+    // yargs `type: "string"` / `type: "number"`.
+    value_flags: &[
+        "--log-level",
+        "--port",
+        "--hostname",
+        "--mdns-domain",
+        "--model",
+        "-m",
+        "--agent",
+        "--replay-limit",
+    ],
+    // `type: "array"`.
+    variadic_flags: &["--cors"],
+    optional_value_flags: &[],
+    session_flags: &["--continue", "-c", "--fork"],
+    // `--prompt <text>` is a prompt: dropped with it.
+    session_value_flags: &["--session", "-s", "--prompt"],
+    session_optional_value_flags: &[],
+    session_subcommands: &[],
+    headless_flags: &["--help", "-h", "--version", "-v"],
+    headless_subcommands: &[
+        "completion",
+        "acp",
+        "mcp",
+        "attach",
+        "run",
+        "debug",
+        "providers",
+        "auth",
+        "agent",
+        "upgrade",
+        "uninstall",
+        "serve",
+        "web",
+        "models",
+        "stats",
+        "export",
+        "import",
+        "github",
+        "pr",
+        "session",
+        "plugin",
+        "plug",
+        "db",
+    ],
+    positional_prompt_headless: false,
     pid_env: None,
     interactive_entrypoint: None,
 };

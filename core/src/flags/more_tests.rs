@@ -2,7 +2,7 @@
 //! types, and what each resume must carry again.
 
 use super::*;
-use crate::agent::{COPILOT, GEMINI, QWEN};
+use crate::agent::{COPILOT, GEMINI, OPENCODE, QWEN};
 
 fn run(spec: &AgentSpec, line: &str) -> LaunchArgs {
     let args: Vec<String> = line.split_whitespace().map(String::from).collect();
@@ -118,4 +118,29 @@ fn qwen_positional_query_is_one_shot() {
         w("-m qwen3 --allowed-tools a b --yolo --approval-mode yolo")
     );
     assert_eq!(kept(&QWEN, "-c --session-id x --fork-session -d"), w("-d"));
+}
+
+#[test]
+fn opencode_drops_its_project_path_sessions_and_prompt() {
+    assert_eq!(
+        kept(
+            &OPENCODE,
+            "/w/proj -m stub/stub-model --session ses_1 --prompt hi --agent plan"
+        ),
+        w("-m stub/stub-model --agent plan")
+    );
+    assert_eq!(
+        kept(&OPENCODE, "-c --fork --cors a b --auto"),
+        w("--cors a b --auto")
+    );
+    for line in [
+        "run hello",
+        "serve",
+        "web",
+        "attach http://127.0.0.1:4096",
+        "session list",
+        "-v",
+    ] {
+        assert!(run(&OPENCODE, line).headless, "{line}");
+    }
 }

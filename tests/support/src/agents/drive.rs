@@ -13,6 +13,7 @@ pub enum Agent {
     Gemini,
     Copilot,
     Qwen,
+    Opencode,
 }
 
 impl Agent {
@@ -24,6 +25,7 @@ impl Agent {
             Agent::Gemini => &["Gemini CLI v", "Type your message"],
             Agent::Copilot => &["Copilot v", "\n❯"],
             Agent::Qwen => &["Qwen Code (v", "Type your message"],
+            Agent::Opencode => &["Ask anything", "ctrl+p commands"],
         }
     }
 
@@ -35,6 +37,7 @@ impl Agent {
             Agent::Gemini => "gemini",
             Agent::Copilot => "copilot",
             Agent::Qwen => "qwen",
+            Agent::Opencode => "opencode",
         }
     }
 
@@ -56,13 +59,13 @@ impl Agent {
 
     /// SessionStart fires only with the first prompt (also after a resume), not when the TUI starts.
     pub fn lazy_session_start(self) -> bool {
-        matches!(self, Agent::Codex | Agent::Copilot)
+        matches!(self, Agent::Codex | Agent::Copilot | Agent::Opencode)
     }
 
     /// What quits the TUI when typed into its input box.
     pub fn quit_command(self) -> &'static str {
         match self {
-            Agent::Claude | Agent::Copilot => "/exit",
+            Agent::Claude | Agent::Copilot | Agent::Opencode => "/exit",
             Agent::Codex | Agent::Gemini | Agent::Qwen => "/quit",
         }
     }

@@ -84,6 +84,30 @@ impl AgentHome {
         );
     }
 
+    /// Seeds opencode's config folder: a provider pointing at `stub` (opencode has the openai-compatible
+    /// SDK built in), and the `node_modules` + lockfile that stop it from running an npm install of its
+    /// plugin package at every start (73 s offline).
+    pub fn seed_opencode(&self, stub: &StubModel) {
+        let dir = self.home.join(".config/opencode");
+        std::fs::create_dir_all(dir.join("node_modules")).expect("create opencode config");
+        write_json(
+            &dir.join("opencode.json"),
+            &json!({
+                "provider": {"stub": {"npm": "@ai-sdk/openai-compatible", "name": "Stub",
+                    "options": {"baseURL": format!("{}/v1", stub.base_url()), "apiKey": "stub"},
+                    "models": {"stub-model": {"name": "Stub Model", "tool_call": true}}}},
+                "model": "stub/stub-model", "small_model": "stub/stub-model",
+                "autoupdate": false, "share": "disabled",
+            }),
+        );
+        write_json(&dir.join("package.json"), &json!({"dependencies": {}}));
+        write_json(
+            &dir.join("package-lock.json"),
+            &json!({"name": "opencode", "lockfileVersion": 3, "requires": true,
+                    "packages": {"": {"dependencies": {"@opencode-ai/plugin": "*"}}}}),
+        );
+    }
+
     /// The variables that point Gemini, Copilot and Qwen at `stub`, offline.
     pub fn more_agents_env(&self, stub: &StubModel) -> Vec<(String, String)> {
         let v1 = format!("{}/v1", stub.base_url());
@@ -101,6 +125,9 @@ impl AgentHome {
             ("OPENAI_BASE_URL", v1),
             ("OPENAI_API_KEY", "stub".to_string()),
             ("OPENAI_MODEL", "stub-model".to_string()),
+            ("OPENCODE_DISABLE_MODELS_FETCH", "1".to_string()),
+            ("OPENCODE_DISABLE_AUTOUPDATE", "1".to_string()),
+            ("OPENCODE_DISABLE_DEFAULT_PLUGINS", "1".to_string()),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
@@ -142,6 +169,14 @@ impl AgentHome {
                 .filter(|f| {
                     f.file_name()
                         .is_some_and(|n| n == format!("{id}.jsonl").as_str())
+                })
+                .collect(),
+            // SQLite: the id is stored as text in the database (or its write-ahead log).
+            "opencode" => ["opencode.db", "opencode.db-wal"]
+                .iter()
+                .map(|f| self.home.join(".local/share/opencode").join(f))
+                .filter(|f| {
+                    std::fs::read(f).is_ok_and(|b| b.windows(id.len()).any(|w| w == id.as_bytes()))
                 })
                 .collect(),
             _ => Vec::new(),
