@@ -25,7 +25,8 @@ impl Agent {
             Agent::Gemini => &["Gemini CLI v", "Type your message"],
             Agent::Copilot => &["Copilot v", "\n❯"],
             Agent::Qwen => &["Qwen Code (v", "Type your message"],
-            Agent::Opencode => &["Ask anything", "ctrl+p commands"],
+            // "Ask anything" shows only in a new session; a resumed one shows its history instead.
+            Agent::Opencode => &["ctrl+p commands"],
         }
     }
 
