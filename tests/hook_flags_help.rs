@@ -2,7 +2,7 @@
 //! (switch, `<value>`, `[value]`, `<values...>`) must match the table, every table flag must exist, and
 //! every subcommand must be classified (headless or session-entering). Skips when the CLIs are absent.
 
-use agterm_backup_core::agent::{AgentSpec, CLAUDE, CODEX};
+use agterm_backup_core::agent::{AgentSpec, CLAUDE, CODEX, COPILOT};
 use std::process::Command;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +46,8 @@ fn parse_options(help: &str) -> Vec<HelpOption> {
             };
             let arity = match arg.chars().next() {
                 None => Arity::Switch,
+                // clap's `[<tools>...]` (Copilot): values up to the next flag.
+                Some('[') if arg.contains("...") => Arity::Variadic,
                 Some('[') => Arity::Optional,
                 Some(_) if arg.contains("...") => Arity::Variadic,
                 Some(_) => Arity::One,
@@ -107,6 +109,10 @@ fn help_of(cli: &std::path::Path, args: &[&str]) -> String {
         .env("HOME", home.path())
         .env("CODEX_HOME", home.path().join("codex"))
         .env("DISABLE_AUTOUPDATER", "1")
+        .env(
+            "COPILOT_CACHE_HOME",
+            agterm_backup_testkit::agents::copilot_cache(),
+        )
         .output()
         .unwrap();
     assert!(out.status.success(), "{} {args:?} failed", cli.display());
@@ -186,6 +192,14 @@ fn codex_table_matches_codex_help() {
         help_of(&cli, &["fork", "--help"]),
     ];
     check(&CODEX, &helps);
+}
+
+#[test]
+fn copilot_table_matches_copilot_help() {
+    let Some(cli) = agterm_backup_testkit::paths::agent_cli("copilot") else {
+        return;
+    };
+    check(&COPILOT, &[help_of(&cli, &["--help"])]);
 }
 
 #[test]
