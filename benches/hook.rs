@@ -2,21 +2,24 @@
 //! bare process start measured in the same run.
 //!
 //! - baseline: `sh -c 'exec true <payload'` (a shell start, a redirect, an exec);
-//! - steady: `agterm-backup hook claude`, same session, record already there (the PreToolUse storm case),
-//!   from a stand-in `claude` process named in `$CLAUDE_PID` as Claude Code does;
+//! - steady, agterm answering: `agterm-backup hook claude`, same session, record already there and its
+//!   line pinned through a socket that answers as agterm does (the PreToolUse storm case), from a
+//!   stand-in `claude` process named in `$CLAUDE_PID` as Claude Code does;
+//! - steady, agterm gone: the same with `$AGTERM_SOCKET` naming a socket nobody listens on any more
+//!   (agterm quit, Live daemons keep the agents running): the first event's pin failed, the events after
+//!   it must wait out the backoff step (no connect, no rewrite, no log line);
 //! - first: the first event of a pane: no state directory yet (creates it, writes record and journal),
 //!   on the temp folder's disk and on tmpfs (`/dev/shm`), to separate the hook's work from fsync.
 //!
 //! Kinds are interleaved so drift hits them alike. Prints medians and means, the differences and ratios
-//! against the baseline, and the hook's peak RSS (`wait4` `ru_maxrss`). Targets: steady within 1 ms of the
-//! baseline, first under 5 ms, peak RSS under 4 MiB.
+//! against the baseline, and the hook's peak RSS (`wait4` `ru_maxrss`). Targets: both steady cases within 1 ms
+//! of the baseline, first under 5 ms, peak RSS under 4 MiB.
 
-use agterm_backup_core::agent::CLAUDE;
 use agterm_backup_core::pane::{PaneKey, PaneRole};
 use agterm_backup_core::record::PinOutcome;
-use agterm_backup_core::resume::ResumeLine;
 use agterm_backup_core::state::StateDir;
 use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -84,7 +87,25 @@ impl Drop for StandInAgent {
 
 static AGENT_PID: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
 
-fn hook_cmd(bin: &Path, state: &Path, payload: &Path) -> Command {
+/// A socket that answers every request as agterm answers a stored pin; counts the requests.
+fn answering_agterm(path: &Path) -> std::sync::Arc<std::sync::atomic::AtomicUsize> {
+    let listener = std::os::unix::net::UnixListener::bind(path).expect("bind the stand-in agterm");
+    let count = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = count.clone();
+    std::thread::spawn(move || {
+        for conn in listener.incoming().flatten() {
+            let mut line = String::new();
+            let _ = BufReader::new(&conn).read_line(&mut line);
+            seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let _ = (&conn).write_all(
+                format!("{{\"ok\":true,\"result\":{{\"id\":\"{PANE}\"}}}}\n").as_bytes(),
+            );
+        }
+    });
+    count
+}
+
+fn hook_cmd(bin: &Path, state: &Path, payload: &Path, socket: Option<&Path>) -> Command {
     let mut c = Command::new(bin);
     c.args(["hook", "claude"])
         .env_clear()
@@ -99,7 +120,17 @@ fn hook_cmd(bin: &Path, state: &Path, payload: &Path) -> Command {
             AGENT_PID.get().expect("stand-in agent").to_string(),
         )
         .stdin(File::open(payload).unwrap());
+    if let Some(socket) = socket {
+        c.env("AGTERM_SOCKET", socket);
+    }
     c
+}
+
+fn pin_failures_logged(state: &StateDir) -> usize {
+    std::fs::read_to_string(state.log_path())
+        .unwrap_or_default()
+        .matches("pin failed")
+        .count()
 }
 
 struct Stats {
@@ -130,41 +161,49 @@ fn main() {
     let agent = StandInAgent::start(dir.path());
     AGENT_PID.set(agent.0.id()).unwrap();
     let steady_state = dir.path().join("steady");
-    // Warm up, and create the steady state's record.
+    let socket = dir.path().join("agterm.sock");
+    let pins = answering_agterm(&socket);
+    let gone_state = dir.path().join("gone");
+    let gone_socket = dir.path().join("gone.sock");
+    drop(std::os::unix::net::UnixListener::bind(&gone_socket).unwrap());
+    // Warm up, and create each steady state's record: the first event pins (or fails to).
     for _ in 0..5 {
-        timed(hook_cmd(bin, &steady_state, &payload));
+        timed(hook_cmd(bin, &steady_state, &payload, Some(&socket)));
+        timed(hook_cmd(bin, &gone_state, &payload, Some(&gone_socket)));
     }
-    assert!(
-        steady_state
-            .join("live")
-            .join(format!("{PANE}-left.json"))
-            .exists(),
-        "the hook did not write its record: see {}/hook.log",
-        steady_state.display()
-    );
-
-    // In a real pane the first event pinned the resume line; later events see it unchanged and do not
-    // call agterm. Mark the record so (this bench has no agterm socket).
-    let state = StateDir::at(&steady_state);
     let key = PaneKey::new(PANE, PaneRole::Left).unwrap();
-    let mut record = state.read_record(&key).expect("steady record");
-    let line = ResumeLine::build(
-        &CLAUDE,
-        &record.session_id,
-        &record.flags,
-        &record.agent_cwd,
-        None,
-    )
-    .expect("resume line");
-    record.pinned_line = Some(line.line);
-    record.pin = Some(PinOutcome::Ok);
-    state.write_record(&record).unwrap();
+    let state = StateDir::at(&steady_state);
+    let record = state.read_record(&key).unwrap_or_else(|| {
+        panic!(
+            "the hook did not write its record: see {}/hook.log",
+            steady_state.display()
+        )
+    });
+    assert_eq!(
+        record.pin,
+        Some(PinOutcome::Ok),
+        "pinned through the socket"
+    );
+    assert_eq!(
+        pins.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "pinned once"
+    );
+    let gone = StateDir::at(&gone_state);
+    assert_eq!(gone.read_record(&key).unwrap().pin, Some(PinOutcome::Error));
+    assert_eq!(
+        pin_failures_logged(&gone),
+        1,
+        "one log line for the first step"
+    );
+    let gone_since = Instant::now();
     let _ = std::fs::remove_file(state.log_path());
 
     // The first event's cost is mostly fsync (record, folder, journal): measured on the temp folder's
     // disk and, when there is one, on tmpfs (what the hook itself costs).
     let shm = tempfile::tempdir_in("/dev/shm").ok();
     let (mut base, mut steady, mut first, mut first_shm) = (vec![], vec![], vec![], vec![]);
+    let mut steady_gone = vec![];
     let mut peak_rss = 0;
     let started = Instant::now();
     for round in 0..ROUNDS {
@@ -175,12 +214,16 @@ fn main() {
             .env("PATH", "/usr/bin:/bin");
         base.push(timed(sh).0.as_secs_f64() * 1e3);
 
-        let (t, rss) = timed(hook_cmd(bin, &steady_state, &payload));
+        let (t, rss) = timed(hook_cmd(bin, &steady_state, &payload, Some(&socket)));
         steady.push(t.as_secs_f64() * 1e3);
         peak_rss = peak_rss.max(rss);
 
+        let (t, rss) = timed(hook_cmd(bin, &gone_state, &payload, Some(&gone_socket)));
+        steady_gone.push(t.as_secs_f64() * 1e3);
+        peak_rss = peak_rss.max(rss);
+
         let fresh = dir.path().join(format!("first-{round}"));
-        let (t, rss) = timed(hook_cmd(bin, &fresh, &payload));
+        let (t, rss) = timed(hook_cmd(bin, &fresh, &payload, Some(&socket)));
         first.push(t.as_secs_f64() * 1e3);
         peak_rss = peak_rss.max(rss);
         let journal = fresh
@@ -190,7 +233,7 @@ fn main() {
 
         if let Some(shm) = &shm {
             let fresh = shm.path().join(format!("first-{round}"));
-            let (t, rss) = timed(hook_cmd(bin, &fresh, &payload));
+            let (t, rss) = timed(hook_cmd(bin, &fresh, &payload, Some(&socket)));
             first_shm.push(t.as_secs_f64() * 1e3);
             peak_rss = peak_rss.max(rss);
         }
@@ -204,7 +247,22 @@ fn main() {
         "the hook found the stand-in agent"
     );
     assert_eq!(record.flags, ["--model", "sonnet"]);
+    // Every first event pinned once (2 per round, 1 without tmpfs); the steady state never again.
+    let per_round = if shm.is_some() { 2 } else { 1 };
+    assert_eq!(
+        pins.load(std::sync::atomic::Ordering::SeqCst),
+        1 + ROUNDS * per_round,
+        "the steady state called agterm"
+    );
+    // agterm gone: at most one retry (and one log line) per backoff step that has passed.
+    let steps = 1 + (gone_since.elapsed().as_secs() / 10) as usize;
+    let failures = pin_failures_logged(&gone);
+    assert!(
+        failures <= steps,
+        "{failures} pin failures logged in {steps} backoff steps"
+    );
     let (b, s, f) = (stats(base), stats(steady), stats(first));
+    let g = stats(steady_gone);
     println!(
         "hook benchmark: {ROUNDS} rounds in {:.1} s ({})",
         started.elapsed().as_secs_f64(),
@@ -223,7 +281,8 @@ fn main() {
         "  {:<36} median {:7.3} ms  mean {:7.3} ms",
         "baseline sh -c 'exec true <payload'", b.median, b.mean
     );
-    row("steady state (target: <= +1 ms)", &s);
+    row("steady, agterm answering (<= +1 ms)", &s);
+    row("steady, agterm gone (<= +1 ms)", &g);
     row("first event, disk (target: < 5 ms)", &f);
     if !first_shm.is_empty() {
         row("first event, tmpfs", &stats(first_shm));

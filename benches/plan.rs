@@ -15,13 +15,16 @@
 //!
 //! Run: `cargo bench --bench plan`.
 
+mod common;
+
 use agterm_backup_core::pane::{PaneKey, PaneRole};
-use agterm_backup_core::record::{parse_journal, LiveRecord, RECORD_VERSION};
+use agterm_backup_core::record::{parse_journal, LiveRecord};
 use agterm_backup_core::terminal::{PaneView, RestoreMode};
 use agterm_backup_restore::load::journal_tail;
 use agterm_backup_restore::plan::{plan, Action, CapturedPane, PlanInput};
 use agterm_backup_restore::transcripts::Transcripts;
-use chrono::{DateTime, Duration, SecondsFormat, Utc};
+use chrono::{DateTime, Duration, Utc};
+use std::path::Path;
 use std::time::Instant;
 
 const PANES: usize = 200;
@@ -32,34 +35,17 @@ fn session(i: usize) -> String {
     format!("6B1E0C2A-AAAA-BBBB-CCCC-{i:012X}")
 }
 
-fn record(pane: usize, n: usize, at: DateTime<Utc>) -> LiveRecord {
-    LiveRecord {
-        v: RECORD_VERSION,
-        agent: "claude".into(),
-        session_id: format!("77e8ca85-2b1c-4a8e-{:04x}-{n:012x}", pane),
-        agterm_session: session(pane),
-        role: PaneRole::Left,
-        pane_id: Some(format!("9A2F0000-0000-0000-0000-{pane:012X}")),
-        transcript_path: Some(format!("/home/u/.claude/projects/-work-p{pane}/{n}.jsonl")),
-        agent_cwd: format!("/work/p{pane}"),
-        hook_cwd: format!("/work/p{pane}/src"),
-        flags: vec![
-            "--model".into(),
-            "sonnet".into(),
-            "--permission-mode".into(),
-            "acceptEdits".into(),
-        ],
-        agent_pid: Some(40_000 + n as u32),
-        event: "UserPromptSubmit".into(),
-        ts: at.to_rfc3339_opts(SecondsFormat::Millis, true),
-        terminal: "agterm".into(),
-        source: Some("resume".into()),
-        window_id: Some("A1B2C3D4-0000-0000-0000-000000000001".into()),
-        workspace_id: None,
-        pin: None,
-        pinned_line: None,
-        extra: Default::default(),
-    }
+/// The `n`th conversation of pane `p`, as its hook wrote it at `at`.
+fn record(p: usize, n: usize, at: DateTime<Utc>) -> LiveRecord {
+    let token = format!("9A2F0000-0000-0000-0000-{p:012X}");
+    common::record(
+        &session(p),
+        PaneRole::Left,
+        &token,
+        n,
+        Path::new("/home/u"),
+        at,
+    )
 }
 
 fn main() {

@@ -48,7 +48,9 @@ pub fn main() -> ExitCode {
     match cmd::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("agterm-backup: {}", e.message);
+            // Messages name files and values from outside: nothing raw reaches the terminal.
+            let message = agterm_backup_core::printable::printable_lines(&e.message);
+            eprintln!("agterm-backup: {message}");
             ExitCode::from(e.code)
         }
     }

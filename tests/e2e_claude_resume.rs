@@ -53,6 +53,10 @@ fn claude_resumed_from_its_record_continues_the_same_conversation() {
     wait_screen(&rig.tmux, &first, TURN, "claude's exit", |s| {
         s.contains("Resume this session with:")
     });
+    // The user's /exit is recorded (and journalled) before the pane goes.
+    rig.wait_record(&pane, TURN, "the SessionEnd record", |r| {
+        r["end_reason"] == "prompt_input_exit"
+    });
     rig.tmux.ok(&["kill-session", "-t", "first"]);
     let transcripts = rig.home.claude_transcripts();
     let journal_lines = pane.journal().lines().count();
@@ -110,11 +114,15 @@ fn claude_resumed_from_its_record_continues_the_same_conversation() {
         "both prompts in the one transcript",
         &["before the restart", "after the restart"],
     );
+    // Same id and directory: the one journal line is the end being lifted (the conversation runs again).
     let journal = pane.journal();
     assert_eq!(
         journal.lines().count(),
-        journal_lines,
-        "same id and directory: no journal line\n{journal}"
+        journal_lines + 1,
+        "one journal line, the end lifted\n{journal}"
     );
+    let last: serde_json::Value = serde_json::from_str(journal.lines().last().unwrap()).unwrap();
+    assert_eq!(last["session_id"], id.as_str());
+    assert!(last.get("end_reason").is_none(), "{last}");
     rig.stub.assert_answered_everything();
 }

@@ -38,15 +38,18 @@ fn writes_the_record_and_journal_with_private_modes() {
     assert_eq!(mode(&s.record_path(&w.key())), 0o600);
     assert_eq!(mode(&s.journal_path(&w.key())), 0o600);
 
-    // A later event of the same session rewrites the record but adds no journal line.
+    // A turn's end in the same session rewrites the record but adds no journal line (a tool call
+    // within the refresh interval, with the failed pin waiting out its backoff, rewrites nothing).
     w.hook(
         "claude",
         &claude_payload("PreToolUse", ID_A, "/w/p/sub", "/w/p"),
     );
+    assert_eq!(w.record().unwrap().event, "SessionStart");
+    w.hook("claude", &claude_payload("Stop", ID_A, "/w/p/sub", "/w/p"));
     let r2 = w.record().unwrap();
     assert_eq!(
         (r2.event.as_str(), r2.hook_cwd.as_str()),
-        ("PreToolUse", "/w/p/sub")
+        ("Stop", "/w/p/sub")
     );
     assert_eq!(
         r2.source.as_deref(),

@@ -227,8 +227,8 @@ fn the_hot_path_trusts_the_record_of_the_same_agent_pid_and_reads_no_process() {
     let dir = proj.display().to_string();
     let start = claude_payload("SessionStart", ID_A, &dir, &dir);
     run_agent(&w, &claude, &script, &["--model", "sonnet"], &proj, &start);
-    // As inside agterm, where the pin went through (here there is no agterm: a failed pin is retried
-    // at every event, which is never the hot path).
+    // As inside agterm, where the pin went through (here there is no agterm: the failed pin would be
+    // retried once its backoff step is over).
     let mut r = w.record().expect("record");
     r.pin = Some(agterm_backup_core::record::PinOutcome::Ok);
     w.state().write_record(&r).unwrap();

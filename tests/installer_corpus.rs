@@ -95,7 +95,7 @@ fn squeeze_without_empty_hooks(s: &str) -> String {
     let mut out = squeeze(s);
     loop {
         let before = out.clone();
-        for key in ["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"]
+        for key in agterm_backup_installer::OUR_EVENTS
             .map(|e| format!("\"{e}\":[]"))
             .into_iter()
             .chain(["\"hooks\":{}".to_string()])

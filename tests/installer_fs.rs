@@ -240,7 +240,7 @@ fn stale_binary_path_shows_as_outdated_until_apply_refreshes_it() {
     assert!(!text_now.contains("0.0.9"), "refreshed in place");
     assert_eq!(
         text_now.matches("hook claude").count(),
-        4,
+        agterm_backup_installer::OUR_EVENTS.len(),
         "one per event, never a second"
     );
 }

@@ -74,6 +74,8 @@ fn real_codex_lists_our_hooks_after_agterms_and_trust_makes_them_trusted() {
     .iter()
     .map(|label| format!("{config}:{label}:1:0"))
     .collect();
+    // agterm has no SessionEnd group: ours is the first.
+    want.push(format!("{config}:session_end:0:0"));
     want.sort();
     assert_eq!(keys, want, "{listed:#}");
     assert!(
@@ -127,7 +129,7 @@ fn real_codex_lists_our_hooks_after_agterms_and_trust_makes_them_trusted() {
     );
     let listed = list_hooks(&codex, s.dir.path(), &codex_env, Duration::from_secs(60)).unwrap();
     let ours = our_listed_hooks(&listed);
-    assert_eq!(ours.len(), 4);
+    assert_eq!(ours.len(), agterm_backup_installer::OUR_EVENTS.len());
     assert!(
         ours.iter().all(|h| h["trustStatus"] == "trusted"),
         "{listed:#}"
@@ -275,6 +277,7 @@ fn real_codex_lists_our_hooks_from_a_users_hooks_json() {
     // The user's PreToolUse group stays at index 0; ours follow it.
     let want = [
         format!("{hooks_json}:pre_tool_use:1:0"),
+        format!("{hooks_json}:session_end:0:0"),
         format!("{hooks_json}:session_start:0:0"),
         format!("{hooks_json}:stop:0:0"),
         format!("{hooks_json}:user_prompt_submit:0:0"),

@@ -264,8 +264,10 @@ fn outcomes_setting_off_and_unsupported_are_recorded() {
     assert_eq!(w.record(PaneRole::Left)["pin"], "unsupported");
 }
 
+/// agterm quit while its agents keep running (Live daemons): a tool-call storm must not retry the pin,
+/// rewrite the record and log at every call. One try and one log line per backoff step.
 #[test]
-fn an_agterm_error_is_logged_and_retried_at_the_next_event() {
+fn an_agterm_error_is_logged_once_per_backoff_step_and_retried_after_it() {
     let w = World::new();
     let sock = agterm(
         w.root.path(),
@@ -275,22 +277,48 @@ fn an_agterm_error_is_logged_and_retried_at_the_next_event() {
         ],
     );
     w.hook(&sock.path, PaneRole::Left, "SessionStart");
+    assert!(sock.requests.recv_timeout(Duration::from_secs(2)).is_ok());
     let r = w.record(PaneRole::Left);
     assert_eq!(r["pin"], "error");
     assert!(r.get("pinned_line").is_none_or(Value::is_null));
     assert!(
-        w.log().contains("no such session: 6B1E"),
+        w.log().contains("no such session: 6B1E") && w.log().contains("next try in 10 s"),
         "log: {}",
         w.log()
     );
-    w.hook(&sock.path, PaneRole::Left, "PreToolUse");
-    for n in 1..=2 {
-        let got = sock.requests.recv_timeout(Duration::from_secs(2));
-        assert!(got.is_ok(), "pin request {n} never came; log: {}", w.log());
+    let record_path = w
+        .state()
+        .record_path(&PaneKey::new(SID, PaneRole::Left).unwrap());
+    let written = std::fs::read(&record_path).unwrap();
+    for _ in 0..5 {
+        w.hook(&sock.path, PaneRole::Left, "PreToolUse");
     }
+    assert!(
+        sock.requests
+            .recv_timeout(Duration::from_millis(300))
+            .is_err(),
+        "the pin was retried inside its backoff step"
+    );
+    assert_eq!(w.log().matches("pin failed").count(), 1, "log: {}", w.log());
+    assert_eq!(
+        std::fs::read(&record_path).unwrap(),
+        written,
+        "nothing rewritten"
+    );
+    // The step is over (as ten seconds later): the next event tries again, and it goes through.
+    let mut r = w.record(PaneRole::Left);
+    r["pin_retry"]["retry_at"] = json!("2000-01-01T00:00:00.000Z");
+    std::fs::write(&record_path, r.to_string()).unwrap();
+    w.hook(&sock.path, PaneRole::Left, "PreToolUse");
+    assert!(
+        sock.requests.recv_timeout(Duration::from_secs(2)).is_ok(),
+        "retried once the step was over; log: {}",
+        w.log()
+    );
     let r = w.record(PaneRole::Left);
     assert_eq!(r["pin"], "ok");
     assert_eq!(r["pinned_line"], w.expected_line().as_str());
+    assert!(r.get("pin_retry").is_none(), "{r}");
 }
 
 #[test]

@@ -11,7 +11,9 @@
 //!   headless markers, resume grammar). Adding an agent is a new row, not new code.
 //! - [`flags`]: the launch-flag filter (positional words and session flags out, values attached).
 //! - [`id`]: session id validation, applied before an id reaches any shell line.
-//! - [`quote`]: POSIX single-quoting.
+//! - [`quote`]: quoting that sh, bash, zsh and fish all read as the same words.
+//! - [`printable`]: text made safe for a person's terminal (control characters and escape sequences
+//!   shown escaped, never run).
 //! - [`resume`]: the [`ResumeLine`](resume::ResumeLine) builder (`cd … && <agent> <resume> <flags>`).
 //! - [`slug`]: Claude Code's project-slug function, ported exactly.
 //! - [`process`]: reading a process's argv, cwd, parent and start time (`/proc` on Linux, `ps`/`lsof`
@@ -24,6 +26,7 @@ pub mod agterm;
 pub mod flags;
 pub mod id;
 pub mod pane;
+pub mod printable;
 pub mod process;
 pub mod quote;
 pub mod record;

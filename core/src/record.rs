@@ -11,6 +11,10 @@ use serde_json::{Map, Value};
 /// The record format version written in `v`.
 pub const RECORD_VERSION: u32 = 1;
 
+/// Optional key (kept in [`LiveRecord::extra`], so every reader keeps it): the names of launch flags the
+/// flag table does not know, dropped with their values instead of being replayed. Absent when none.
+pub const DROPPED_FLAGS_KEY: &str = "dropped_flags";
+
 /// The outcome of the last attempt to pin the pane's resume line with the terminal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -23,6 +27,36 @@ pub enum PinOutcome {
     SettingOff,
     /// The terminal could not be reached or refused the pin.
     Error,
+}
+
+/// Record key (optional, kept in [`LiveRecord::extra`] so that every reader of older records keeps
+/// working): the `reason` of the `SessionEnd` event that wrote the record; absent on every other event.
+pub const END_REASON_KEY: &str = "end_reason";
+
+/// Whether a `SessionEnd` with `reason` from `agent` means the user ended the conversation (it must not
+/// come back after a restart) rather than the terminal dying under it (it must). What the pinned CLIs
+/// really send, observed with a capture hook (Claude Code 2.1.328, Codex 0.169.0):
+///
+/// | agent  | how it ended                                      | `reason`            | user ended? |
+/// |--------|---------------------------------------------------|---------------------|-------------|
+/// | claude | `/exit`, Ctrl-D twice, Ctrl-C twice               | `prompt_input_exit` | yes         |
+/// | claude | `/logout`                                         | `logout`            | yes         |
+/// | claude | `/clear` (a `SessionStart` `clear`, new id, follows) | `clear`          | no: replaced |
+/// | claude | `/resume` another conversation (the binary's enum; a `SessionStart` follows) | `resume` | no: replaced |
+/// | claude | pty closed (pane or terminal gone), SIGHUP, SIGTERM (reboot), SIGINT | `other` | no |
+/// | codex  | `/quit`, Ctrl-C twice (`--no-daemon`, and the default daemon mode) | `other` (the only value its schema has) | yes |
+/// | codex  | pty closed, SIGHUP, SIGTERM (either mode; none 50 s after the pane died under the daemon) | no `SessionEnd` at all | — |
+/// | codex  | `/new` (a `SessionStart` with the new id follows at its first prompt) | none | —        |
+///
+/// So Claude's reason decides, and Codex's only `SessionEnd` is a user's quit. A reason this table does
+/// not know counts as not ended: a conversation brought back by mistake costs a `/exit`, one lost by
+/// mistake costs the user finding its id.
+pub fn ended_by_user(agent: &str, reason: &str) -> bool {
+    match agent {
+        "claude" => matches!(reason, "prompt_input_exit" | "logout"),
+        "codex" => reason == "other",
+        _ => false,
+    }
 }
 
 /// The pane's current live record. Field names are the on-disk contract (`design.md`).
@@ -80,7 +114,8 @@ impl LiveRecord {
             .map(|t| t.with_timezone(&chrono::Utc))
     }
 
-    /// True when a journal line is due: the agent, its session id or its resume directory changed.
+    /// True when a journal line is due: the agent, its session id, its resume directory or its end
+    /// changed (the journal rule must see a conversation the user ended).
     pub fn journal_worthy_change(previous: Option<&LiveRecord>, next: &LiveRecord) -> bool {
         match previous {
             None => true,
@@ -88,8 +123,53 @@ impl LiveRecord {
                 p.agent != next.agent
                     || p.session_id != next.session_id
                     || p.agent_cwd != next.agent_cwd
+                    || p.end_reason() != next.end_reason()
             }
         }
+    }
+
+    /// The launch flags dropped because the flag table does not know them ([`DROPPED_FLAGS_KEY`]).
+    pub fn dropped_flags(&self) -> Vec<String> {
+        self.extra
+            .get(DROPPED_FLAGS_KEY)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Records `names` as the dropped launch flags; none removes the key.
+    pub fn set_dropped_flags(&mut self, names: &[String]) {
+        if names.is_empty() {
+            self.extra.remove(DROPPED_FLAGS_KEY);
+        } else {
+            self.extra
+                .insert(DROPPED_FLAGS_KEY.into(), Value::from(names.to_vec()));
+        }
+    }
+
+    /// The `reason` of the agent's `SessionEnd` when this record was written by one (`None`: the
+    /// conversation has not ended, and every record older than this field reads so).
+    pub fn end_reason(&self) -> Option<&str> {
+        self.extra.get(END_REASON_KEY).and_then(Value::as_str)
+    }
+
+    /// Sets or removes [`END_REASON_KEY`].
+    pub fn set_end_reason(&mut self, reason: Option<&str>) {
+        match reason {
+            Some(r) => self.extra.insert(END_REASON_KEY.into(), Value::from(r)),
+            None => self.extra.remove(END_REASON_KEY),
+        };
+    }
+
+    /// True when the record says the user ended the conversation (see [`ended_by_user`]).
+    pub fn ended_by_user(&self) -> bool {
+        self.end_reason()
+            .is_some_and(|reason| ended_by_user(&self.agent, reason))
     }
 
     /// Serializes to one line of compact JSON (no trailing newline).
@@ -184,6 +264,42 @@ pub(crate) mod tests {
         let mut c = a.clone();
         c.agent_cwd = "/w/q".into();
         assert!(LiveRecord::journal_worthy_change(Some(&a), &c));
+    }
+
+    #[test]
+    fn an_end_is_journal_worthy_and_old_records_are_not_ended() {
+        let a = sample();
+        assert_eq!(a.end_reason(), None);
+        assert!(!a.ended_by_user());
+        let mut ended = a.clone();
+        ended.set_end_reason(Some("prompt_input_exit"));
+        assert!(ended.ended_by_user());
+        assert!(LiveRecord::journal_worthy_change(Some(&a), &ended));
+        let v = serde_json::to_value(&ended).unwrap();
+        assert_eq!(v[END_REASON_KEY], "prompt_input_exit");
+        let back: LiveRecord = serde_json::from_value(v).unwrap();
+        assert!(back.ended_by_user());
+        ended.set_end_reason(None);
+        assert_eq!(ended, a);
+        // A record as the previous release wrote it (no end key) reads as not ended.
+        let old: LiveRecord = serde_json::from_str(&a.to_json_line()).unwrap();
+        assert!(!old.ended_by_user());
+    }
+
+    #[test]
+    fn which_ends_are_the_users() {
+        for (agent, reason, user) in [
+            ("claude", "prompt_input_exit", true),
+            ("claude", "logout", true),
+            ("claude", "clear", false),
+            ("claude", "resume", false),
+            ("claude", "other", false),
+            ("claude", "some_future_reason", false),
+            ("codex", "other", true),
+            ("gemini", "exit", false),
+        ] {
+            assert_eq!(ended_by_user(agent, reason), user, "{agent} {reason}");
+        }
     }
 
     #[test]

@@ -30,6 +30,10 @@ pub enum ResumeError {
     ControlCharacter { what: &'static str, value: String },
     /// The directory to resume from is empty or relative.
     BadDirectory(String),
+    /// A word holds U+FFFD, the replacement character: bytes that were not UTF-8 were replaced on the
+    /// way into the record (our own `/proc` and `ps` reads, Node's path decoding in Claude, Codex), so
+    /// the line would name a directory or a value that does not exist. Refused, never guessed.
+    NotUtf8 { what: &'static str, value: String },
 }
 
 impl fmt::Display for ResumeError {
@@ -46,6 +50,11 @@ impl fmt::Display for ResumeError {
             ResumeError::BadDirectory(d) => write!(
                 f,
                 "refusing resume directory {d:?}: it must be an absolute path"
+            ),
+            ResumeError::NotUtf8 { what, value } => write!(
+                f,
+                "refusing {what} {value:?}: its name is not UTF-8, so its bytes were lost before they \
+                 reached a line; rename it to UTF-8 to have it restored"
             ),
         }
     }
@@ -83,9 +92,13 @@ impl ResumeLine {
         if !agent_cwd.starts_with('/') {
             return Err(ResumeError::BadDirectory(agent_cwd.to_string()));
         }
+        // Every recorded word is checked, also one the replay filter would leave out: a record holding
+        // a control character or lost bytes is refused whole, never quietly trimmed.
         for f in flags {
             check_word("flag", f)?;
         }
+        // Records from an older filter may hold flags today's does not replay.
+        let flags = crate::flags::replayable(spec, flags);
         let mut argv = vec![spec.name.to_string()];
         match spec.resume {
             ResumeGrammar::FlagThenId(flag) | ResumeGrammar::Subcommand(flag) => {
@@ -94,7 +107,7 @@ impl ResumeLine {
             }
             ResumeGrammar::FlagEqualsId(flag) => argv.push(format!("{flag}={id}")),
         }
-        argv.extend(flags.iter().cloned());
+        argv.extend(flags);
         let with_cd = shell_cwd.is_none_or(|s| Path::new(s) != Path::new(agent_cwd));
         let command = quote_words(&argv);
         let line = if with_cd {
@@ -179,7 +192,26 @@ fn check_word(what: &'static str, value: &str) -> Result<(), ResumeError> {
             value: value.to_string(),
         });
     }
+    if value.contains(char::REPLACEMENT_CHARACTER) {
+        return Err(ResumeError::NotUtf8 {
+            what,
+            value: value.to_string(),
+        });
+    }
     Ok(())
+}
+
+impl ResumeError {
+    /// A short stable code for the error, for a skip reason of its own (`invalid-id` is only ever an
+    /// id).
+    pub fn code(&self) -> &'static str {
+        match self {
+            ResumeError::InvalidId(_) => "invalid-id",
+            ResumeError::ControlCharacter { .. } => "control-character",
+            ResumeError::BadDirectory(_) => "bad-directory",
+            ResumeError::NotUtf8 { .. } => "not-utf8",
+        }
+    }
 }
 
 #[cfg(test)]

@@ -31,8 +31,16 @@ pub use refusal::{FileRefusal, Refusal};
 pub const ALL_AGENTS: [&str; 6] = ["claude", "codex", "gemini", "copilot", "qwen", "opencode"];
 
 /// The hook events we wire, in the order we write them. Only long-standing names: Claude Code drops a
-/// whole settings file that names an event it does not know.
-pub const OUR_EVENTS: [&str; 4] = ["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"];
+/// whole settings file that names an event it does not know. `SessionEnd` (its `reason` tells a user's
+/// `/exit` from a dying terminal) is in every Claude Code this suite supports and in Codex 0.169.0's hook
+/// schema (where it fires on a user's quit only).
+pub const OUR_EVENTS: [&str; 5] = [
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "Stop",
+    "SessionEnd",
+];
 
 /// Codex's snake_case label of an event, as used in its trust keys (`…:session_start:0:0`).
 pub fn codex_event_label(event: &str) -> String {

@@ -3,6 +3,7 @@
 
 use crate::cli::AnswerArgs;
 use crate::{CliError, CliResult};
+use agterm_backup_core::printable::printable_lines;
 use agterm_backup_restore::connect::connect;
 use agterm_backup_restore::dialog::{answer_keys, choice_label};
 use agterm_backup_restore::execute::answer_waiting;
@@ -35,7 +36,11 @@ pub fn run(args: AnswerArgs, socket: Option<PathBuf>) -> CliResult {
                 "typing the answer failed".to_string()
             }
         };
-        println!("{pane}: {what} — {}", w.title);
+        // The title is read off the pane's screen: anything may be in it.
+        println!(
+            "{}",
+            printable_lines(&format!("{pane}: {what} — {}", w.title))
+        );
     }
     if failed > 0 {
         return Err(CliError::failure(format!(

@@ -9,11 +9,23 @@ use agterm_backup_installer::{codex_toml, json_hooks, status, trust, TargetKind,
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// `println!` that does not panic when stdout is a closed pipe (`installer status | head`).
+/// `println!` that does not panic when stdout is a closed pipe (`installer status | head`), for text a
+/// person reads: paths, names and diffs of the user's files are shown with their control characters
+/// escaped (`printable_lines`), never raw.
 macro_rules! say {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($arg)*);
+        let text = format!($($arg)*);
+        let text = agterm_backup_core::printable::printable_lines(&text);
+        let _ = writeln!(std::io::stdout(), "{text}");
+    }};
+}
+
+/// `eprintln!` for a warning a person reads, escaped like [`say!`].
+macro_rules! warn {
+    ($($arg:tt)*) => {{
+        let text = format!($($arg)*);
+        eprintln!("{}", agterm_backup_core::printable::printable_lines(&text));
     }};
 }
 
@@ -108,7 +120,7 @@ pub fn apply(args: ApplyArgs) -> CliResult {
             .as_deref()
             .is_some_and(json_hooks::all_hooks_disabled)
         {
-            eprintln!(
+            warn!(
                 "agterm-backup: warning: {}: `\"disableAllHooks\": true` keeps Claude Code from running any hook, \
                  ours included; remove it to let agterm-backup capture Claude sessions",
                 change.target.path.display()
@@ -138,7 +150,7 @@ pub fn apply(args: ApplyArgs) -> CliResult {
         .join("config.toml");
     let config = std::fs::read_to_string(&config_path).ok();
     if let Some(key) = config.as_deref().and_then(codex_toml::hooks_disabled_by) {
-        eprintln!(
+        warn!(
             "agterm-backup: warning: {}: `{key} = false` keeps Codex from running any hook, ours included; \
              remove that line to let agterm-backup capture Codex sessions",
             config_path.display()
@@ -208,10 +220,10 @@ pub fn status(args: JsonArgs) -> CliResult {
     let (binary, targets) = all_targets()?;
     let report = status::report(&Process, &binary, &targets);
     if args.json {
-        say!(
-            "{}",
-            serde_json::to_string_pretty(&report).expect("a report serializes")
-        );
+        // JSON is escaped already, and must stay exactly JSON.
+        use std::io::Write as _;
+        let json = serde_json::to_string_pretty(&report).expect("a report serializes");
+        let _ = writeln!(std::io::stdout(), "{json}");
     } else {
         say!("{}", status::render(&report).trim_end_matches('\n'));
     }

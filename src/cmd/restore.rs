@@ -2,6 +2,7 @@
 
 use crate::cli::RestoreArgs;
 use crate::{CliError, CliResult};
+use agterm_backup_core::printable::{printable, printable_lines, printable_path};
 use agterm_backup_core::state::StateDir;
 use agterm_backup_restore::connect::connect;
 use agterm_backup_restore::cutoff::parse_as_of;
@@ -43,7 +44,7 @@ pub fn run(args: RestoreArgs, socket: Option<PathBuf>) -> CliResult {
         if rows.is_empty() {
             println!(
                 "nothing captured: no pane has a record in {}",
-                state.root().display()
+                printable_path(state.root())
             );
         }
     }
@@ -149,6 +150,7 @@ impl ConsoleProgress {
 impl Progress for ConsoleProgress {
     fn line(&mut self, text: &str) {
         self.clear();
+        let text = printable_lines(text);
         if self.json {
             eprintln!("{text}");
         } else {
@@ -164,7 +166,7 @@ impl Progress for ConsoleProgress {
         eprint!(
             "\r\x1b[K{spinner} {}s waiting for {what}: {}",
             elapsed.as_secs(),
-            panes.join(", ")
+            printable(&panes.join(", "))
         );
         let _ = std::io::stderr().flush();
         self.status_shown = true;

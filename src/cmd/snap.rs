@@ -3,6 +3,7 @@
 use crate::cli::SnapArgs;
 use crate::cmd::restore::state_dir;
 use crate::{CliError, CliResult};
+use agterm_backup_core::printable::{printable_lines, printable_path};
 use agterm_backup_core::terminal::Terminal;
 use agterm_backup_restore::connect::connect;
 use agterm_backup_restore::snapshot::{self, KEEP};
@@ -31,12 +32,15 @@ pub fn run(args: SnapArgs, socket: Option<PathBuf>) -> CliResult {
     };
     println!(
         "{}: {} record(s), {} pane(s){harvested}",
-        path.display(),
+        printable_path(&path),
         snap.records.len(),
         snap.panes.len()
     );
     if let Some(e) = &snap.error {
-        println!("note: no pane tree in this snapshot: {e}");
+        println!(
+            "note: no pane tree in this snapshot: {}",
+            printable_lines(e)
+        );
     }
     Ok(())
 }

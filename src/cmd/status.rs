@@ -34,6 +34,7 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
         pin_outcomes: &outcomes,
     });
     report.warnings.extend(unattributed_codex(&state));
+    report.warnings.extend(dropped_flags(&state));
     if args.json {
         let text = serde_json::to_string_pretty(&report)
             .map_err(|e| CliError::failure(format!("could not encode the status: {e}")))?;
@@ -108,4 +109,26 @@ fn unattributed_codex(state: &agterm_backup_core::state::StateDir) -> Vec<String
         )
     })
     .collect()
+}
+
+/// Panes whose agent was launched with flags the flag table does not know: they were dropped with their
+/// values (replaying them blind could split a flag from its value), and the user should know.
+fn dropped_flags(state: &agterm_backup_core::state::StateDir) -> Vec<String> {
+    state
+        .pane_keys()
+        .iter()
+        .filter_map(|k| state.read_record(k).map(|r| (k, r)))
+        .filter_map(|(k, r)| {
+            let dropped = r.dropped_flags();
+            (!dropped.is_empty()).then(|| {
+                format!(
+                    "{k} ({}): dropped {} from the resume line: this version does not know {}, so \
+                     they and their values are not replayed",
+                    r.agent,
+                    dropped.join(", "),
+                    if dropped.len() == 1 { "it" } else { "them" }
+                )
+            })
+        })
+        .collect()
 }

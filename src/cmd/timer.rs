@@ -2,6 +2,7 @@
 
 use crate::cli::{TimerAction, TimerArgs};
 use crate::{CliError, CliResult};
+use agterm_backup_core::printable::{printable_bytes, printable_lines, printable_path};
 use agterm_backup_core::state::StateDir;
 use agterm_backup_restore::timer::{
     install, resolve_binary, uninstall, unit_files, unit_paths, Platform, SystemRunner, TimerSpec,
@@ -53,7 +54,7 @@ pub fn run(args: TimerArgs) -> CliResult {
             let files = unit_files(platform, &spec, &paths, &log);
             let done = install(platform, &files, uid, &SystemRunner).map_err(CliError::failure)?;
             for d in done {
-                println!("{d}");
+                println!("{}", printable_lines(&d));
             }
             println!("snap runs every {} seconds", args.every);
             Ok(())
@@ -65,21 +66,21 @@ pub fn run(args: TimerArgs) -> CliResult {
                 println!("no timer was installed");
             }
             for d in done {
-                println!("{d}");
+                println!("{}", printable_lines(&d));
             }
             Ok(())
         }
         TimerAction::Status => {
             for p in &paths {
                 let state = if p.exists() { "present" } else { "absent" };
-                println!("{state:<8} {}", p.display());
+                println!("{state:<8} {}", printable_path(p));
                 if let (true, Ok(text)) = (p.exists(), std::fs::read_to_string(p)) {
                     for l in text.lines().filter(|l| {
                         l.starts_with("ExecStart=")
                             || l.starts_with("OnUnitActiveSec=")
                             || l.contains("<integer>")
                     }) {
-                        println!("         {}", l.trim());
+                        println!("         {}", printable_lines(l.trim()));
                     }
                 }
             }
@@ -88,7 +89,7 @@ pub fn run(args: TimerArgs) -> CliResult {
                     .args(["--user", "is-active", &format!("{UNIT}.timer")])
                     .output();
                 match active {
-                    Ok(o) => println!("systemd: {}", String::from_utf8_lossy(&o.stdout).trim()),
+                    Ok(o) => println!("systemd: {}", printable_bytes(o.stdout.trim_ascii())),
                     Err(e) => println!("systemd: cannot ask systemctl ({e})"),
                 }
             }

@@ -173,17 +173,7 @@ pub fn assert_all_resumed(world: &World, before: &Before) {
 
 /// `restore --yes` typed exactly one line into each pane, naming its conversation.
 pub fn assert_restore_typed_each_pane_once(world: &World) {
-    for pane in &world.panes {
-        world.fake.wait_for_prompt(&pane.session, pane.role);
-    }
-    let (out, plan) = world.restore();
-    assert!(
-        out.status.success(),
-        "restore --yes failed ({}):\n{}\n{}",
-        out.status,
-        text(&out.stdout),
-        text(&out.stderr)
-    );
+    let (out, plan) = world.restore_at_prompts();
     let typed = world.fake.typed_log();
     for pane in &world.panes {
         let into: Vec<&String> = typed

@@ -166,6 +166,23 @@ impl World {
         self.fake.launch();
     }
 
+    /// Waits until every pane of the world sits at its shell prompt, runs [`World::restore`] and
+    /// asserts it succeeded; returns its output and the plan.
+    pub fn restore_at_prompts(&self) -> (Output, serde_json::Value) {
+        for pane in &self.panes {
+            self.fake.wait_for_prompt(&pane.session, pane.role);
+        }
+        let (out, plan) = self.restore();
+        assert!(
+            out.status.success(),
+            "restore --yes failed ({}):\n{}\n{}",
+            out.status,
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        (out, plan)
+    }
+
     /// Runs `agterm-backup restore --yes --json` as the user would after agterm is back (outside any pane).
     pub fn restore(&self) -> (Output, serde_json::Value) {
         let out = Command::new(&self.real_bin)

@@ -1,13 +1,9 @@
 //! The rows of the agents wired after Claude Code and Codex: Gemini CLI, GitHub Copilot CLI, Qwen Code and
-//! opencode. Each flag list is read from the CLI's own option definitions at the pinned version (the yargs
-//! `.option(...)` table in Gemini's and Qwen's bundles, hidden options included; Copilot's clap-style
-//! `--help`, which lists every option), not from documentation. What the hooks send and how each resumes
-//! is in `research/agents-offline-more.md`.
-//!
-//! Flags that carry a prompt (`-i/--prompt-interactive <prompt>`) are listed with the session flags that
-//! take a value: both are dropped together with their value, so no prompt is ever replayed.
+//! opencode, at the versions the tests install (`tests/install-deps.sh`). Their options are in
+//! `gemini.rs`, `copilot.rs`, `qwen.rs`, `opencode.rs`, read from each CLI's own option definitions. What
+//! their hooks send and how each resumes is in `research/agents-offline-more.md`.
 
-use super::{AgentSpec, ResumeGrammar};
+use super::{copilot, gemini, opencode, qwen, AgentSpec, ResumeGrammar};
 
 /// `@google/gemini-cli` 0.61.0. `gemini [query..]` is interactive (the query is dropped, never replayed);
 /// `-p/--prompt` is headless. `--resume <id>` works only in the session's own directory.
@@ -16,49 +12,8 @@ pub const GEMINI: AgentSpec = AgentSpec {
     binaries: &["gemini"],
     npm_packages: &["@google/gemini-cli"],
     resume: ResumeGrammar::FlagThenId("--resume"),
-    // `type: "string", nargs: 1` and `type: "array", nargs: 1` (one value per occurrence).
-    value_flags: &[
-        "--model",
-        "-m",
-        "--approval-mode",
-        "--policy",
-        "--admin-policy",
-        "--allowed-mcp-server-names",
-        "--allowed-tools",
-        "--extensions",
-        "-e",
-        "--include-directories",
-    ],
-    variadic_flags: &[],
-    // `type: "string"` without `nargs` (hidden ones included): the next word unless it is a flag.
-    optional_value_flags: &[
-        "--worktree",
-        "-w",
-        "--fake-responses",
-        "--fake-responses-non-strict",
-        "--record-responses",
-    ],
-    session_flags: &[],
-    session_value_flags: &[
-        "--session-id",
-        "--session-file",
-        "--prompt-interactive",
-        "-i",
-    ],
-    session_optional_value_flags: &["--resume", "-r"],
+    flags: gemini::FLAGS,
     session_subcommands: &[],
-    headless_flags: &[
-        "-p",
-        "--prompt",
-        "--acp",
-        "--experimental-acp",
-        "--list-extensions",
-        "-l",
-        "--list-sessions",
-        "--delete-session",
-        "--output-format",
-        "-o",
-    ],
     headless_subcommands: &[
         "mcp",
         "extensions",
@@ -81,67 +36,8 @@ pub const COPILOT: AgentSpec = AgentSpec {
     binaries: &["copilot"],
     npm_packages: &["@github/copilot"],
     resume: ResumeGrammar::FlagEqualsId("--resume"),
-    // Options written `<value>`.
-    value_flags: &[
-        "--model",
-        "--reasoning-effort",
-        "--context",
-        "--auto-tier",
-        "--agent",
-        "-C",
-        "--log-dir",
-        "--extension-sdk-path",
-        "--log-level",
-        "--stream",
-        "--add-dir",
-        "--attachment",
-        "--disable-mcp-server",
-        "--add-github-mcp-toolset",
-        "--add-github-mcp-tool",
-        "--plugin-dir",
-        "--additional-mcp-config",
-        "--mcp-github-auth",
-        "--max-autopilot-continues",
-        "--mode",
-        "--environment-host",
-        "--environment-compute-id",
-        "--dynamic-retrieval",
-        "--enable-mcp-server",
-        "--max-ai-credits",
-        "--usage-output-file",
-    ],
-    // Options written `[<values>...]`.
-    variadic_flags: &[
-        "--allow-tool",
-        "--deny-tool",
-        "--available-tools",
-        "--excluded-tools",
-        "--secret-env-vars",
-        "--allow-url",
-        "--deny-url",
-    ],
-    // Options written `[<value>]`.
-    optional_value_flags: &["--bash-env", "--mouse"],
-    session_flags: &["--continue"],
-    // `-n/--name` names a new session; `-i <prompt>` is a prompt.
-    session_value_flags: &["--session-id", "--name", "-n", "--interactive", "-i"],
-    session_optional_value_flags: &["--resume", "-r", "--connect"],
+    flags: copilot::FLAGS,
     session_subcommands: &[],
-    headless_flags: &[
-        "-p",
-        "--prompt",
-        "-s",
-        "--silent",
-        "--output-format",
-        "--share",
-        "--share-gist",
-        "--acp",
-        "--remote",
-        "--version",
-        "-v",
-        "--help",
-        "-h",
-    ],
     headless_subcommands: &[
         "app",
         "login",
@@ -174,64 +70,8 @@ pub const QWEN: AgentSpec = AgentSpec {
     binaries: &["qwen"],
     npm_packages: &["@qwen-code/qwen-code"],
     resume: ResumeGrammar::FlagThenId("--resume"),
-    // `type: "string"` / `type: "number"`.
-    value_flags: &[
-        "--telemetry-target",
-        "--telemetry-otlp-endpoint",
-        "--telemetry-otlp-protocol",
-        "--telemetry-outfile",
-        "--proxy",
-        "--model",
-        "-m",
-        "--system-prompt",
-        "--append-system-prompt",
-        "--output-style",
-        "--sandbox-image",
-        "--approval-mode",
-        "--channel",
-        "--mcp-config",
-        "--openai-logging-dir",
-        "--openai-api-key",
-        "--openai-base-url",
-        "--worktree",
-        "--max-session-turns",
-        "--max-wall-time",
-        "--max-tool-calls",
-        "--max-subagent-depth",
-        "--auth-type",
-    ],
-    // `type: "array"` without `nargs`: every word up to the next flag.
-    variadic_flags: &[
-        "--fallback-model",
-        "--allowed-mcp-server-names",
-        "--allowed-tools",
-        "--extensions",
-        "-e",
-        "--include-directories",
-        "--add-dir",
-        "--core-tools",
-        "--exclude-tools",
-        "--disabled-slash-commands",
-    ],
-    optional_value_flags: &[],
-    session_flags: &["--continue", "-c", "--fork-session"],
-    session_value_flags: &["--session-id", "--prompt-interactive", "-i"],
-    session_optional_value_flags: &["--resume", "-r"],
+    flags: qwen::FLAGS,
     session_subcommands: &[],
-    headless_flags: &[
-        "-p",
-        "--prompt",
-        "--acp",
-        "--input-format",
-        "--output-format",
-        "-o",
-        "--json-fd",
-        "--json-file",
-        "--json-schema",
-        "--input-file",
-        "--list-extensions",
-        "-l",
-    ],
     headless_subcommands: &[
         "auth",
         "board",
@@ -258,26 +98,8 @@ pub const OPENCODE: AgentSpec = AgentSpec {
     binaries: &["opencode"],
     npm_packages: &["opencode-ai"],
     resume: ResumeGrammar::FlagThenId("--session"),
-    // yargs `type: "string"` / `type: "number"`.
-    value_flags: &[
-        "--log-level",
-        "--port",
-        "--hostname",
-        "--mdns-domain",
-        "--model",
-        "-m",
-        "--agent",
-        "--replay-limit",
-    ],
-    // `type: "array"`.
-    variadic_flags: &["--cors"],
-    optional_value_flags: &[],
-    session_flags: &["--continue", "-c", "--fork"],
-    // `--prompt <text>` is a prompt: dropped with it.
-    session_value_flags: &["--session", "-s", "--prompt"],
-    session_optional_value_flags: &[],
+    flags: opencode::FLAGS,
     session_subcommands: &[],
-    headless_flags: &["--help", "-h", "--version", "-v"],
     headless_subcommands: &[
         "completion",
         "acp",

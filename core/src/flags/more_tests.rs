@@ -37,11 +37,12 @@ fn gemini_keeps_values_and_drops_prompts_and_sessions() {
         kept(&GEMINI, "-i hello --approval-mode auto_edit"),
         w("--approval-mode auto_edit")
     );
-    assert_eq!(kept(&GEMINI, "--session-id abc -r -w"), w("-w"));
-    assert_eq!(
-        kept(&GEMINI, "-w feature --sandbox"),
-        w("-w feature --sandbox")
-    );
+    // `-w` made the worktree the session lives in (the `cd` enters it): not made again.
+    assert_eq!(kept(&GEMINI, "--session-id abc -r -w -d"), w("-d"));
+    assert_eq!(kept(&GEMINI, "-w feature --sandbox"), w("--sandbox"));
+    // An option Gemini does not have is dropped with its value, never replayed blind.
+    let l = run(&GEMINI, "--max-turns 5 -m flash");
+    assert_eq!((l.flags, l.dropped), (w("-m flash"), w("--max-turns")));
 }
 
 #[test]
@@ -68,9 +69,9 @@ fn copilot_keeps_values_and_drops_sessions_and_prompts() {
     assert_eq!(
         kept(
             &COPILOT,
-            "--model gpt-4.1 --allow-tool shell write --yolo -C /w/p"
+            "--model gpt-4.1 --allow-tool shell write --yolo -C /w/p --attachment a.png"
         ),
-        w("--model gpt-4.1 --allow-tool shell write --yolo -C /w/p")
+        w("--model gpt-4.1 --allow-tool shell write --yolo")
     );
     assert_eq!(
         kept(

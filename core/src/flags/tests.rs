@@ -1,5 +1,5 @@
 use super::*;
-use crate::agent::{CLAUDE, CODEX};
+use crate::agent::{FlagSpec, CLAUDE, CODEX};
 use proptest::prelude::*;
 
 fn words(s: &str) -> Vec<String> {
@@ -27,10 +27,9 @@ fn variadic_flags_keep_every_value_up_to_the_next_flag() {
     let a = claude("--add-dir a b --model sonnet");
     assert_eq!(a.flags, words("--add-dir a b --model sonnet"));
     assert_eq!(claude("--add-dir a b").flags, words("--add-dir a b"));
-    assert_eq!(
-        codex("-i x.png y.png -m o3").flags,
-        words("-i x.png y.png -m o3")
-    );
+    // `-i` attaches images to the first prompt: dropped with all of them.
+    assert_eq!(codex("-i x.png y.png -m o3").flags, words("-m o3"));
+    assert_eq!(codex("--image=a.png,b.png -m o3").flags, words("-m o3"));
 }
 
 #[test]
@@ -43,7 +42,87 @@ fn optional_value_flags_take_only_a_non_flag_word() {
         claude("--debug --verbose").flags,
         words("--debug --verbose")
     );
-    assert_eq!(claude("-w feat -c").flags, words("-w feat"));
+    assert_eq!(
+        claude("--remote-control --verbose").flags,
+        words("--remote-control --verbose")
+    );
+    assert_eq!(claude("--rc box --ide").flags, words("--rc box --ide"));
+}
+
+#[test]
+fn first_launch_only_flags_are_not_replayed() {
+    // A worktree to create (the `cd` already enters it), prompt prefills and attachments.
+    assert_eq!(claude("-w feat -c --verbose").flags, words("--verbose"));
+    assert_eq!(claude("--worktree --model x").flags, words("--model x"));
+    assert_eq!(
+        claude("--prefill hello --file f1:a f2:b --ide").flags,
+        words("--ide")
+    );
+    assert_eq!(
+        claude("--rewind-files u1 --model x").flags,
+        words("--model x")
+    );
+    assert_eq!(
+        codex("--worktree -s read-only").flags,
+        words("-s read-only")
+    );
+}
+
+#[test]
+fn codex_cd_is_not_applied_twice() {
+    // The line's `cd` enters the session cwd, which already is where `-C` pointed.
+    for launch in [
+        "-C sub -m o3",
+        "--cd sub -m o3",
+        "--cd=sub -m o3",
+        "-Csub -m o3",
+        "-C=sub -m o3",
+    ] {
+        assert_eq!(codex(launch).flags, words("-m o3"), "{launch}");
+    }
+    assert_eq!(codex("resume -C /abs/p --last -m o3").flags, words("-m o3"));
+}
+
+#[test]
+fn hidden_options_keep_their_values() {
+    // Options that `claude --help` does not list but the binary defines.
+    assert_eq!(
+        claude("--max-turns 5 --model sonnet").flags,
+        words("--max-turns 5 --model sonnet")
+    );
+    assert_eq!(
+        claude("--thinking enabled --fast-mode on --advisor opus").flags,
+        words("--thinking enabled --fast-mode on --advisor opus")
+    );
+    assert_eq!(
+        codex("--yolo --not-so-yolo").flags,
+        words("--yolo --not-so-yolo")
+    );
+}
+
+#[test]
+fn unknown_flags_are_dropped_with_their_value_and_reported() {
+    let a = claude("--frobnicate 5 --model sonnet");
+    assert_eq!(a.flags, words("--model sonnet"));
+    assert_eq!(a.dropped, words("--frobnicate"));
+    // An unknown switch before a flag takes nothing else with it.
+    let b = claude("--frobnicate --model sonnet hello");
+    assert_eq!(
+        (b.flags, b.dropped),
+        (words("--model sonnet"), words("--frobnicate"))
+    );
+    // `=value` and glued short values go with the flag.
+    let c = codex("--future=x -Zvalue -m o3");
+    assert_eq!((c.flags, c.dropped), (words("-m o3"), words("--future -Z")));
+    // An unknown short flag inside a cluster takes the rest of the cluster (it may be its value).
+    // A subcommand after an unknown flag is still the subcommand: the run stays headless.
+    assert!(codex("--future exec do it").headless);
+    assert_eq!(
+        codex("--future resume ID -m o3").subcommand.as_deref(),
+        Some("resume")
+    );
+    let d = claude("-cX9 --ide");
+    assert_eq!((d.flags, d.dropped), (words("--ide"), words("-X")));
 }
 
 #[test]
@@ -116,9 +195,10 @@ fn headless_runs_are_detected() {
 
 #[test]
 fn short_clusters_and_glued_values() {
-    assert_eq!(claude("-cv").flags, words("-v"));
+    assert_eq!(claude("-cd").flags, words("-d"));
     assert_eq!(codex("-mo3 hello").flags, words("-mo3"));
-    assert_eq!(codex("-Cdir").flags, words("-Cdir"));
+    assert_eq!(codex("-s=read-only").flags, words("-s=read-only"));
+    assert_eq!(claude("-nmy-name").flags, words("-nmy-name"));
 }
 
 #[test]
@@ -131,6 +211,25 @@ fn a_value_flag_at_the_end_is_kept_alone() {
     assert_eq!(claude("--model").flags, words("--model"));
 }
 
+#[test]
+fn records_of_the_old_filter_replay_as_today() {
+    let rec = |s: &str, spec: &AgentSpec| replayable(spec, &words(s));
+    // What the previous filter kept: `-C`/`-i` (now first-launch-only), a lost value, an unknown flag.
+    assert_eq!(rec("-C sub -m o3", &CODEX), words("-m o3"));
+    assert_eq!(rec("-i x.png y.png -m o3", &CODEX), words("-m o3"));
+    assert_eq!(
+        rec("--max-turns --model sonnet", &CLAUDE),
+        words("--model sonnet")
+    );
+    assert_eq!(
+        rec("--frobnicate --model sonnet", &CLAUDE),
+        words("--model sonnet")
+    );
+    // What today's filter writes replays unchanged.
+    let fresh = words("--model sonnet --add-dir a b --debug hooks -nname --max-turns 5 --verbose");
+    assert_eq!(replayable(&CLAUDE, &fresh), fresh);
+}
+
 /// One launch word group, with what the filter must make of it.
 #[derive(Debug, Clone)]
 enum Token {
@@ -141,10 +240,20 @@ enum Token {
     Positional(String),
 }
 
+/// The first name of every Claude row with `takes` and `role`.
+fn claude_names(takes: Takes, role: FlagRole) -> Vec<&'static str> {
+    CLAUDE
+        .flags
+        .iter()
+        .filter(|f: &&FlagSpec| f.takes == takes && f.role == role)
+        .map(|f| f.names[0])
+        .collect()
+}
+
 fn claude_token() -> impl Strategy<Value = Token> {
-    let value = prop::sample::select(CLAUDE.value_flags);
-    let session = prop::sample::select(CLAUDE.session_flags);
-    let session_value = prop::sample::select(CLAUDE.session_value_flags);
+    let value = prop::sample::select(claude_names(Takes::One, FlagRole::Keep));
+    let session = prop::sample::select(claude_names(Takes::Nothing, FlagRole::Session));
+    let session_value = prop::sample::select(claude_names(Takes::One, FlagRole::Session));
     prop_oneof![
         (value, "\\PC{0,12}").prop_map(|(f, v)| Token::Value(f, v)),
         prop::sample::select(&["--verbose", "--chrome", "--ide", "--strict-mcp-config"][..])
@@ -183,6 +292,8 @@ proptest! {
         }
         let out = filter_launch_args(&CLAUDE, &argv);
         prop_assert_eq!(&out.flags, &expected);
+        // What the filter keeps is what a restore replays.
+        prop_assert_eq!(&replayable(&CLAUDE, &out.flags), &expected);
         let headless = first_positional
             .map(|p| CLAUDE.headless_subcommands.contains(&p.as_str()))
             .unwrap_or(false);

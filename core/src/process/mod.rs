@@ -1,17 +1,25 @@
 //! Process inspection: argv, real cwd, parent and start time of a process, and the walk from the hook up
 //! to the agent that ran it.
 //!
-//! The facts come from a [`ProcessSource`]: [`ProcFs`] reads `/proc` (Linux, the default there), [`Ps`]
-//! asks `ps`/`lsof` (everywhere; the default on macOS, and compiled and tested on Linux too), and
-//! [`FakeProcesses`] is a plain table for tests. The walk itself ([`locate_agent`]) is pure over a source.
+//! The facts come from a [`ProcessSource`]: [`ProcFs`] reads `/proc` (Linux, the default there),
+//! `Darwin` asks the macOS kernel (`sysctl(KERN_PROCARGS2)` for exact argv, `proc_pidinfo` for the
+//! rest; the default there), [`Ps`] asks `ps`/`lsof` within a time budget (the macOS fallback, compiled
+//! and tested on Linux too), and [`FakeProcesses`] is a plain table for tests. The walk itself
+//! ([`locate_agent`]) is pure over a source.
 
+#[cfg(target_os = "macos")]
+mod darwin;
 mod fake;
+mod procargs;
 mod procfs;
 mod ps;
 
+#[cfg(target_os = "macos")]
+pub use darwin::Darwin;
 pub use fake::{FakeProcess, FakeProcesses};
+pub use procargs::{parse_procargs2, ProcArgs};
 pub use procfs::ProcFs;
-pub use ps::Ps;
+pub use ps::{Ps, CHILD_BUDGET};
 
 use crate::agent::{AgentSpec, AGENTS};
 use std::path::PathBuf;
@@ -35,13 +43,17 @@ pub trait ProcessSource {
     fn start_time(&self, pid: u32) -> Option<i64>;
 }
 
-/// The default source of this platform: `/proc` on Linux, `ps`/`lsof` elsewhere.
+/// The default source of this platform: `/proc` on Linux, the kernel on macOS, `ps`/`lsof` elsewhere.
 pub fn default_source() -> Box<dyn ProcessSource> {
     #[cfg(target_os = "linux")]
     {
         Box::new(ProcFs)
     }
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(target_os = "macos")]
+    {
+        Box::new(Darwin::new())
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "macos")))]
     {
         Box::new(Ps::new())
     }

@@ -1,15 +1,22 @@
-//! [`ProcessSource`] through `ps` and `lsof`: the portable path (macOS has no `/proc`). It is compiled and
-//! tested on Linux as well, so the macOS build runs tested code.
+//! [`ProcessSource`] through `ps` and `lsof`: the portable fallback (macOS asks its kernel first, see
+//! `Darwin`). It is compiled and tested on Linux as well, so the macOS build runs tested code.
 //!
 //! One `ps -A` snapshot answers every parent and argv question of a walk; `lsof` gives the cwd and
 //! `ps -o lstart=` the start time. `ps` prints argv joined by spaces, so an argument holding a space comes
-//! back split: good enough to recognise an agent and its flags, not byte-exact.
+//! back split: good enough to recognise an agent, not byte-exact. The hook runs this under its pane
+//! lock, so every child gets [`CHILD_BUDGET`] and is killed when it overruns (`lsof` can hang on a dead
+//! network mount).
 
 use super::ProcessSource;
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// The longest one `ps`/`lsof` run may take before it is killed and its answer counts as unknown.
+pub const CHILD_BUDGET: Duration = Duration::from_millis(400);
 
 /// Asks `ps`/`lsof`, caching one snapshot of the process table per instance.
 #[derive(Debug, Default)]
@@ -20,22 +27,47 @@ pub struct Ps {
 const PS_PATHS: &[&str] = &["/bin/ps", "/usr/bin/ps"];
 const LSOF_PATHS: &[&str] = &["/usr/sbin/lsof", "/usr/bin/lsof", "/sbin/lsof", "/bin/lsof"];
 
-/// Runs the first existing program of `candidates` with `args`; its stdout when it exits 0.
+/// Runs the first existing program of `candidates` with `args`; its stdout when it exits 0 within
+/// [`CHILD_BUDGET`].
 fn run(candidates: &[&str], args: &[&str]) -> Option<String> {
-    let program = candidates
-        .iter()
-        .find(|p| std::path::Path::new(p).exists())
-        .copied()?;
-    let out = Command::new(program)
+    let program = candidates.iter().find(|p| Path::new(p).exists()).copied()?;
+    run_bounded(Path::new(program), args, CHILD_BUDGET)
+}
+
+/// Runs `program` with `args`; its stdout when it exits 0 within `budget`. Overrunning it is killed
+/// (and reaped), and the answer is `None`. Stdout is drained on a thread, so a large output cannot
+/// stall the child on a full pipe.
+pub(crate) fn run_bounded(program: &Path, args: &[&str], budget: Duration) -> Option<String> {
+    let deadline = Instant::now() + budget;
+    let mut child = Command::new(program)
         .args(args)
         .env("LC_ALL", "C")
         .stdin(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
-        .output()
+        .spawn()
         .ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    let mut stdout = child.stdout.take()?;
+    let reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = stdout.read_to_end(&mut buf);
+        buf
+    });
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(2)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+        }
+    };
+    let out = reader.join().ok()?;
+    status
+        .filter(|s| s.success())
+        .map(|_| String::from_utf8_lossy(&out).into_owned())
 }
 
 /// Parses `ps -A -ww -o pid=,ppid=,args=` output.

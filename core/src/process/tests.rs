@@ -262,3 +262,55 @@ fn the_walk_finds_a_real_agent_named_process() {
         Some(vec![fake.display().to_string(), "30".into(), "1".into()])
     );
 }
+
+#[test]
+fn a_child_that_overruns_its_budget_is_killed_and_unknown() {
+    use super::ps::run_bounded;
+    use std::time::{Duration, Instant};
+    let t = Instant::now();
+    assert_eq!(
+        run_bounded(Path::new("/bin/sleep"), &["5"], Duration::from_millis(100)),
+        None
+    );
+    assert!(
+        t.elapsed() < Duration::from_secs(2),
+        "took {:?}",
+        t.elapsed()
+    );
+    // A child that finishes in time answers, however much it prints.
+    let big = run_bounded(
+        Path::new("/bin/sh"),
+        &["-c", "head -c 300000 /dev/zero | tr '\\0' x; echo"],
+        Duration::from_secs(5),
+    )
+    .unwrap();
+    assert_eq!(big.trim_end().len(), 300_000);
+    assert_eq!(
+        run_bounded(Path::new("/bin/false"), &[], Duration::from_secs(5)),
+        None
+    );
+    assert!(CHILD_BUDGET <= Duration::from_millis(500));
+}
+
+#[cfg(target_os = "macos")]
+#[test]
+fn darwin_reads_a_real_process() {
+    check_source_on_real_child(&Darwin::new());
+}
+
+/// On macOS, a real child's argument holding spaces comes back as one word.
+#[cfg(target_os = "macos")]
+#[test]
+fn darwin_keeps_words_with_spaces_whole() {
+    let child = Sleeper(
+        Command::new("/bin/sh")
+            .args(["-c", "sleep 30", "be terse", "/Users/me/My Projects"])
+            .spawn()
+            .unwrap(),
+    );
+    let argv = argv_after_exec(&Darwin::new(), child.0.id(), "sh").unwrap();
+    assert_eq!(
+        argv[1..],
+        ["-c", "sleep 30", "be terse", "/Users/me/My Projects"]
+    );
+}

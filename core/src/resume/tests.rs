@@ -33,6 +33,23 @@ fn grammar_per_agent() {
 }
 
 #[test]
+fn flags_an_older_filter_recorded_are_replayed_as_today() {
+    let codex = agent("codex").unwrap();
+    let l = ResumeLine::build(
+        codex,
+        ID,
+        &words(&["-C", "sub", "-m", "o3"]),
+        "/p/sub",
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        l.line,
+        format!("cd '/p/sub' && 'codex' 'resume' '{ID}' '-m' 'o3'")
+    );
+}
+
+#[test]
 fn cd_only_when_the_shell_is_elsewhere() {
     let claude = agent("claude").unwrap();
     let at = |shell: Option<&str>| ResumeLine::build(claude, ID, &[], "/w/it's", shell).unwrap();
@@ -88,6 +105,25 @@ fn refuses_bad_ids_control_characters_and_relative_dirs() {
         Err(ResumeError::BadDirectory("w/rel".into()))
     );
     assert!(build(ID, &[], "").is_err());
+    // Bytes that were not UTF-8 came through a lossy conversion as U+FFFD: refused, never guessed.
+    let lossy = String::from_utf8_lossy(b"/w/caf\xe9").into_owned();
+    let e = build(ID, &[], &lossy).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ResumeError::NotUtf8 {
+                what: "directory",
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert_eq!(e.code(), "not-utf8");
+    let e = build(ID, &["--add-dir", &lossy], "/w").unwrap_err();
+    assert!(
+        matches!(e, ResumeError::NotUtf8 { what: "flag", .. }),
+        "{e:?}"
+    );
     assert_eq!(
         build(ID, &[], "/w").unwrap().line,
         format!("cd '/w' && 'claude' '--resume' '{ID}'")
@@ -117,19 +153,30 @@ impl StubAgents {
 
     /// Runs `line` with `sh -c` from `start` and returns (argv after argv[0], cwd).
     fn run(&self, line: &str, start: &Path) -> (Vec<String>, String) {
+        self.run_in(&SHELLS[0], line, start)
+    }
+
+    /// Runs `line` with `<shell> -c` (no rc files, a throwaway HOME) from `start` and returns (argv
+    /// after argv[0], cwd).
+    fn run_in(&self, shell: &Shell, line: &str, start: &Path) -> (Vec<String>, String) {
         let out = self.dir.path().join("out");
         let _ = std::fs::remove_file(out.with_extension("argv"));
-        let status = Command::new("sh")
-            .arg("-c")
+        let home = self.dir.path().join("home");
+        let status = Command::new(shell.program)
+            .args(shell.args)
             .arg(line)
             .current_dir(start)
+            .env_clear()
+            .env("HOME", &home)
+            .env("XDG_CONFIG_HOME", home.join("config"))
+            .env("XDG_DATA_HOME", home.join("data"))
             .env(
                 "PATH",
                 format!("{}:/usr/bin:/bin", self.dir.path().display()),
             )
             .status()
-            .unwrap();
-        assert!(status.success(), "sh -c {line:?} failed");
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", shell.program));
+        assert!(status.success(), "{} -c {line:?} failed", shell.program);
         let argv = std::fs::read(out.with_extension("argv")).unwrap();
         let mut words: Vec<String> = argv
             .split(|&b| b == 0)
@@ -205,14 +252,44 @@ fn script_names_cannot_escape_the_scripts_folder() {
     );
 }
 
-/// Words without control characters: quotes, backticks, `$`, globs, spaces, unicode.
+/// A login shell the line must mean the same words in, and how to make it run one command line without
+/// reading any rc file.
+struct Shell {
+    program: &'static str,
+    args: &'static [&'static str],
+}
+
+const SHELLS: [Shell; 4] = [
+    Shell {
+        program: "sh",
+        args: &["-c"],
+    },
+    Shell {
+        program: "bash",
+        args: &["--norc", "--noprofile", "-c"],
+    },
+    Shell {
+        program: "zsh",
+        args: &["-f", "-c"],
+    },
+    Shell {
+        program: "fish",
+        args: &["--no-config", "-c"],
+    },
+];
+
+/// Characters every shell treats specially somewhere: quotes, backslash, backticks, `$`, globs, braces,
+/// brackets, `%` (fish process expansion), `^`, `@`, `!` (history), `~`, `#`, spaces, unicode.
+const SPECIALS: &str = "a-z0-9 '\"`$\\\\*?!;&|<>(){}\\[\\]%^@#~=,é中😀-";
+
+/// Words without control characters, built from [`SPECIALS`].
 fn word() -> impl Strategy<Value = String> {
-    proptest::string::string_regex("([a-z0-9 '\"`$\\\\*?!;&|<>(){}#~=é中😀-]){0,24}").unwrap()
+    proptest::string::string_regex(&format!("[{SPECIALS}]{{0,24}}")).unwrap()
 }
 
 /// A directory name (no `/`, not `.` or `..`).
 fn dir_name() -> impl Strategy<Value = String> {
-    proptest::string::string_regex("[a-z0-9 '\"`$\\\\*?!;&|<>(){}#~=é中😀-]{1,16}")
+    proptest::string::string_regex(&format!("[{SPECIALS}]{{1,16}}"))
         .unwrap()
         .prop_filter("not . or ..", |n| n != "." && n != "..")
 }
@@ -220,12 +297,13 @@ fn dir_name() -> impl Strategy<Value = String> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
-    /// `sh -c` on the line gives the stub agent exactly the intended words, in exactly the directory.
+    /// `sh -c`, `bash -c`, `zsh -c` and `fish -c` on the line each give the stub agent exactly the
+    /// intended words, in exactly the directory.
     #[test]
     fn sh_gets_back_exactly_the_words(
         which in 0..AGENTS.len(),
         id in "[A-Za-z0-9][A-Za-z0-9._-]{0,40}",
-        flags in proptest::collection::vec(word(), 0..6),
+        values in proptest::collection::vec(word(), 0..4),
         dirs in proptest::collection::vec(dir_name(), 1..3),
         shell_here in any::<bool>(),
     ) {
@@ -239,14 +317,18 @@ proptest! {
         let cwd_s = cwd.to_str().unwrap();
         let spec = &AGENTS[which];
         let shell_cwd = shell_here.then_some(cwd_s);
+        // Every agent's table has `--model <value>`: the values carry the hostile words.
+        let flags: Vec<String> = values.iter().flat_map(|v| ["--model".to_string(), v.clone()]).collect();
         let l = ResumeLine::build(spec, &id, &flags, cwd_s, shell_cwd).unwrap();
         prop_assert_eq!(l.with_cd, !shell_here);
         let start = if shell_here { cwd.as_path() } else { work.path() };
-        let (got, got_cwd) = stubs.run(&l.line, start);
-        prop_assert_eq!(&got[..], &l.argv[1..]);
-        prop_assert_eq!(&got[got.len() - flags.len()..], &flags[..]);
-        prop_assert!(got.iter().take(2).any(|w| w.contains(&id)));
-        prop_assert_eq!(got_cwd, cwd_s);
+        for shell in &SHELLS {
+            let (got, got_cwd) = stubs.run_in(shell, &l.line, start);
+            prop_assert_eq!(&got[..], &l.argv[1..], "{}", shell.program);
+            prop_assert_eq!(&got[got.len() - flags.len()..], &flags[..]);
+            prop_assert!(got.iter().take(2).any(|w| w.contains(&id)));
+            prop_assert_eq!(&got_cwd, cwd_s, "{}", shell.program);
+        }
     }
 
     /// A control character anywhere in a flag or the directory refuses the line.

@@ -22,7 +22,8 @@ fn appends_after_agterm_block_and_keeps_its_trust_positions() {
             ("SessionStart", 1),
             ("UserPromptSubmit", 0),
             ("PreToolUse", 0),
-            ("Stop", 1)
+            ("Stop", 1),
+            ("SessionEnd", 0)
         ]
     );
     // agterm's hooks keep group 0, so their trust keys still match.

@@ -110,7 +110,7 @@ fn empty_and_whitespace_files_count_as_empty_objects() {
     for text in ["", "  \n", "\n\n"] {
         let out = apply(Some(text), "claude", CMD).unwrap();
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-        assert_eq!(v["hooks"].as_object().unwrap().len(), 4);
+        assert_eq!(v["hooks"].as_object().unwrap().len(), OUR_EVENTS.len());
         assert_eq!(remove(text, "claude").unwrap(), text);
     }
 }

@@ -30,7 +30,7 @@ pub mod unattributed;
 
 pub use probe::{ProcFsLookup, ProcessLookup};
 
-use agterm_backup_core::agent::CODEX;
+use agterm_backup_core::agent::{Takes, CODEX};
 use std::collections::BTreeMap;
 
 /// Hook environment as plain data.
@@ -164,7 +164,8 @@ pub fn client_kind(args: &[String]) -> Option<(ClientKind, LaunchDir)> {
             "--all" => last_or_pick_all = true,
             _ => {}
         }
-        if CODEX.value_flags.contains(&flag) {
+        let takes = agterm_backup_core::flags::takes(&CODEX, flag);
+        if takes == Some(Takes::One) {
             let value = match inline {
                 Some(v) => Some(v),
                 None => {
@@ -175,7 +176,7 @@ pub fn client_kind(args: &[String]) -> Option<(ClientKind, LaunchDir)> {
             if matches!(flag, "-C" | "--cd") && dir != LaunchDir::Unknown {
                 dir = value.map_or(LaunchDir::Unknown, |v| LaunchDir::Cd(v.to_string()));
             }
-        } else if CODEX.variadic_flags.contains(&flag) && inline.is_none() {
+        } else if takes == Some(Takes::Many) && inline.is_none() {
             while args.get(i).is_some_and(|w| !w.starts_with('-')) {
                 i += 1;
             }

@@ -121,7 +121,13 @@ pub fn decide(input: &HookInput<'_>) -> Decision {
         Ok(record) => {
             let journal = LiveRecord::journal_worthy_change(input.previous, &record);
             match input.previous {
-                Some(p) if !journal && is_fresh_copy(p, &record, input.now) => Decision::Fresh,
+                Some(p)
+                    if !journal
+                        && !once_per_turn(input.payload)
+                        && is_fresh_copy(p, &record, input.now) =>
+                {
+                    Decision::Fresh
+                }
                 _ => Decision::Write {
                     record: Box::new(record),
                     journal,
@@ -132,12 +138,23 @@ pub fn decide(input: &HookInput<'_>) -> Decision {
     }
 }
 
+/// Events that come once per session or once per turn always write the record, so that it says where
+/// each turn ended (`event`, `ts`, `hook_cwd`) at the cost of one write per turn; only the per-tool-call
+/// events (PreToolUse, the storm) are held to [`REFRESH_AFTER_SECS`].
+fn once_per_turn(payload: &Payload) -> bool {
+    matches!(
+        payload.hook_event_name.as_deref(),
+        Some("SessionStart" | "UserPromptSubmit" | "Stop" | "SessionEnd")
+    )
+}
+
 /// True when `next` equals `previous` but for the per-event fields, `previous` was written less than
-/// [`REFRESH_AFTER_SECS`] ago, and its pin did not fail (a failed pin is retried at every event).
+/// [`REFRESH_AFTER_SECS`] ago, and no failed pin is due for a retry ([`crate::pin::retry_due`]: with
+/// agterm gone, a tool-call storm must not retry the pin, rewrite the record and log at every call).
 fn is_fresh_copy(previous: &LiveRecord, next: &LiveRecord, now: DateTime<Utc>) -> bool {
     let age = previous.written_at().map(|t| (now - t).num_seconds());
     if !age.is_some_and(|a| (0..REFRESH_AFTER_SECS).contains(&a))
-        || previous.pin == Some(PinOutcome::Error)
+        || (previous.pin == Some(PinOutcome::Error) && crate::pin::retry_due(previous, now))
     {
         return false;
     }
@@ -184,10 +201,10 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
     }
     let same_session =
         previous.filter(|p| p.agent == spec.name && p.session_id == payload.session_id);
-    let flags = match (launch, same_session) {
-        (Some(l), _) => l.flags,
-        (None, Some(p)) => p.flags.clone(),
-        (None, None) => Vec::new(),
+    let (flags, dropped) = match (launch, same_session) {
+        (Some(l), _) => (l.flags, l.dropped),
+        (None, Some(p)) => (p.flags.clone(), p.dropped_flags()),
+        (None, None) => (Vec::new(), Vec::new()),
     };
     let agent_cwd = choose_agent_cwd(&CwdFacts {
         agent: spec.name,
@@ -204,7 +221,7 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
         Some(t) => extra.insert(AGENT_START_KEY.into(), Value::from(t)),
         None => extra.remove(AGENT_START_KEY),
     };
-    Ok(LiveRecord {
+    let mut record = LiveRecord {
         v: RECORD_VERSION,
         agent: spec.name.to_string(),
         session_id: payload.session_id.clone(),
@@ -234,7 +251,20 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
         pin: previous.and_then(|p| p.pin),
         pinned_line: previous.and_then(|p| p.pinned_line.clone()),
         extra,
-    })
+    };
+    // Flags the table does not know were dropped, not replayed: `status` names them.
+    record.set_dropped_flags(&dropped);
+    // Only the SessionEnd event's own record carries the end: any later event (a `--resume` of the
+    // same conversation, a new one in the pane) means it is not ended any more.
+    record.set_end_reason(session_end_reason(payload).as_deref());
+    Ok(record)
+}
+
+/// The end this event reports: a SessionEnd's `reason` (`"unknown"` when it names none, so the end is
+/// still recorded and the agent's table in `record::ended_by_user` decides what it means).
+fn session_end_reason(payload: &Payload) -> Option<String> {
+    (payload.hook_event_name.as_deref() == Some("SessionEnd"))
+        .then(|| payload.reason.clone().unwrap_or_else(|| "unknown".into()))
 }
 
 #[cfg(test)]

@@ -30,6 +30,9 @@ pub const STDIN_BUDGET: Duration = Duration::from_secs(2);
 pub const LOCK_BUDGET: Duration = Duration::from_millis(500);
 /// How long pinning may take.
 pub const PIN_BUDGET: Duration = Duration::from_millis(1500);
+/// How long clearing a pin may take at SessionEnd: Claude Code gives all SessionEnd hooks 1.5 s in
+/// total (`CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS`, 2.1.328), and the record is written after the pin.
+pub const END_PIN_BUDGET: Duration = Duration::from_millis(500);
 
 /// Runs the hook for `agent` with this process's environment and stdin. Never prints, never panics out,
 /// never fails: every error goes to the state directory's log.
@@ -237,11 +240,15 @@ fn run(agent_name: &str, started: Instant, state: &StateDir) {
         pane: pane.pane.clone(),
         pane_id: pane.pane_id.clone(),
     };
+    let budget = match record.end_reason() {
+        Some(_) => END_PIN_BUDGET,
+        None => PIN_BUDGET,
+    };
     pin::pin_if_changed(
         &target,
         previous.as_ref(),
         &mut record,
-        Instant::now() + PIN_BUDGET,
+        Instant::now() + budget,
     );
     // Journal first: if the record write then fails, the next event sees the old record and appends
     // again (a duplicate line) rather than never journalling the change.

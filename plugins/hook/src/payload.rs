@@ -10,6 +10,8 @@ pub struct Payload {
     pub hook_event_name: Option<String>,
     /// SessionStart only: `startup`, `resume`, `clear`, `compact`, `fork`.
     pub source: Option<String>,
+    /// SessionEnd only: why the conversation ended (see `record::ended_by_user`).
+    pub reason: Option<String>,
 }
 
 impl Payload {
@@ -36,6 +38,7 @@ impl Payload {
             cwd: text("cwd"),
             hook_event_name: text("hook_event_name"),
             source: text("source"),
+            reason: text("reason"),
         })
     }
 }
@@ -54,6 +57,17 @@ mod tests {
         assert_eq!(p.session_id, "77e8");
         assert_eq!(p.source.as_deref(), Some("startup"));
         assert_eq!(p.cwd.as_deref(), Some("/tmp/p"));
+    }
+
+    #[test]
+    fn parses_a_claude_session_end() {
+        let p = Payload::parse(
+            br#"{"session_id":"4746","transcript_path":"/h/t.jsonl","cwd":"/tmp/p","prompt_id":"9d",
+                "hook_event_name":"SessionEnd","reason":"prompt_input_exit"}"#,
+        )
+        .unwrap();
+        assert_eq!(p.hook_event_name.as_deref(), Some("SessionEnd"));
+        assert_eq!(p.reason.as_deref(), Some("prompt_input_exit"));
     }
 
     #[test]

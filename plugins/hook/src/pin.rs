@@ -14,6 +14,8 @@ use agterm_backup_core::agterm::{
 use agterm_backup_core::record::{LiveRecord, PinOutcome};
 use agterm_backup_core::resume::ResumeLine;
 use agterm_backup_core::state::StateDir;
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
 /// Where to pin: the pane's identity from its environment.
@@ -32,6 +34,15 @@ pub struct PinTarget {
 /// Each socket step's own limit inside the hook (connect, write, read), on top of the overall deadline.
 pub const PIN_STEP_TIMEOUT: Duration = Duration::from_millis(300);
 
+/// Record key of a failed pin's backoff, kept in [`LiveRecord::extra`]:
+/// `{"failures": n, "retry_at": "<RFC 3339>", "line": "<the line that failed>"}`. Removed once a pin
+/// goes through.
+pub const PIN_RETRY_KEY: &str = "pin_retry";
+/// The first backoff step after a failed pin, in seconds; each further failure doubles it.
+pub const RETRY_FIRST_SECS: i64 = 10;
+/// The longest backoff step (agterm quit while Live daemons keep the agents running can last days).
+pub const RETRY_MAX_SECS: i64 = 600;
+
 /// What to do about the pin for this event.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PinPlan {
@@ -40,19 +51,86 @@ pub enum PinPlan {
     /// Nothing can be pinned (no valid id, unknown agent, a word a line cannot carry): keep what agterm
     /// holds, say why in the log.
     Refused(String),
+    /// This very line failed to pin and its backoff step is not over: keep the failure, touch nothing.
+    Wait,
+    /// The user ended the conversation: make agterm forget the line it holds for the pane.
+    Clear,
     /// Send this line.
     Send(String),
 }
 
-/// Decides from the record's resume line (already made typable) and the previous record.
-pub fn plan(previous: Option<&LiveRecord>, line: Result<String, String>) -> PinPlan {
+/// Decides from the record's resume line (already made typable), whether the user ended the
+/// conversation, the previous record and the time of this event.
+pub fn plan(
+    previous: Option<&LiveRecord>,
+    line: Result<String, String>,
+    ended_by_user: bool,
+    now: DateTime<Utc>,
+) -> PinPlan {
+    if ended_by_user {
+        return match previous.and_then(|p| p.pinned_line.as_ref()) {
+            Some(_) => PinPlan::Clear,
+            None => PinPlan::Unchanged,
+        };
+    }
     match line {
         Err(why) => PinPlan::Refused(why),
         Ok(line) if previous.and_then(|p| p.pinned_line.as_deref()) == Some(line.as_str()) => {
             PinPlan::Unchanged
         }
+        Ok(line)
+            if previous
+                .is_some_and(|p| failed_line(p) == Some(line.as_str()) && !retry_due(p, now)) =>
+        {
+            PinPlan::Wait
+        }
         Ok(line) => PinPlan::Send(line),
     }
+}
+
+/// Whether a pin may be tried now: always, unless `previous` holds a failed pin whose backoff step is
+/// not over. A failed pin without backoff state (written by an older release) is due at once.
+pub fn retry_due(previous: &LiveRecord, now: DateTime<Utc>) -> bool {
+    if previous.pin != Some(PinOutcome::Error) {
+        return true;
+    }
+    retry_state(previous)
+        .and_then(|s| s.get("retry_at")?.as_str().map(str::to_string))
+        .and_then(|t| DateTime::parse_from_rfc3339(&t).ok())
+        .is_none_or(|at| now >= at)
+}
+
+/// The backoff step after `failures` failed pins in a row: 10 s, 20 s, 40 s, … up to 10 minutes.
+pub fn backoff_secs(failures: u32) -> i64 {
+    let doublings = failures.saturating_sub(1).min(16);
+    (RETRY_FIRST_SECS << doublings).min(RETRY_MAX_SECS)
+}
+
+/// Counts one more failed pin of `line` into `record`; returns the new count and the step in seconds.
+pub fn note_failure(record: &mut LiveRecord, line: &str, now: DateTime<Utc>) -> (u32, i64) {
+    let before = retry_state(record)
+        .filter(|s| s.get("line").and_then(Value::as_str) == Some(line))
+        .and_then(|s| s.get("failures")?.as_u64())
+        .unwrap_or(0);
+    let failures = u32::try_from(before + 1).unwrap_or(u32::MAX);
+    let step = backoff_secs(failures);
+    let at = (now + chrono::Duration::seconds(step)).to_rfc3339_opts(SecondsFormat::Millis, true);
+    record.extra.insert(
+        PIN_RETRY_KEY.into(),
+        json!({"failures": failures, "retry_at": at, "line": line}),
+    );
+    (failures, step)
+}
+
+fn retry_state(record: &LiveRecord) -> Option<&serde_json::Map<String, Value>> {
+    record.extra.get(PIN_RETRY_KEY)?.as_object()
+}
+
+fn failed_line(record: &LiveRecord) -> Option<&str> {
+    if record.pin != Some(PinOutcome::Error) {
+        return None;
+    }
+    retry_state(record)?.get("line")?.as_str()
 }
 
 /// Reads agterm's answer to `session.restore set`.
@@ -67,15 +145,16 @@ pub fn outcome(answer: &Result<Reply, AgtermError>) -> PinOutcome {
 
 /// The pin request exactly as `agtermctl session restore <line> --target … --pane-id … --pane …` sends it.
 pub fn request(target: &PinTarget, line: &str) -> Request {
+    request_for(target, &PinAction::Set(line.to_string()))
+}
+
+/// `session.restore` with `action` for the pane (token first, role as the fallback).
+fn request_for(target: &PinTarget, action: &PinAction) -> Request {
     let selector = PaneSelector {
         pane: Some(target.pane.clone()),
         pane_id: target.pane_id.clone(),
     };
-    Request::session_restore(
-        &target.agterm_session,
-        &selector,
-        &PinAction::Set(line.to_string()),
-    )
+    Request::session_restore(&target.agterm_session, &selector, action)
 }
 
 /// Pins `record`'s resume line when it differs from the last pinned one (`previous.pinned_line`), and
@@ -103,39 +182,80 @@ pub fn pin_with_state(
     deadline: Instant,
     state: Option<&StateDir>,
 ) {
-    let line = typable_line(record, state);
-    match plan(previous, line) {
-        PinPlan::Unchanged => copy_previous(previous, record),
+    let now = record.written_at().unwrap_or_else(Utc::now);
+    let ended = record.ended_by_user();
+    let line = if ended {
+        Err("the user ended the conversation".to_string())
+    } else {
+        typable_line(record, state)
+    };
+    match plan(previous, line, ended, now) {
+        PinPlan::Unchanged | PinPlan::Wait => copy_previous(previous, record),
         PinPlan::Refused(why) => {
             copy_previous(previous, record);
             log(state, &format!("not pinning: {why}"));
         }
+        PinPlan::Clear => {
+            copy_previous(previous, record);
+            let answer = call(target, &PinAction::Clear, deadline);
+            match answer {
+                Ok(_) => {
+                    record.pin = None;
+                    record.pinned_line = None;
+                    record.extra.remove(PIN_RETRY_KEY);
+                }
+                Err(e) => log(
+                    state,
+                    &format!(
+                        "the user ended the conversation, but agterm still holds its pin \
+                         (clearing it failed: {e}); `agtermctl session restore --clear` forgets it"
+                    ),
+                ),
+            }
+        }
         PinPlan::Send(line) => {
-            let Some(socket) = target.socket.as_deref().filter(|s| !s.is_empty()) else {
-                record.pin = Some(PinOutcome::Error);
-                record.pinned_line = None;
-                log(state, "not pinning: AGTERM_SOCKET is not set in the pane");
-                return;
-            };
-            let timeouts = Timeouts {
-                connect: PIN_STEP_TIMEOUT,
-                write: PIN_STEP_TIMEOUT,
-                read: PIN_STEP_TIMEOUT,
-            };
-            let client = Client::new(socket, timeouts).with_deadline(deadline);
-            let answer = client.call(&request(target, &line));
+            let answer = call(target, &PinAction::Set(line.clone()), deadline);
             let result = outcome(&answer);
             record.pin = Some(result);
-            record.pinned_line =
-                matches!(result, PinOutcome::Ok | PinOutcome::SettingOff).then_some(line);
-            if let (PinOutcome::Error, Err(e)) = (result, &answer) {
+            if result == PinOutcome::Error {
+                record.pinned_line = None;
+                let (failures, step) = note_failure(record, &line, now);
+                let why = match &answer {
+                    Err(e) => e.to_string(),
+                    Ok(_) => "no answer".into(),
+                };
+                // One line per backoff step: the events in between do not try, so do not log.
                 log(
                     state,
-                    &format!("pin failed (will retry at the next event): {e}"),
+                    &format!(
+                        "pin failed ({failures} in a row; next try in {step} s or when the line \
+                         changes): {why}"
+                    ),
                 );
+            } else {
+                record.extra.remove(PIN_RETRY_KEY);
+                record.pinned_line =
+                    matches!(result, PinOutcome::Ok | PinOutcome::SettingOff).then_some(line);
             }
         }
     }
+}
+
+/// One `session.restore` call for the pane, within `deadline`.
+fn call(target: &PinTarget, action: &PinAction, deadline: Instant) -> Result<Reply, AgtermError> {
+    let Some(socket) = target.socket.as_deref().filter(|s| !s.is_empty()) else {
+        return Err(AgtermError::Refused(
+            "AGTERM_SOCKET is not set in the pane".into(),
+        ));
+    };
+    let timeouts = Timeouts {
+        connect: PIN_STEP_TIMEOUT,
+        write: PIN_STEP_TIMEOUT,
+        read: PIN_STEP_TIMEOUT,
+    };
+    Client::new(socket, timeouts)
+        .with_deadline(deadline)
+        .call(&request_for(target, action))
 }
 
 /// The record's resume line, always with `cd`; an over-long one becomes `sh '<script>'` (the script is
@@ -184,121 +304,4 @@ fn log(state: Option<&StateDir>, message: &str) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use agterm_backup_core::agterm::wire::ControlResult;
-
-    fn reply(text: Option<&str>) -> Result<Reply, AgtermError> {
-        Ok(Reply {
-            result: ControlResult {
-                id: Some("6B1E".into()),
-                text: text.map(str::to_string),
-                ..Default::default()
-            },
-            peer_pid: None,
-        })
-    }
-
-    #[test]
-    fn outcomes_follow_agterms_answer() {
-        assert_eq!(outcome(&reply(None)), PinOutcome::Ok);
-        assert_eq!(outcome(&reply(Some(""))), PinOutcome::Ok);
-        assert_eq!(
-            outcome(&reply(Some(
-                "saved, but \"Restore running commands on restart\" is off"
-            ))),
-            PinOutcome::SettingOff
-        );
-        let refused = |s: &str| Err(AgtermError::Refused(s.into()));
-        assert_eq!(
-            outcome(&refused("invalid request: The data")),
-            PinOutcome::Unsupported
-        );
-        assert_eq!(
-            outcome(&refused("no such session: 6B1E")),
-            PinOutcome::Error
-        );
-        assert_eq!(
-            outcome(&refused("unknown pane id: 9A2F")),
-            PinOutcome::Error
-        );
-    }
-
-    #[test]
-    fn request_carries_token_and_role() {
-        let t = PinTarget {
-            socket: None,
-            agterm_session: "6B1E".into(),
-            pane: "right".into(),
-            pane_id: Some("9A2F".into()),
-        };
-        assert_eq!(
-            request(&t, "cd '/w' && 'claude'").to_line(),
-            "{\"cmd\":\"session.restore\",\"target\":\"6B1E\",\"args\":{\"mode\":\"set\",\"pane\":\"right\",\"paneID\":\"9A2F\",\"command\":\"cd '/w' && 'claude'\"}}\n"
-        );
-    }
-
-    fn record(id: &str) -> LiveRecord {
-        serde_json::from_value(serde_json::json!({
-            "v":1,"agent":"claude","session_id":id,"agterm_session":"6B1E0C2A-AAAA-BBBB-CCCC-0123456789AB",
-            "role":"left","pane_id":null,"transcript_path":null,"agent_cwd":"/w","hook_cwd":"/w","flags":[],
-            "agent_pid":null,"event":"SessionStart","ts":"2026-12-01T00:00:00Z","terminal":"agterm"
-        }))
-        .unwrap()
-    }
-
-    #[test]
-    fn invalid_ids_never_reach_agterm() {
-        let dir = tempfile::tempdir().unwrap();
-        let sock = dir.path().join("agterm.sock");
-        let listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
-        listener.set_nonblocking(true).unwrap();
-        let target = PinTarget {
-            socket: Some(sock.to_string_lossy().into_owned()),
-            agterm_session: "6B1E0C2A-AAAA-BBBB-CCCC-0123456789AB".into(),
-            pane: "left".into(),
-            pane_id: None,
-        };
-        let mut previous = record("good-id");
-        previous.pin = Some(PinOutcome::Ok);
-        previous.pinned_line = Some("cd '/w' && 'claude' '--resume' 'good-id'".into());
-        let state = StateDir::at(dir.path().join("state"));
-        for bad in ["", "-rf", "a'b", "x y"] {
-            let mut r = record(bad);
-            let deadline = Instant::now() + Duration::from_secs(1);
-            pin_with_state(&target, Some(&previous), &mut r, deadline, Some(&state));
-            assert!(listener.accept().is_err(), "{bad:?} was sent to agterm");
-            assert_eq!(
-                r.pin,
-                Some(PinOutcome::Ok),
-                "{bad:?}: agterm still holds the old pin"
-            );
-            assert_eq!(r.pinned_line, previous.pinned_line);
-        }
-    }
-
-    #[test]
-    fn plan_pins_only_changes() {
-        let mut prev: LiveRecord = serde_json::from_value(serde_json::json!({
-            "v":1,"agent":"claude","session_id":"a","agterm_session":"6B1E","role":"left","pane_id":null,
-            "transcript_path":null,"agent_cwd":"/w","hook_cwd":"/w","flags":[],"agent_pid":null,
-            "event":"SessionStart","ts":"2026-12-01T00:00:00Z","terminal":"agterm","pinned_line":"L1","pin":"ok"
-        }))
-        .unwrap();
-        assert_eq!(plan(Some(&prev), Ok("L1".into())), PinPlan::Unchanged);
-        assert_eq!(
-            plan(Some(&prev), Ok("L2".into())),
-            PinPlan::Send("L2".into())
-        );
-        assert_eq!(plan(None, Ok("L1".into())), PinPlan::Send("L1".into()));
-        prev.pinned_line = None;
-        assert_eq!(
-            plan(Some(&prev), Ok("L1".into())),
-            PinPlan::Send("L1".into())
-        );
-        assert!(matches!(
-            plan(None, Err("bad id".into())),
-            PinPlan::Refused(_)
-        ));
-    }
-}
+mod tests;

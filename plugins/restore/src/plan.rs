@@ -7,6 +7,7 @@
 //! | 1 | no record, or every record was written after the cutoff                    | skip `no-record`        |
 //! | 2 | the chosen record's agent is unknown or its session id is invalid          | skip `invalid-id`       |
 //! | 3 | no open pane joins the record (pane id, else session id + role)            | skip `pane-gone`        |
+//! | 3b| the user ended the chosen conversation (its newest record, `ended_by_user`) | skip `ended`            |
 //! | 4 | the agent in the foreground runs a conversation started in this launch     | skip `new-conversation` |
 //! | 5 | the pane's foreground is the agent (a Live daemon kept it, a pin fired, …) | skip `already-running`  |
 //! | 6 | anything else in the foreground (vim, a build, …)                          | skip `busy`             |
@@ -71,13 +72,29 @@ pub enum JoinedBy {
 /// Why nothing is typed into a pane.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SkipReason {
-    NoRecord { why: String },
-    InvalidId { why: String },
+    NoRecord {
+        why: String,
+    },
+    InvalidId {
+        why: String,
+    },
     PaneGone,
-    AlreadyRunning { live: bool },
-    NewConversation { agent: String },
-    Busy { foreground: Vec<String> },
-    TranscriptGone { what: String },
+    AlreadyRunning {
+        live: bool,
+    },
+    NewConversation {
+        agent: String,
+    },
+    Busy {
+        foreground: Vec<String>,
+    },
+    TranscriptGone {
+        what: String,
+    },
+    /// The user ended the conversation (the agent's SessionEnd `reason`, see `record::ended_by_user`).
+    Ended {
+        reason: String,
+    },
 }
 
 impl SkipReason {
@@ -91,6 +108,7 @@ impl SkipReason {
             SkipReason::NewConversation { .. } => "new-conversation",
             SkipReason::Busy { .. } => "busy",
             SkipReason::TranscriptGone { .. } => "transcript-gone",
+            SkipReason::Ended { .. } => "ended",
         }
     }
 
@@ -113,6 +131,9 @@ impl SkipReason {
             SkipReason::TranscriptGone { what } => {
                 format!("transcript gone ({what}); not starting a blank conversation")
             }
+            SkipReason::Ended { reason } => format!(
+                "ended: the user quit this conversation (SessionEnd reason {reason:?}); not resuming it"
+            ),
         }
     }
 }
@@ -272,6 +293,17 @@ fn plan_one(
         role: pane.role,
         pane_id: pane.pane_id.clone(),
     });
+    // 3b. A conversation the user ended stays ended. The newest word on the chosen conversation counts:
+    // the current record when it names the same one (ended after the cutoff, or resumed again since).
+    let latest = c
+        .record
+        .as_ref()
+        .filter(|r| r.agent == rec.agent && r.session_id == rec.session_id)
+        .unwrap_or(rec);
+    if latest.ended_by_user() {
+        let reason = latest.end_reason().unwrap_or_default().to_string();
+        return skip(row, SkipReason::Ended { reason });
+    }
     // 4–6. Only an idle shell is typed into.
     if let Some(fg) = pane.foreground.as_ref().filter(|fg| !fg.is_empty()) {
         let reason = foreground_reason(input, spec, rec, c, from_journal, pane, fg);

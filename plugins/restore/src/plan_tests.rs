@@ -346,3 +346,75 @@ fn rows_keep_input_order_and_cover_every_captured_pane() {
     assert_eq!(rows[0].target.as_ref().unwrap().role, PaneRole::Right);
     assert_eq!(reason(&rows[1]), "type");
 }
+
+#[test]
+fn a_conversation_the_user_ended_is_skipped_ended_and_a_dying_terminal_is_not() {
+    let r = record(ID_A, PaneRole::Left, "2026-11-30T10:00:00Z");
+    let t = transcripts_for(&[&r]);
+    let idle = pane(PaneRole::Left);
+    let rows_for = |rec: &LiveRecord, journal: Vec<LiveRecord>, launched: Option<&str>| {
+        run(
+            &[captured(Some(rec.clone()), journal)],
+            std::slice::from_ref(&idle),
+            launched,
+            &t,
+        )
+    };
+    for (agent, reason_given, expect) in [
+        ("claude", "prompt_input_exit", "ended"),
+        ("claude", "logout", "ended"),
+        ("codex", "other", "ended"),
+        // The terminal died under Claude (pty closed, SIGHUP, SIGTERM): it comes back.
+        ("claude", "other", "type"),
+        // /clear and /resume replace the conversation; the next SessionStart names the new one.
+        ("claude", "clear", "type"),
+        ("claude", "resume", "type"),
+    ] {
+        let mut ended = r.clone();
+        ended.agent = agent.into();
+        ended.set_end_reason(Some(reason_given));
+        let rows = rows_for(&ended, vec![], None);
+        assert_eq!(reason(&rows[0]), expect, "{agent} {reason_given}");
+        if expect == "ended" {
+            assert!(rows[0].target.is_some(), "the row names the pane");
+            let Action::Skip { reason } = &rows[0].action else {
+                unreachable!()
+            };
+            assert!(reason.describe().contains(reason_given), "{reason:?}");
+        }
+    }
+    // The journal rule sees the end: the user quit before the restart, then started a new
+    // conversation after it; the record in force at the launch is the ended one.
+    let mut ended = r.clone();
+    ended.set_end_reason(Some("prompt_input_exit"));
+    ended.ts = "2026-11-30T11:00:00Z".into();
+    let newer = record(ID_B, PaneRole::Left, "2026-12-01T00:00:10Z");
+    let rows = rows_for(
+        &newer,
+        vec![r.clone(), ended.clone(), newer.clone()],
+        Some("2026-12-01T00:00:00Z"),
+    );
+    assert_eq!(reason(&rows[0]), "ended");
+    assert!(rows[0].from_journal);
+    // Ended after the cutoff (restore run twice in one launch): the newest word on that conversation.
+    let mut late_end = r.clone();
+    late_end.set_end_reason(Some("prompt_input_exit"));
+    late_end.ts = "2026-12-01T00:05:00Z".into();
+    let rows = rows_for(
+        &late_end,
+        vec![r.clone(), late_end.clone()],
+        Some("2026-12-01T00:00:00Z"),
+    );
+    assert_eq!(reason(&rows[0]), "ended");
+    // Ended before the cutoff, resumed again by hand after it: not ended any more.
+    let again = record(ID_A, PaneRole::Left, "2026-12-01T00:05:00Z");
+    let rows = rows_for(
+        &again,
+        vec![r.clone(), ended.clone(), again.clone()],
+        Some("2026-12-01T00:00:00Z"),
+    );
+    assert_eq!(reason(&rows[0]), "type");
+    // A record as the previous release wrote it (no end key) is not ended.
+    let old: LiveRecord = serde_json::from_str(&r.to_json_line()).unwrap();
+    assert_eq!(reason(&rows_for(&old, vec![], None)[0]), "type");
+}

@@ -164,12 +164,20 @@ pub fn table(rows: &[PlanRow], color: bool, home: Option<&str>) -> String {
 }
 
 /// Lays out `cells` under `header` in aligned columns (two spaces apart); the last column is not padded
-/// and is painted with the row's ANSI colour code, when it has one.
+/// and is painted with the row's ANSI colour code, when it has one. Every cell is made
+/// [`printable`](agterm_backup_core::printable::printable) first: paths, names and argv words come from
+/// outside, and the paint is the only escape sequence the table may hold.
 pub fn aligned<const N: usize>(
     header: &[&str; N],
     cells: &[[String; N]],
     paints: &[Option<&str>],
 ) -> String {
+    use agterm_backup_core::printable::printable;
+    let cells: Vec<[String; N]> = cells
+        .iter()
+        .map(|row| row.each_ref().map(|c| printable(c).into_owned()))
+        .collect();
+    let cells = &cells[..];
     let mut widths = header.map(|h| h.chars().count());
     for row in cells {
         for (w, c) in widths.iter_mut().zip(row.iter()) {

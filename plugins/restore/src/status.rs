@@ -273,7 +273,8 @@ pub fn render(r: &StatusReport, home: Option<&str>) -> String {
     for w in &r.warnings {
         out.push_str(&format!("warning: {w}\n"));
     }
-    out
+    // Paths, versions and error texts above come from outside: nothing raw reaches the terminal.
+    agterm_backup_core::printable::printable_lines(&out).into_owned()
 }
 
 #[cfg(test)]

@@ -22,8 +22,14 @@ use std::time::Duration;
 
 /// The fake API key both CLIs are given; Claude approves it by its last 20 characters.
 pub const API_KEY: &str = "sk-ant-agterm-backup-stub-0123456789";
-/// The hook events agterm-backup captures (the four long-standing ones both agents have).
-pub const HOOK_EVENTS: [&str; 4] = ["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"];
+/// The hook events agterm-backup captures (the installer's `OUR_EVENTS`).
+pub const HOOK_EVENTS: [&str; 5] = [
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "Stop",
+    "SessionEnd",
+];
 
 /// A throwaway home for both agents: `<root>/home` (Claude's `HOME`) and `<root>/codex-home`
 /// (`CODEX_HOME`).

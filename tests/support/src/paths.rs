@@ -54,6 +54,12 @@ pub fn agent_cli_dir() -> Option<PathBuf> {
     (bin.join("claude").exists() && bin.join("codex").exists()).then_some(bin)
 }
 
+/// The path of a real agent CLI for a test that needs it (the same as [`agent_cli`], which fails under
+/// `CI` itself).
+pub fn agent_cli_or_fail_in_ci(name: &str) -> Option<PathBuf> {
+    agent_cli(name)
+}
+
 /// The path of a real agent CLI, or `None` (with a line on stderr saying how to get it) when absent. With
 /// `CI` set an absent CLI fails the test instead: CI installs them (`tests/install-deps.sh`), so a skip
 /// there would hide a broken set-up.

@@ -34,6 +34,7 @@ fn payload(event: &str, transcript_folder: &str) -> Payload {
         cwd: Some("/w/p/sub".into()),
         hook_event_name: Some(event.into()),
         source: (event == "SessionStart").then(|| "startup".into()),
+        reason: None,
     }
 }
 
@@ -296,10 +297,55 @@ fn a_recent_record_is_not_rewritten_for_per_event_changes_only() {
     let other = process("claude --model opus", "/w/p");
     let changed = at("2026-12-01T00:00:01.000Z", &other, &first);
     assert!(matches!(changed, Decision::Write { journal: false, .. }));
-    // A failed pin is retried at every event.
+    // A turn's end is always written (once per turn), a tool call inside the interval never.
+    let stop = decide(&HookInput {
+        spec: &CLAUDE,
+        env: &e,
+        payload: &payload("Stop", "-w-p"),
+        process: &facts,
+        previous: Some(&first),
+        now: "2026-12-01T00:00:05.000Z".parse().unwrap(),
+    });
+    assert!(matches!(stop, Decision::Write { journal: false, .. }));
+    // A failed pin is retried once its backoff step is over, not at every event.
     first.pin = Some(PinOutcome::Error);
-    let failed = at("2026-12-01T00:00:01.000Z", &facts, &first);
-    assert!(matches!(failed, Decision::Write { .. }));
+    crate::pin::note_failure(&mut first, "L", "2026-12-01T00:00:00.000Z".parse().unwrap());
+    let waiting = at("2026-12-01T00:00:05.000Z", &facts, &first);
+    assert_eq!(waiting, Decision::Fresh, "inside the backoff step");
+    let due = at("2026-12-01T00:00:11.000Z", &facts, &first);
+    assert!(matches!(due, Decision::Write { .. }), "the step is over");
+    // A record of the previous release (an error, no backoff state) is retried at once.
+    first.extra.remove(crate::pin::PIN_RETRY_KEY);
+    let old = at("2026-12-01T00:00:01.000Z", &facts, &first);
+    assert!(matches!(old, Decision::Write { .. }));
+}
+
+#[test]
+fn a_session_end_is_recorded_and_journalled_and_a_later_event_clears_it() {
+    let e = env(&[]);
+    let facts = process("claude", "/w/p");
+    let (first, _) = written(run(&CLAUDE, &e, &payload("Stop", "-w-p"), &facts, None));
+    assert_eq!(first.end_reason(), None);
+    let mut end = payload("SessionEnd", "-w-p");
+    end.reason = Some("prompt_input_exit".into());
+    let (ended, journal) = written(run(&CLAUDE, &e, &end, &facts, Some(&first)));
+    assert!(journal, "the journal rule must see the end");
+    assert!(ended.ended_by_user());
+    assert_eq!(ended.session_id, first.session_id);
+    // `claude --resume <id>` in the same pane: not ended any more.
+    let mut resumed = payload("SessionStart", "-w-p");
+    resumed.source = Some("resume".into());
+    let (back, journal) = written(run(&CLAUDE, &e, &resumed, &facts, Some(&ended)));
+    assert!(journal && back.end_reason().is_none(), "{back:?}");
+    // The terminal dying is recorded as an end, but not the user's.
+    end.reason = Some("other".into());
+    let (died, _) = written(run(&CLAUDE, &e, &end, &facts, Some(&back)));
+    assert_eq!(died.end_reason(), Some("other"));
+    assert!(!died.ended_by_user());
+    // An end without a reason is still recorded.
+    end.reason = None;
+    let (bare, _) = written(run(&CLAUDE, &e, &end, &facts, Some(&back)));
+    assert_eq!(bare.end_reason(), Some("unknown"));
 }
 
 #[test]

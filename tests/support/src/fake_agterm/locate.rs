@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The `fake-agterm` binary beside the running test, rebuilt with cargo when missing or older than the
-/// fake's sources (other packages' tests do not build this crate's binaries).
+/// The `fake-agterm` binary beside the running test (or bench), rebuilt with cargo when missing or older
+/// than the fake's sources (other packages' tests do not build this crate's binaries).
 pub fn fake_agterm_bin() -> PathBuf {
     static BUILT: std::sync::Mutex<Option<PathBuf>> = std::sync::Mutex::new(None);
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
@@ -20,6 +20,8 @@ pub fn fake_agterm_bin() -> PathBuf {
     };
     if stale {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        // A bench runs from `target/release`: build the fake there too.
+        let release = path.parent().is_some_and(|p| p.ends_with("release"));
         let status = Command::new(cargo)
             .current_dir(crate::paths::workspace_root())
             .args([
@@ -29,6 +31,7 @@ pub fn fake_agterm_bin() -> PathBuf {
                 "--bin",
                 "fake-agterm",
             ])
+            .args(release.then_some("--release"))
             .status()
             .expect("cargo runs");
         assert!(status.success(), "cargo build --bin fake-agterm failed");

@@ -23,6 +23,18 @@ pub enum TextRange {
 pub struct PaneHost {
     tmux: Tmux,
     shell: String,
+    /// Every pane's shell pid from one `list-panes`, while a [`PidSnapshot`] is held (one `tree`
+    /// answer): a tree of 200 panes costs one tmux run instead of several per pane.
+    pids: std::cell::RefCell<Option<std::collections::HashMap<String, u32>>>,
+}
+
+/// While held, [`PaneHost::pid`] answers from one `list-panes` (see [`PaneHost::snapshot`]).
+pub struct PidSnapshot<'a>(&'a PaneHost);
+
+impl Drop for PidSnapshot<'_> {
+    fn drop(&mut self) {
+        *self.0.pids.borrow_mut() = None;
+    }
 }
 
 impl PaneHost {
@@ -30,6 +42,7 @@ impl PaneHost {
         PaneHost {
             tmux: Tmux::new(tmux_socket).keep_on_drop(),
             shell: shell.to_string(),
+            pids: Default::default(),
         }
     }
 
@@ -102,8 +115,34 @@ impl PaneHost {
         found.map_or_else(|| self.shell.clone(), |p| p.display().to_string())
     }
 
+    /// Reads every pane's shell pid at once and answers [`PaneHost::pid`] from that until the snapshot
+    /// is dropped.
+    pub fn snapshot(&self) -> PidSnapshot<'_> {
+        let listed = self
+            .tmux_ok(&[
+                "list-panes",
+                "-a",
+                "-F",
+                "#{pane_id} #{pane_pid} #{pane_dead}",
+            ])
+            .unwrap_or_default();
+        let pids = listed
+            .lines()
+            .filter_map(|l| {
+                let mut w = l.split_whitespace();
+                let (id, pid, dead) = (w.next()?, w.next()?.parse().ok()?, w.next());
+                (dead != Some("1")).then(|| (id.to_string(), pid))
+            })
+            .collect();
+        *self.pids.borrow_mut() = Some(pids);
+        PidSnapshot(self)
+    }
+
     /// The pid of the pane's shell, or `None` when the pane is gone.
     pub fn pid(&self, pane: &str) -> Option<u32> {
+        if let Some(pids) = self.pids.borrow().as_ref() {
+            return pids.get(pane).copied();
+        }
         let text = self
             .tmux_ok(&[
                 "display-message",

@@ -25,6 +25,7 @@ pub fn tree(app: &App, args: &Args) -> Value {
         Ok(w) => w,
         Err(e) => return error(&e),
     };
+    let _pids = app.host.snapshot();
     let workspaces: Vec<Value> = window
         .workspaces
         .iter()
