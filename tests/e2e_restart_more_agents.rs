@@ -68,9 +68,16 @@ fn headless_runs_change_nothing(world: &World) {
             .collect();
         let key = agterm_backup_core::pane::PaneKey::new(&pane.session, pane.role).unwrap();
         let state = agterm_backup_core::state::StateDir::at(&world.rig.state_dir);
+        // What a restore reads: the conversation, its process, directory and flags, and the journal
+        // (the TUI's own later events may still refresh the record's `ts` and `event`).
         let read = || {
+            let record: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(state.record_path(&key)).unwrap_or_default())
+                    .unwrap_or_default();
+            let kept = ["session_id", "agent_pid", "agent_cwd", "flags", "agent"]
+                .map(|k| record[k].clone());
             (
-                std::fs::read(state.record_path(&key)).unwrap_or_default(),
+                kept,
                 std::fs::read(state.journal_path(&key)).unwrap_or_default(),
             )
         };
@@ -100,10 +107,14 @@ fn headless_runs_change_nothing(world: &World) {
                         .is_some_and(|p| p.contains(&prompt))
             });
         std::thread::sleep(Duration::from_millis(500));
+        let after = read();
         assert!(
-            read() == before,
-            "{}: a headless run changed the pane's record",
-            pane.name
+            after == before,
+            "{}: a headless run changed the pane's record\nbefore: {:?}\nafter: {:?}\nhook calls:\n{}",
+            pane.name,
+            before,
+            after,
+            world.log.dump()
         );
     }
 }
