@@ -54,7 +54,7 @@ pub enum Command {
     )]
     Restore(RestoreArgs),
 
-    /// Answer Claude's \"resume from summary?\" question in panes waiting on it
+    /// Answer Claude's "resume from summary?" question in panes waiting on it
     #[command(
         after_help = "Example:\n  agterm-backup answer --choice 2     # resume the full session as-is"
     )]
@@ -89,13 +89,13 @@ pub enum InstallerCommand {
         after_help = "Examples:\n  agterm-backup installer apply --dry-run\n  agterm-backup installer apply --agents claude"
     )]
     Apply(ApplyArgs),
-    /// Take out exactly what `apply` added
+    /// Take out exactly what `apply` added; says what it leaves behind (backups)
     #[command(
         alias = "uninstall",
-        after_help = "Example:\n  agterm-backup installer remove --dry-run"
+        after_help = "Examples:\n  agterm-backup installer remove --dry-run\n  agterm-backup installer remove --agents claude"
     )]
     Remove(RemoveArgs),
-    /// Report each target: present, outdated or absent
+    /// Report each target: present, outdated, partial, duplicate, absent or unreadable
     #[command(after_help = "Example:\n  agterm-backup installer status --json")]
     Status(JsonArgs),
 }
@@ -111,7 +111,8 @@ pub struct ApplyArgs {
     /// Leave agterm's restore-denylist.conf alone
     #[arg(long)]
     pub no_denylist: bool,
-    /// Mark our Codex hooks trusted (as the TUI's "Trust all and continue" does)
+    /// Mark our Codex hooks trusted (as the TUI's "Trust all and continue" does). Codex writes the trust
+    /// records into its config.toml itself, with its own formatting and file mode; needs `codex` on PATH
     #[arg(long)]
     pub trust: bool,
 }
@@ -121,6 +122,9 @@ pub struct RemoveArgs {
     /// Print a unified diff of each change and write nothing
     #[arg(long)]
     pub dry_run: bool,
+    /// Which agents to unwire (comma-separated); agterm's denylist block goes too
+    #[arg(long, value_delimiter = ',', default_values_t = agterm_backup_installer::ALL_AGENTS.map(String::from))]
+    pub agents: Vec<String>,
 }
 
 #[derive(Debug, Args, Clone)]

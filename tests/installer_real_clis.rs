@@ -5,28 +5,12 @@
 
 mod installer_common;
 
-use agterm_backup_installer::command::is_ours;
 use agterm_backup_installer::trust::list_hooks;
 use agterm_backup_testkit::paths::agent_cli;
 use agterm_backup_testkit::stub_model::StubModel;
 use installer_common::*;
 use serde_json::Value;
-use std::path::Path;
 use std::time::Duration;
-
-fn codex_dir_path(codex: &Path) -> String {
-    format!("{}:/usr/bin:/bin", codex.parent().unwrap().display())
-}
-
-fn our_listed_hooks(listed: &Value) -> Vec<Value> {
-    listed["data"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|entry| entry["hooks"].as_array().cloned().unwrap_or_default())
-        .filter(|h| h["command"].as_str().is_some_and(|c| is_ours(c, "codex")))
-        .collect()
-}
 
 #[test]
 fn real_codex_lists_our_hooks_after_agterms_and_trust_makes_them_trusted() {
@@ -64,18 +48,15 @@ fn real_codex_lists_our_hooks_after_agterms_and_trust_makes_them_trusted() {
         .collect();
     keys.sort();
     // agterm's block holds SessionStart, UserPromptSubmit, PreToolUse and Stop groups at index 0: ours
-    // come after them, at index 1.
-    let mut want: Vec<String> = [
-        "pre_tool_use",
-        "session_start",
-        "stop",
-        "user_prompt_submit",
-    ]
-    .iter()
-    .map(|label| format!("{config}:{label}:1:0"))
-    .collect();
-    // agterm has no SessionEnd group: ours is the first.
-    want.push(format!("{config}:session_end:0:0"));
+    // come after them there, at index 1, and first on any other event of ours.
+    let agterms = ["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"];
+    let mut want: Vec<String> = agterm_backup_installer::OUR_EVENTS
+        .iter()
+        .map(|e| {
+            let label = agterm_backup_installer::codex_event_label(e);
+            format!("{config}:{label}:{}:0", usize::from(agterms.contains(e)))
+        })
+        .collect();
     want.sort();
     assert_eq!(keys, want, "{listed:#}");
     assert!(
@@ -94,18 +75,7 @@ fn real_codex_lists_our_hooks_after_agterms_and_trust_makes_them_trusted() {
     );
 
     // --trust: through the app-server, then Codex itself lists them trusted, and a re-apply keeps them so.
-    let out = s
-        .command(&codex_dir_path(&codex))
-        .args([
-            "installer",
-            "apply",
-            "--agents",
-            "codex",
-            "--no-denylist",
-            "--trust",
-        ])
-        .output()
-        .unwrap();
+    let out = apply_codex_trust(&s, &codex);
     assert!(
         out.status.success(),
         "{}{}",
@@ -206,22 +176,7 @@ fn real_claude_runs_our_hook_from_the_edited_settings() {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755)).unwrap();
 
-    let work = s.dir.path().join("work");
-    std::fs::create_dir_all(&work).unwrap();
-    let out = std::process::Command::new(&claude)
-        .env_clear()
-        .env("HOME", s.home())
-        .env("CLAUDE_CONFIG_DIR", s.claude_dir())
-        .env("AGTERM_BACKUP_HOME", s.backup_home())
-        .env("PATH", "/usr/bin:/bin")
-        .env("ANTHROPIC_BASE_URL", stub.base_url())
-        .env("ANTHROPIC_API_KEY", "sk-ant-test-0123456789abcdefghij")
-        .env("DISABLE_AUTOUPDATER", "1")
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .current_dir(&work)
-        .args(["-p", "hi"])
-        .output()
-        .unwrap();
+    let out = claude_print(&claude, &s, &stub.base_url());
     assert!(
         out.status.success(),
         "claude -p failed: {}{}",
@@ -275,13 +230,14 @@ fn real_codex_lists_our_hooks_from_a_users_hooks_json() {
         .collect();
     keys.sort();
     // The user's PreToolUse group stays at index 0; ours follow it.
-    let want = [
-        format!("{hooks_json}:pre_tool_use:1:0"),
-        format!("{hooks_json}:session_end:0:0"),
-        format!("{hooks_json}:session_start:0:0"),
-        format!("{hooks_json}:stop:0:0"),
-        format!("{hooks_json}:user_prompt_submit:0:0"),
-    ];
+    let mut want: Vec<String> = agterm_backup_installer::OUR_EVENTS
+        .iter()
+        .map(|e| {
+            let label = agterm_backup_installer::codex_event_label(e);
+            format!("{hooks_json}:{label}:{}:0", usize::from(*e == "PreToolUse"))
+        })
+        .collect();
+    want.sort();
     assert_eq!(keys, want, "{listed:#}");
     let warnings: Vec<&Value> = listed["data"]
         .as_array()

@@ -12,6 +12,9 @@ use std::io::{self, Read, Write};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
+mod atomic;
+pub use atomic::{write_atomic, write_atomic_with};
+
 /// Environment variable that moves the state directory.
 pub const HOME_ENV: &str = "AGTERM_BACKUP_HOME";
 /// The error log is cut back to its newest half when it grows past this.
@@ -163,46 +166,6 @@ impl StateDir {
     }
 }
 
-/// Atomically replaces `path` with `bytes`: temp file in the same folder, fsync, rename, fsync the folder.
-pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
-    write_atomic_with(path, bytes, mode, || Ok::<(), io::Error>(()))
-}
-
-/// [`write_atomic`] that runs `before_rename` once the new bytes are durable in the temp file and just
-/// before they replace `path` (the installer checks there that nobody changed the file meanwhile); an
-/// error from it leaves `path` as it was. The temp file gets exactly `mode`, whatever the umask.
-pub fn write_atomic_with<E: From<io::Error>>(
-    path: &Path,
-    bytes: &[u8],
-    mode: u32,
-    before_rename: impl FnOnce() -> Result<(), E>,
-) -> Result<(), E> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let tmp = dir.join(format!(".{name}.{}.{}.tmp", std::process::id(), nanos()));
-    let result = (|| {
-        let mut f = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(&tmp)?;
-        f.write_all(bytes)?;
-        f.set_permissions(fs::Permissions::from_mode(mode))?;
-        f.sync_all()?;
-        drop(f);
-        before_rename()?;
-        fs::rename(&tmp, path)?;
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
-}
-
 /// Appends `line` with one `write(2)` on an `O_APPEND` descriptor (0600 when created), then fsyncs.
 pub fn append_line(path: &Path, line: &[u8]) -> io::Result<()> {
     let mut f = OpenOptions::new()
@@ -219,13 +182,6 @@ pub fn read_capped(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
     let mut buf = Vec::new();
     File::open(path)?.take(cap).read_to_end(&mut buf)?;
     Ok(buf)
-}
-
-fn nanos() -> u32 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0)
 }
 
 #[cfg(test)]

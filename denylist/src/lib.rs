@@ -96,41 +96,80 @@ pub fn our_block() -> String {
 
 /// Where our block sits in `text`: the byte range from the start of the start-marker line to just after
 /// the end-marker line (its `\n` included when there is one). `None` when there is no complete block.
+/// The first end marker that follows a start marker closes the block, paired with the nearest start
+/// above it: a lone marker of either kind is the user's comment and stays outside.
 pub fn find_block(text: &str) -> Option<std::ops::Range<usize>> {
-    // The nearest start marker before the first end marker: a stray start line above stays outside.
-    let end_line = line_starts_of(text, BLOCK_END).next()?;
-    let start = line_starts_of(&text[..end_line], BLOCK_START).last()?;
-    let mut end = end_line + BLOCK_END.len();
-    if text[end..].starts_with("\r\n") {
-        end += 2;
-    } else if text[end..].starts_with('\n') {
-        end += 1;
+    let mut open = None;
+    for (here, line) in lines_with_offsets(text) {
+        match body(line) {
+            BLOCK_START => open = Some(here),
+            BLOCK_END => {
+                if let Some(start) = open {
+                    return Some(start..here + line.len());
+                }
+            }
+            _ => {}
+        }
     }
-    Some(start..end)
+    None
 }
 
-/// Byte offsets of the lines of `text` that are exactly `line` (optionally followed by `\r`).
-fn line_starts_of<'a>(text: &'a str, line: &'a str) -> impl Iterator<Item = usize> + 'a {
+fn lines_with_offsets(text: &str) -> impl Iterator<Item = (usize, &str)> {
     let mut offset = 0;
-    text.split_inclusive('\n').filter_map(move |l| {
+    text.split_inclusive('\n').map(move |l| {
         let here = offset;
         offset += l.len();
-        let body = l.trim_end_matches('\n').trim_end_matches('\r');
-        (body == line).then_some(here)
+        (here, l)
     })
 }
 
-/// `existing` with our block in place: refreshed where it is, else appended after one blank line (a missing
-/// final newline is added first). An absent file becomes [`STARTER`], a blank line and our block.
+fn body(line: &str) -> &str {
+    line.trim_end_matches('\n').trim_end_matches('\r')
+}
+
+/// The lines between our markers that are not ours (an entry the user added there), verbatim, with
+/// their offsets.
+fn foreign_in(text: &str, block: &std::ops::Range<usize>) -> Vec<(usize, String)> {
+    let block_text = &text[block.clone()];
+    let mut lines: Vec<(usize, &str)> = lines_with_offsets(block_text).collect();
+    lines.pop();
+    lines
+        .into_iter()
+        .skip(1)
+        .filter(|(_, l)| {
+            let b = body(l);
+            b != BLOCK_NOTE && !OUR_ENTRIES.contains(&b)
+        })
+        .map(|(o, l)| {
+            let mut l = l.to_string();
+            if !l.ends_with('\n') {
+                l.push('\n');
+            }
+            (block.start + o, l)
+        })
+        .collect()
+}
+
+/// `existing` with our block in place: refreshed where it is (lines the user put between our markers
+/// stay, after our entries), else appended after one blank line (a missing final newline is added
+/// first). An absent file becomes [`STARTER`], a blank line and our block.
 pub fn with_our_block(existing: Option<&str>) -> String {
     let block = our_block();
     let Some(text) = existing else {
         return format!("{STARTER}\n{block}");
     };
     if let Some(range) = find_block(text) {
+        let foreign: String = foreign_in(text, &range)
+            .into_iter()
+            .map(|(_, l)| l)
+            .collect();
         let mut out = String::with_capacity(text.len());
         out.push_str(&text[..range.start]);
-        out.push_str(&block);
+        out.push_str(&block.replacen(
+            &format!("{BLOCK_END}\n"),
+            &format!("{foreign}{BLOCK_END}\n"),
+            1,
+        ));
         out.push_str(&text[range.end..]);
         return out;
     }
@@ -145,23 +184,56 @@ pub fn with_our_block(existing: Option<&str>) -> String {
     out
 }
 
-/// `text` without our block (and without the one blank line we put before it). Everything else stays.
+/// `text` without our block (and without the one blank line we put before it). Everything else stays,
+/// lines the user put between our markers included.
 pub fn without_our_block(text: &str) -> String {
     let Some(range) = find_block(text) else {
         return text.to_string();
     };
+    let foreign: String = foreign_in(text, &range)
+        .into_iter()
+        .map(|(_, l)| l)
+        .collect();
     let mut start = range.start;
-    let before = &text[..start];
-    if before.ends_with("\n\n") {
+    if text[..start].ends_with("\n\n") {
         start -= 1;
     }
-    format!("{}{}", &text[..start], &text[range.end..])
+    format!("{}{foreign}{}", &text[..start], &text[range.end..])
 }
 
-/// Whether `text` holds our block with exactly our entries.
+/// Whether `text` holds our block with our entries (and `apply` would change nothing).
 pub fn has_our_block(text: &str) -> bool {
-    find_block(text)
-        .is_some_and(|r| text[r].trim_end_matches('\n') == our_block().trim_end_matches('\n'))
+    find_block(text).is_some() && with_our_block(Some(text)) == text
+}
+
+/// What `apply` keeps of the user's that looks like ours, for the user to hear about.
+pub fn notes(text: &str) -> Vec<String> {
+    let block = find_block(text);
+    let line_of = |offset: usize| text[..offset].matches('\n').count() + 1;
+    let mut out: Vec<String> = lines_with_offsets(text)
+        .filter(|(here, l)| {
+            matches!(body(l), BLOCK_START | BLOCK_END)
+                && !block
+                    .as_ref()
+                    .is_some_and(|b| *here == b.start || here + l.len() == b.end)
+        })
+        .map(|(here, _)| {
+            format!(
+                "line {}: a marker line without its pair is kept as your comment; our block is repaired",
+                line_of(here)
+            )
+        })
+        .collect();
+    if let Some(b) = &block {
+        out.extend(foreign_in(text, b).into_iter().map(|(o, l)| {
+            format!(
+                "line {}: `{}` between our markers is kept as yours",
+                line_of(o),
+                body(&l).escape_debug()
+            )
+        }));
+    }
+    out
 }
 
 #[cfg(test)]

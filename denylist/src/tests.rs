@@ -121,3 +121,30 @@ proptest! {
         prop_assert!(parse(&commented).is_empty());
     }
 }
+
+#[test]
+fn a_lone_end_marker_does_not_make_every_apply_add_a_block() {
+    let stray = format!("tmux\n{BLOCK_END}\nvim\n");
+    let once = with_our_block(Some(&stray));
+    assert_eq!(with_our_block(Some(&once)), once);
+    assert_eq!(once.matches(BLOCK_START).count(), 1);
+    assert!(has_our_block(&once));
+    assert_eq!(notes(&once).len(), 1, "{:?}", notes(&once));
+    assert_eq!(without_our_block(&once), stray);
+}
+
+#[test]
+fn entries_the_user_put_between_our_markers_stay_theirs() {
+    let applied = with_our_block(Some("tmux\n"));
+    let with_vim = applied.replace("codex\n", "codex\nvim\n");
+    assert_eq!(with_our_block(Some(&with_vim)), with_vim);
+    assert!(
+        notes(&with_vim)[0].contains("`vim`"),
+        "{:?}",
+        notes(&with_vim)
+    );
+    assert_eq!(without_our_block(&with_vim), "tmux\nvim\n");
+    // A damaged block (our entry deleted by hand) is repaired, the user's line kept.
+    let damaged = with_vim.replace("claude\n", "");
+    assert_eq!(with_our_block(Some(&damaged)), with_vim);
+}

@@ -9,7 +9,7 @@
 //! Adding the next agent with JSON command hooks is one more row here.
 
 use crate::command::our_binary_in;
-use crate::json_hooks::{offset_of, parse_with, strict};
+use crate::json_hooks::{keep_on_one_line, object_text, offset_of, only_one, parse_with, strict};
 use crate::refusal::Refusal;
 use crate::{EventState, HookPlace};
 use jsonc_parser::cst::{CstInputValue, CstObject, CstRootNode, CstStringLit};
@@ -161,7 +161,11 @@ fn hooks_object(
     text: &str,
     root: &CstRootNode,
 ) -> Result<Option<CstObject>, Refusal> {
-    let Some(prop) = root.object_value().and_then(|o| o.get("hooks")) else {
+    let Some(obj) = root.object_value() else {
+        return Ok(None);
+    };
+    // A key given twice: the agent reads the last, an edit of the first would be lost on it.
+    let Some(prop) = only_one(text, &obj, "hooks")? else {
         return Ok(None);
     };
     let v = prop.value().expect("a parsed property has a value");
@@ -173,7 +177,7 @@ fn hooks_object(
         ));
     };
     for event in row.events {
-        if let Some(ev) = hooks.get(event).and_then(|p| p.value()) {
+        if let Some(ev) = only_one(text, &hooks, event)?.and_then(|p| p.value()) {
             if ev.as_array().is_none() {
                 let reason = format!("\"hooks\".\"{event}\" is not an array");
                 return Err(Refusal::at_offset(text, offset_of(text, &ev), reason));
@@ -263,10 +267,8 @@ fn parse_hooks(row: &HookFile, text: &str) -> Result<(CstRootNode, Option<CstObj
 
 /// `original` (None = no file) with our handler on each of the row's events.
 pub fn apply(row: &HookFile, original: Option<&str>, command: &str) -> Result<String, Refusal> {
-    let text = match original {
-        Some(t) if !t.trim().is_empty() => t,
-        _ => "{}\n",
-    };
+    let text = object_text(original);
+    let text = text.as_ref();
     let (root, hooks) = parse_hooks(row, text)?;
     let existing = hooks.map(|h| find_ours(row, &h)).unwrap_or_default();
     let obj = root.object_value_or_set();
@@ -291,7 +293,7 @@ pub fn apply(row: &HookFile, original: Option<&str>, command: &str) -> Result<St
             }
         }
     }
-    Ok(root.to_string())
+    Ok(keep_on_one_line(text, root.to_string()))
 }
 
 /// `current` without our handlers: a group left empty goes, then an event array we emptied, then a
@@ -369,6 +371,8 @@ pub fn inspect(
                 binary: f.binary.clone(),
                 current: f.command.decoded_value().ok().as_deref() == Some(command),
             }),
+            // Counted as the agent may run them: every handler of ours (more than one is a duplicate).
+            runs: found.iter().filter(|f| f.event == event).count(),
         })
         .collect())
 }

@@ -11,6 +11,8 @@
 use crate::command::our_binary_in;
 use crate::refusal::Refusal;
 use crate::{codex_event_label, EventState, HookPlace, OUR_EVENTS};
+use ours::{block, kept, our_handlers, Ours};
+use sections::{sections, Owner};
 use toml_edit::{DocumentMut, Item};
 
 /// First line of our block.
@@ -48,91 +50,6 @@ pub fn our_groups(command: &str) -> String {
         .join("\n")
 }
 
-/// Where our block's lines sit: `outer` covers the marker lines too (and the end marker's newline),
-/// `inner` only what lies between them.
-struct Block {
-    outer: std::ops::Range<usize>,
-    inner: std::ops::Range<usize>,
-}
-
-fn line_ranges(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut offset = 0;
-    text.split_inclusive('\n').map(move |line| {
-        let start = offset;
-        offset += line.len();
-        (start, line)
-    })
-}
-
-fn body(line: &str) -> &str {
-    line.trim_end_matches('\n').trim_end_matches('\r')
-}
-
-fn find_block(text: &str) -> Result<Option<Block>, Refusal> {
-    let Some((start, start_line)) = line_ranges(text).find(|(_, l)| body(l) == BLOCK_START) else {
-        return Ok(None);
-    };
-    let after = start + start_line.len();
-    match line_ranges(&text[after..]).find(|(_, l)| body(l) == BLOCK_END) {
-        Some((end_rel, end_line)) => Ok(Some(Block {
-            outer: start..after + end_rel + end_line.len(),
-            inner: after..after + end_rel,
-        })),
-        None => Err(Refusal::at_offset(
-            text,
-            start,
-            format!("our block starts here but its end line `{BLOCK_END}` is missing; restore it or delete the block"),
-        )),
-    }
-}
-
-/// Keeps the sections of `text` that `drop` does not claim. A section is a table header with the key
-/// lines under it; blank and comment lines just above a header belong to that header (as in `toml_edit`);
-/// lines after the last section are kept. Text before the first header is dropped when `drop_preamble`.
-fn filter_sections(text: &str, drop_preamble: bool, drop: &dyn Fn(&str) -> bool) -> String {
-    let mut kept = String::new();
-    let mut pending = String::new();
-    let mut dropping = drop_preamble;
-    for line in text.split_inclusive('\n') {
-        let trimmed = line.trim();
-        let is_header = trimmed.starts_with('[');
-        if is_header {
-            dropping = drop(trimmed);
-        }
-        if !is_header && (trimmed.is_empty() || trimmed.starts_with('#')) {
-            pending.push_str(line);
-            continue;
-        }
-        if !dropping {
-            kept.push_str(&pending);
-            kept.push_str(line);
-        }
-        pending.clear();
-    }
-    if !dropping || !kept.is_empty() || !drop_preamble {
-        kept.push_str(&pending);
-    }
-    kept
-}
-
-/// What of a block's inner text is not our own groups (e.g. trust tables Codex appended there).
-fn foreign_sections(inner: &str, also_ours: &dyn Fn(&str) -> bool) -> String {
-    filter_sections(inner, true, &|header| {
-        is_our_header(header) || also_ours(header)
-    })
-}
-
-fn is_our_header(trimmed: &str) -> bool {
-    let name = trimmed
-        .trim_start_matches("[[")
-        .trim_end_matches("]]")
-        .trim();
-    trimmed.starts_with("[[")
-        && OUR_EVENTS
-            .iter()
-            .any(|e| name == format!("hooks.{e}") || name == format!("hooks.{e}.hooks"))
-}
-
 /// Our block in the file's own line ending (`nl`); `foreign` is kept verbatim.
 fn block_text(command: &str, foreign: &str, nl: &str) -> String {
     let groups = our_groups(command).replace('\n', nl);
@@ -147,23 +64,48 @@ fn newline_of(text: &str) -> &'static str {
     }
 }
 
+fn hooks_form_refusal(text: &str) -> Refusal {
+    let mut at = 0;
+    let offset = text
+        .split_inclusive('\n')
+        .map(|l| {
+            at += l.len();
+            (at - l.len(), l.trim_start())
+        })
+        .find(|(_, t)| {
+            t.starts_with("hooks") || t.starts_with("[hooks") || t.starts_with("[[hooks")
+        })
+        .map_or(0, |(o, _)| o);
+    Refusal::at_offset(
+        text,
+        offset,
+        "hooks are kept in a form our [[hooks.<Event>]] tables cannot be added to (inline tables?); \
+         write them as [[hooks.<Event>]] tables or move them to hooks.json",
+    )
+}
+
 /// `original` (None = no file) with our block: refreshed in place, else appended at the end after one
-/// blank line. Refuses broken TOML, and hooks kept in a form our tables cannot join (inline tables).
+/// blank line. Our hook anywhere else in the file (written by hand, an old install) is taken out, so that
+/// Codex runs it once; whatever else sits between our markers is the user's and stays. Refuses broken
+/// TOML, and hooks kept in a form our tables cannot join (inline tables).
 pub fn apply(original: Option<&str>, command: &str) -> Result<String, Refusal> {
     let text = original.unwrap_or("");
-    parse(text)?;
+    let doc = parse(text)?;
     let nl = newline_of(text);
-    let out = match find_block(text)? {
-        Some(block) => {
-            let foreign = foreign_sections(&text[block.inner.clone()], &|_| false);
-            let mut out = String::with_capacity(text.len());
-            out.push_str(&text[..block.outer.start]);
-            out.push_str(&block_text(command, &foreign, nl));
-            out.push_str(&text[block.outer.end..]);
-            out
+    let secs = sections(text);
+    let ours = Ours::new(&doc, &secs, &[]);
+    let out = match ours.block {
+        Some((a, b)) => {
+            let inside = kept(text, &secs, &ours, a + 1..b);
+            format!(
+                "{}{}{}",
+                kept(text, &secs, &ours, 0..a),
+                block_text(command, &inside, nl),
+                kept(text, &secs, &ours, b + 1..secs.len())
+            )
         }
         None => {
-            let mut out = text.to_string();
+            let mut out = kept(text, &secs, &ours, 0..secs.len());
             if !out.is_empty() && !out.ends_with('\n') {
                 out.push_str(nl);
             }
@@ -178,66 +120,115 @@ pub fn apply(original: Option<&str>, command: &str) -> Result<String, Refusal> {
     let states = states_in(&doc, "codex", command);
     if states
         .iter()
-        .any(|s| !s.place.as_ref().is_some_and(|p| p.current))
+        .any(|s| s.runs != 1 || !s.place.as_ref().is_some_and(|p| p.current))
     {
         return Err(hooks_form_refusal(text));
     }
     Ok(out)
 }
 
-fn hooks_form_refusal(text: &str) -> Refusal {
-    let offset = line_ranges(text)
-        .find(|(_, l)| {
-            let t = l.trim_start();
-            t.starts_with("hooks") || t.starts_with("[hooks") || t.starts_with("[[hooks")
-        })
-        .map(|(o, _)| o)
-        .unwrap_or(0);
-    Refusal::at_offset(
-        text,
-        offset,
-        "hooks are kept in a form our [[hooks.<Event>]] tables cannot be added to (inline tables?); \
-         write them as [[hooks.<Event>]] tables or move them to hooks.json",
-    )
+/// Every handler of ours in `text` (event, group, handler); none when it does not parse.
+pub fn our_positions(text: &str) -> Vec<(&'static str, usize, usize)> {
+    parse(text)
+        .map(|doc| our_handlers(&doc))
+        .unwrap_or_default()
 }
 
-/// `current` without our block's groups: the markers and our note go, and so do the trust records Codex
-/// put inside the block for our hooks' positions; other tables inside the block stay where they were,
-/// and the one blank line we added before the block goes.
-pub fn remove(current: &str) -> Result<String, Refusal> {
-    let doc = parse(current)?;
-    let Some(block) = find_block(current)? else {
-        return Ok(current.to_string());
+/// Whether `text` holds any hook of ours or our block (whatever binary path it names).
+pub fn has_ours(text: &str) -> bool {
+    parse(text).is_ok_and(|doc| !our_handlers(&doc).is_empty() || block(&sections(text)).is_some())
+}
+
+/// What `apply` keeps of the user's that looks like ours, for the user to hear about.
+pub fn notes(text: &str) -> Vec<String> {
+    let Ok(doc) = parse(text) else {
+        return Vec::new();
     };
-    let our_positions: Vec<String> = states_in(&doc, "codex", "")
+    let secs = sections(text);
+    let ours = Ours::new(&doc, &secs, &[]);
+    let mut out = Vec::new();
+    for (i, s) in secs.iter().enumerate() {
+        let (line, _) = crate::refusal::line_column(text, s.range.start);
+        match &s.owner {
+            Owner::Start | Owner::End if !ours.owns(i, s) => out.push(format!(
+                "line {line}: a marker line without its pair is kept as your comment; our block is repaired"
+            )),
+            Owner::Group { .. } | Owner::Other
+                if ours.block.is_some_and(|(a, b)| a < i && i < b) && !ours.owns(i, s) =>
+            {
+                out.push(format!(
+                    "line {line}: a table of yours inside our block is kept as yours"
+                ))
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `current` without our hooks, wherever they are: our block's markers and note go, and so do the trust
+/// records of our hooks' positions whose key names one of `trust_sources` (the spellings of this file's
+/// path Codex uses: a record for another source, another `hooks.json` or a plugin, is not ours). Other
+/// tables, inside the block or not, stay where they were, and the one blank line we added before the
+/// block goes.
+pub fn remove(current: &str, trust_sources: &[String]) -> Result<String, Refusal> {
+    let doc = parse(current)?;
+    let secs = sections(current);
+    let ours = Ours::new(&doc, &secs, trust_sources);
+    let mut out = String::with_capacity(current.len());
+    for (i, s) in secs.iter().enumerate() {
+        if ours.block.is_some_and(|(a, _)| a == i) {
+            if out.ends_with("\r\n\r\n") {
+                out.truncate(out.len() - 2);
+            } else if out.ends_with("\n\n") {
+                out.pop();
+            }
+        }
+        if !ours.owns(i, s) {
+            out.push_str(&current[s.range.clone()]);
+        }
+    }
+    Ok(out)
+}
+
+/// `current` without the trust records of hooks we had in another file (`hooks.json`): keyed by one of
+/// `sources` at one of `positions` (event, group, handler).
+pub fn remove_trust_of(
+    current: &str,
+    sources: &[String],
+    positions: &[(&'static str, usize, usize)],
+) -> Result<String, Refusal> {
+    parse(current)?;
+    let keys: Vec<String> = sources
         .iter()
-        .filter_map(|s| {
-            let p = s.place.as_ref()?;
-            Some(format!(
-                ":{}:{}:{}\"]",
-                codex_event_label(s.event),
-                p.group,
-                p.handler
-            ))
+        .flat_map(|src| {
+            positions
+                .iter()
+                .map(move |(e, g, h)| format!("{src}:{}:{g}:{h}", codex_event_label(e)))
         })
         .collect();
-    let is_our_trust = |header: &str| {
-        let compact: String = header.chars().filter(|c| !c.is_whitespace()).collect();
-        compact.starts_with("[hooks.state.\"")
-            && our_positions.iter().any(|p| compact.ends_with(p.as_str()))
-    };
-    let foreign = foreign_sections(&current[block.inner.clone()], &is_our_trust);
-    let mut start = block.outer.start;
-    if current[..start].ends_with("\n\n") {
-        start -= 1;
-    } else if current[..start].ends_with("\r\n\r\n") {
-        start -= 2;
+    Ok(sections(current)
+        .into_iter()
+        .filter(|s| !matches!(&s.owner, Owner::Trust(k) if keys.contains(k)))
+        .map(|s| &current[s.range])
+        .collect())
+}
+
+/// The spellings of `path` Codex may use as the source in a trust key: as configured, and with its folder
+/// canonical (Codex resolves `CODEX_HOME`).
+pub fn trust_sources(path: &std::path::Path) -> Vec<String> {
+    let mut out = vec![path.display().to_string()];
+    let canonical = path
+        .parent()
+        .and_then(|d| std::fs::canonicalize(d).ok())
+        .zip(path.file_name())
+        .map(|(d, n)| d.join(n).display().to_string());
+    if let Some(c) = canonical {
+        if !out.contains(&c) {
+            out.push(c);
+        }
     }
-    // Codex files new trust tables next to the existing ones, which may be inside someone else's block:
-    // our hooks' trust records go wherever they are.
-    let before = filter_sections(&current[..start], false, &is_our_trust);
-    let after = filter_sections(&current[block.outer.end..], false, &is_our_trust);
-    Ok(format!("{before}{foreign}{after}"))
+    out
 }
 
 /// Each group's handler commands for `event` (array of tables or inline array alike).
@@ -294,21 +285,22 @@ fn states_in(doc: &DocumentMut, agent: &str, command: &str) -> Vec<EventState> {
         .iter()
         .map(|&event| {
             let mut place = None;
-            'groups: for (group, handlers) in groups_of(doc, event).iter().enumerate() {
+            let mut runs = 0;
+            for (group, handlers) in groups_of(doc, event).iter().enumerate() {
                 for (handler, cmd) in handlers.iter().enumerate() {
                     let Some(cmd) = cmd else { continue };
                     if let Some(binary) = our_binary_in(cmd, agent) {
-                        place = Some(HookPlace {
+                        runs += 1;
+                        place.get_or_insert(HookPlace {
                             group,
                             handler,
                             binary,
                             current: cmd == command,
                         });
-                        break 'groups;
                     }
                 }
             }
-            EventState { event, place }
+            EventState { event, place, runs }
         })
         .collect()
 }
@@ -354,5 +346,7 @@ pub fn trusted_keys(text: &str) -> Vec<String> {
         .collect()
 }
 
+mod ours;
+mod sections;
 #[cfg(test)]
 mod tests;

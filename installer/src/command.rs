@@ -2,8 +2,10 @@
 //!
 //! We write `'<absolute path of agterm-backup>' hook <agent>`: the path POSIX single-quoted (it may hold
 //! spaces), so the agent's shell runs exactly that file. Ours is any command of the form
-//! `<path> hook <agent>` whose path (quoted or bare) has the basename `agterm-backup`: the binary may have
-//! moved between installs, and then we refresh the path in place instead of adding a second entry.
+//! `<program> hook <agent>` whose program (one shell word: single- or double-quoted, bare, a bare name found
+//! on `PATH`, `~/…` or `$HOME/…`) has the basename `agterm-backup`: the binary may have moved between
+//! installs, or the user wrote the hook by hand, and the agent runs each such entry, so every one of them
+//! counts as ours (refreshed once, the rest removed).
 
 use agterm_backup_core::quote::quote;
 use std::path::Path;
@@ -38,13 +40,46 @@ pub fn stable_binary_path(
         .unwrap_or_else(|| canonical_exe.to_path_buf())
 }
 
+/// Whether some `$PATH` entry runs `binary` when `agterm-backup` is typed by name.
+pub fn on_path(binary: &Path, path_var: Option<&std::ffi::OsStr>) -> bool {
+    let wanted = std::fs::canonicalize(binary).unwrap_or_else(|_| binary.to_path_buf());
+    path_var
+        .map(|p| std::env::split_paths(p).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .iter()
+        .map(|d| d.join(BINARY_NAME))
+        .find(|c| c.is_file())
+        .and_then(|c| std::fs::canonicalize(c).ok())
+        .is_some_and(|c| c == wanted)
+}
+
+/// The cargo build folder (`…/target`) that holds `binary`, when it is one of cargo's own outputs
+/// (`target/debug/…`, `target/release/…`, `target/<triple>/<profile>/…`): `cargo clean` deletes it, and
+/// every hook naming it would then fail.
+pub fn build_folder_of(binary: &Path) -> Option<std::path::PathBuf> {
+    let parts: Vec<&std::ffi::OsStr> = binary.iter().collect();
+    let n = parts.len();
+    let profile = |p: &std::ffi::OsStr| p == "debug" || p == "release";
+    let at = if n >= 3 && parts[n - 3] == "target" && profile(parts[n - 2]) {
+        n - 3
+    } else if n >= 4 && parts[n - 4] == "target" && profile(parts[n - 2]) {
+        n - 4
+    } else {
+        return None;
+    };
+    Some(parts[..=at].iter().collect())
+}
+
 /// The binary path of `command` when it is our hook for `agent`, else `None`.
 pub fn our_binary_in(command: &str, agent: &str) -> Option<String> {
-    let suffix = format!(" hook {agent}");
-    let head = command.trim().strip_suffix(&suffix)?.trim_end();
-    let path = unquote_one_word(head)?;
+    let (rest, last) = command.trim().rsplit_once(char::is_whitespace)?;
+    let (head, verb) = rest.trim_end().rsplit_once(char::is_whitespace)?;
+    if last != agent || verb != "hook" {
+        return None;
+    }
+    let path = unquote_one_word(head.trim_end())?;
     let basename = path.rsplit('/').next().unwrap_or(&path);
-    (basename == BINARY_NAME && path.starts_with('/')).then_some(path)
+    (basename == BINARY_NAME).then_some(path)
 }
 
 /// Whether `command` is our hook for `agent`, whatever binary path it names.
@@ -52,9 +87,13 @@ pub fn is_ours(command: &str, agent: &str) -> bool {
     our_binary_in(command, agent).is_some()
 }
 
-/// Undoes POSIX quoting of exactly one shell word made of single-quoted runs, `\'` escapes and plain
-/// characters without whitespace. Anything fancier (double quotes, `$`, spaces) is not ours.
+/// Undoes POSIX quoting of exactly one shell word made of single-quoted runs, double-quoted runs, `\\`
+/// escapes and plain characters. Anything that makes it more than one simple word (unquoted whitespace or
+/// operators, command substitution) is not ours.
 fn unquote_one_word(word: &str) -> Option<String> {
+    if word.contains('`') || word.contains("$(") {
+        return None;
+    }
     let mut out = String::new();
     let mut chars = word.chars();
     while let Some(c) = chars.next() {
@@ -65,8 +104,15 @@ fn unquote_one_word(word: &str) -> Option<String> {
                     other => out.push(other),
                 }
             },
+            '"' => loop {
+                match chars.next()? {
+                    '"' => break,
+                    '\\' => out.push(chars.next()?),
+                    other => out.push(other),
+                }
+            },
             '\\' => out.push(chars.next()?),
-            c if c.is_whitespace() || matches!(c, '"' | '$' | '`' | ';' | '&' | '|') => {
+            c if c.is_whitespace() || matches!(c, ';' | '&' | '|' | '<' | '>' | '(' | ')') => {
                 return None
             }
             c => out.push(c),
@@ -106,6 +152,28 @@ mod tests {
     }
 
     #[test]
+    fn cargo_build_folders_are_told_apart_from_installed_binaries() {
+        assert_eq!(
+            build_folder_of(Path::new("/src/agterm-backup/target/debug/agterm-backup")),
+            Some("/src/agterm-backup/target".into())
+        );
+        assert_eq!(
+            build_folder_of(Path::new(
+                "/w/target/aarch64-apple-darwin/release/agterm-backup"
+            )),
+            Some("/w/target".into())
+        );
+        assert_eq!(
+            build_folder_of(Path::new("/home/me/.cargo/bin/agterm-backup")),
+            None
+        );
+        assert_eq!(
+            build_folder_of(Path::new("/opt/target/bin/agterm-backup")),
+            None
+        );
+    }
+
+    #[test]
     fn builds_a_quoted_command() {
         let cmd = hook_command(Path::new("/Users/me/My Tools/agterm-backup"), "claude");
         assert_eq!(cmd, "'/Users/me/My Tools/agterm-backup' hook claude");
@@ -116,6 +184,17 @@ mod tests {
         assert!(is_ours("'/old/bin/agterm-backup' hook claude", "claude"));
         assert!(is_ours("/usr/local/bin/agterm-backup hook codex", "codex"));
         assert!(is_ours("'/it'\\''s/agterm-backup' hook codex", "codex"));
+        // Written by hand: a bare name found on PATH, double quotes, the home folder spelled out.
+        assert!(is_ours("agterm-backup hook claude", "claude"));
+        assert!(is_ours(
+            "\"$HOME/.cargo/bin/agterm-backup\" hook claude",
+            "claude"
+        ));
+        assert!(is_ours("~/.cargo/bin/agterm-backup  hook codex", "codex"));
+        assert_eq!(
+            our_binary_in("\"/a b/agterm-backup\" hook codex", "codex").as_deref(),
+            Some("/a b/agterm-backup")
+        );
         assert_eq!(
             our_binary_in("'/it'\\''s/agterm-backup' hook codex", "codex").as_deref(),
             Some("/it's/agterm-backup")
@@ -130,10 +209,11 @@ mod tests {
             "claude"
         ));
         assert!(!is_ours("'/x/not-agterm-backup' hook claude", "claude"));
-        assert!(!is_ours("agterm-backup hook claude", "claude"));
         assert!(!is_ours("echo; /x/agterm-backup hook claude", "claude"));
         assert!(!is_ours("'/x/agterm-backup' hook claude --extra", "claude"));
-        assert!(!is_ours("\"$HOME/agterm-backup\" hook claude", "claude"));
+        assert!(!is_ours("$(which agterm-backup) hook claude", "claude"));
+        assert!(!is_ours("a b/agterm-backup hook claude", "claude"));
+        assert!(!is_ours("agterm-backup hook claude > /dev/null", "claude"));
     }
 
     proptest! {

@@ -2,14 +2,15 @@
 //! run, written through [`fsio`] otherwise.
 //!
 //! `remove` gives back the exact original bytes when nothing but our edit happened since: if the backup
-//! holds none of ours and applying to it gives today's text, the backup *is* the original. A file we
-//! created (today's text is what we write into an absent file) is deleted. Otherwise only our entries are
-//! cut out.
+//! holds none of ours and applying to it gives today's text, the backup *is* the original. When the file
+//! changed since, our edit is undone exactly ([`unapply`]: the user's changes stay byte for byte, our
+//! bytes go), unless the user's changes touch ours. A file we created (today's text is what we write into
+//! an absent file) is deleted. Otherwise our entries are cut out structurally.
 
 use crate::agent_hooks::{self, HookFile};
 use crate::fsio::{self, CommitError, FileState};
 use crate::refusal::{decode_utf8, FileRefusal, Refusal};
-use crate::{codex_toml, json_hooks, opencode_plugin};
+use crate::{codex_toml, json_hooks, opencode_plugin, unapply};
 use agterm_backup_denylist as denylist;
 use std::path::{Path, PathBuf};
 
@@ -77,11 +78,41 @@ impl Target {
         match self.kind {
             TargetKind::ClaudeSettings => json_hooks::remove(current, "claude"),
             TargetKind::CodexHooksJson => json_hooks::remove(current, "codex"),
-            TargetKind::CodexConfig => codex_toml::remove(current),
+            TargetKind::CodexConfig => {
+                codex_toml::remove(current, &codex_toml::trust_sources(&self.path))
+            }
             TargetKind::Denylist => Ok(denylist::without_our_block(current)),
             TargetKind::AgentHooks(row) => agent_hooks::remove(row, current),
             TargetKind::OpencodePlugin => opencode_plugin::remove(current),
         }
+    }
+
+    /// What `apply` keeps of the user's that looks like ours (a lone marker, a table between our markers).
+    pub fn notes(&self, text: &str) -> Vec<String> {
+        match self.kind {
+            TargetKind::CodexConfig => codex_toml::notes(text),
+            TargetKind::Denylist => denylist::notes(text),
+            TargetKind::ClaudeSettings
+            | TargetKind::CodexHooksJson
+            | TargetKind::AgentHooks(_)
+            | TargetKind::OpencodePlugin => Vec::new(),
+        }
+    }
+
+    /// `undone` without the trust records Codex filed, since our edit, for our hooks in `current` (they
+    /// look like the user's additions to a three-way merge).
+    fn without_trust_of_ours_in(&self, current: &str, undone: String) -> String {
+        if self.kind != TargetKind::CodexConfig {
+            return undone;
+        }
+        let positions = codex_toml::our_positions(current);
+        let sources = codex_toml::trust_sources(&self.path);
+        codex_toml::remove_trust_of(&undone, &sources, &positions).unwrap_or(undone)
+    }
+
+    /// Whether `text` is a file we could have left: it parses and holds nothing of ours.
+    pub fn is_clean(&self, text: &str) -> bool {
+        !self.has_ours(text) && self.remove_text(text).is_ok_and(|cut| cut == text)
     }
 
     /// Whether `text` holds any entry of ours (whatever binary path it names).
@@ -89,9 +120,7 @@ impl Target {
         match self.kind {
             TargetKind::ClaudeSettings => inspect_json(text, "claude"),
             TargetKind::CodexHooksJson => inspect_json(text, "codex"),
-            TargetKind::CodexConfig => text
-                .lines()
-                .any(|l| l.trim_end() == codex_toml::BLOCK_START),
+            TargetKind::CodexConfig => codex_toml::has_ours(text),
             TargetKind::Denylist => denylist::find_block(text).is_some(),
             TargetKind::AgentHooks(row) => agent_hooks::has_ours(row, text),
             TargetKind::OpencodePlugin => opencode_plugin::is_ours(text),
@@ -100,9 +129,7 @@ impl Target {
 }
 
 fn inspect_json(text: &str, agent: &str) -> bool {
-    json_hooks::inspect(Some(text), agent, "")
-        .map(|states| states.iter().any(|s| s.place.is_some()))
-        .unwrap_or(false)
+    json_hooks::our_positions(text, agent).is_ok_and(|p| !p.is_empty())
 }
 
 /// A planned change of one file: `after` is `None` when the file is to be deleted.
@@ -239,19 +266,25 @@ pub fn plan_remove(target: &Target) -> Result<Change, Problem> {
                 .and_then(|b| String::from_utf8(b).ok())
                 .filter(|b| !target.has_ours(b));
             match backup {
-                Some(original)
-                    if target.apply_text(Some(&original)).ok().as_deref() == Some(current) =>
-                {
-                    Some(original)
-                }
-                _ if target.has_ours(current)
+                Some(original) => match target.apply_text(Some(&original)) {
+                    Ok(applied) if applied == current => Some(original),
+                    // Changed since: undo exactly our edit where the user's changes leave it whole.
+                    Ok(applied) => Some(
+                        unapply::unapply(&original, &applied, current)
+                            .map(|r| target.without_trust_of_ours_in(current, r))
+                            .filter(|r| target.is_clean(r))
+                            .unwrap_or(cut),
+                    ),
+                    Err(_) => Some(cut),
+                },
+                None if target.has_ours(current)
                     && target.apply_text(None).ok().as_deref() == Some(current) =>
                 {
                     None
                 }
                 // A whole file of ours (opencode's plugin) goes whatever binary it names.
-                _ if cut.is_empty() && target.kind == TargetKind::OpencodePlugin => None,
-                _ => Some(cut),
+                None if cut.is_empty() && target.kind == TargetKind::OpencodePlugin => None,
+                None => Some(cut),
             }
         }
     };
@@ -265,4 +298,41 @@ pub fn plan_remove(target: &Target) -> Result<Change, Problem> {
         return Err(read_only(&change.file));
     }
     Ok(change)
+}
+
+/// For a Codex `hooks.json` target: taking out of `config.toml` the trust records Codex filed there for our
+/// hooks in `hooks.json` (keyed by that file's path and our hooks' positions). A `config.toml` left with
+/// nothing but blank lines goes: Codex created it only to hold those records. `None` when there is
+/// nothing to do.
+pub fn plan_remove_hooks_json_trust(target: &Target) -> Option<Result<Change, Problem>> {
+    if target.kind != TargetKind::CodexHooksJson {
+        return None;
+    }
+    let hooks_json = std::fs::read_to_string(&target.path).ok()?;
+    let positions = json_hooks::our_positions(&hooks_json, "codex").ok()?;
+    let config = Target {
+        kind: TargetKind::CodexConfig,
+        path: target.path.with_file_name("config.toml"),
+        command: target.command.clone(),
+    };
+    let plan = || {
+        let (file, before) = read_text(&config.path)?;
+        let Some(current) = before.clone() else {
+            return Ok(None);
+        };
+        let sources = codex_toml::trust_sources(&target.path);
+        let cut = codex_toml::remove_trust_of(&current, &sources, &positions)
+            .map_err(|r| Problem::Refused(r.in_file(&config.path)))?;
+        if cut == current {
+            return Ok(None);
+        }
+        let after = (!cut.trim().is_empty()).then_some(cut);
+        Ok(Some(Change {
+            target: config.clone(),
+            file,
+            before,
+            after,
+        }))
+    };
+    plan().transpose()
 }

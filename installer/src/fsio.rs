@@ -5,7 +5,7 @@
 
 use std::fs;
 use std::io;
-use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 /// Suffix of the backup file.
@@ -22,6 +22,8 @@ pub struct FileState {
     pub bytes: Option<Vec<u8>>,
     /// Its permission bits, when it exists.
     pub mode: Option<u32>,
+    /// Its device and inode, when it exists: an editor that saves by rename gives the path a new one.
+    pub identity: Option<(u64, u64)>,
 }
 
 impl FileState {
@@ -67,11 +69,14 @@ pub fn resolve(path: &Path) -> io::Result<PathBuf> {
 /// Reads `path` (through symlinks).
 pub fn read(path: &Path) -> io::Result<FileState> {
     let real = resolve(path)?;
-    let (bytes, mode) = match fs::read(&real) {
-        Ok(bytes) => (
-            Some(bytes),
-            Some(fs::metadata(&real)?.permissions().mode() & 0o7777),
-        ),
+    let (bytes, meta) = match fs::File::open(&real) {
+        Ok(mut f) => {
+            // Identity and bytes from the one open file, so that they belong together.
+            let meta = f.metadata()?;
+            let mut bytes = Vec::new();
+            io::Read::read_to_end(&mut f, &mut bytes)?;
+            (Some(bytes), Some(meta))
+        }
         Err(e) if e.kind() == io::ErrorKind::NotFound => (None, None),
         Err(e) => return Err(e),
     };
@@ -79,7 +84,8 @@ pub fn read(path: &Path) -> io::Result<FileState> {
         addressed: path.to_path_buf(),
         real,
         bytes,
-        mode,
+        mode: meta.as_ref().map(|m| m.permissions().mode() & 0o7777),
+        identity: meta.as_ref().map(|m| (m.dev(), m.ino())),
     })
 }
 
@@ -97,24 +103,32 @@ impl From<io::Error> for CommitError {
     }
 }
 
-fn unchanged_since_read(state: &FileState) -> Result<(), CommitError> {
-    let now = match fs::read(&state.real) {
-        Ok(b) => Some(b),
+/// Whether the file at `at` is still the one read as `state`: the same file (device and inode) with the
+/// same bytes, or still nothing when there was nothing.
+fn still_as_read(state: &FileState, at: &Path) -> Result<(), CommitError> {
+    let meta = match fs::symlink_metadata(at) {
+        Ok(m) => Some(m),
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
         Err(e) => return Err(e.into()),
     };
-    if now != state.bytes {
+    let identity = meta.as_ref().map(|m| (m.dev(), m.ino()));
+    if identity != state.identity {
+        return Err(CommitError::Changed);
+    }
+    if identity.is_some() && fs::read(at).ok() != state.bytes {
         return Err(CommitError::Changed);
     }
     Ok(())
 }
 
 /// Replaces the file read as `state` with `new` (`None` deletes it), keeping a backup of the old bytes.
-/// `new_mode` is used only when the file did not exist.
+/// `new_mode` is used only when the file did not exist. Whatever changed the file since it was read
+/// (another program's save, even one that lands a moment before ours) makes this `Changed`, with the
+/// file left as that program wrote it.
 pub fn commit(state: &FileState, new: Option<&[u8]>, new_mode: u32) -> Result<(), CommitError> {
-    unchanged_since_read(state)?;
+    still_as_read(state, &state.real)?;
     if let (Some(old), Some(mode)) = (&state.bytes, state.mode) {
-        write_atomic(&state.backup_path(), old, mode | 0o600, None)?;
+        agterm_backup_core::state::write_atomic(&state.backup_path(), old, mode | 0o600)?;
     }
     match new {
         Some(bytes) => {
@@ -126,38 +140,37 @@ pub fn commit(state: &FileState, new: Option<&[u8]>, new_mode: u32) -> Result<()
                         .create(dir)?;
                 }
             }
-            write_atomic(
+            agterm_backup_core::state::write_atomic_with(
                 &state.real,
                 bytes,
                 state.mode.unwrap_or(new_mode),
-                Some(state),
+                |at| still_as_read(state, at),
             )
         }
-        None => {
-            unchanged_since_read(state)?;
-            fs::remove_file(&state.real).or_else(|e| {
-                if e.kind() == io::ErrorKind::NotFound {
-                    Ok(())
-                } else {
-                    Err(e.into())
-                }
-            })
-        }
+        None => delete_checked(state),
     }
 }
 
-/// [`agterm_backup_core::state::write_atomic_with`], re-checking the original (`guard`) right before the
-/// rename.
-fn write_atomic(
-    path: &Path,
-    bytes: &[u8],
-    mode: u32,
-    guard: Option<&FileState>,
-) -> Result<(), CommitError> {
-    agterm_backup_core::state::write_atomic_with(path, bytes, mode, || match guard {
-        Some(state) => unchanged_since_read(state),
-        None => Ok(()),
-    })
+/// Deletes the file read as `state`: moved aside first, checked there, and put back when it is not the
+/// one we read.
+fn delete_checked(state: &FileState) -> Result<(), CommitError> {
+    let aside = PathBuf::from(format!(
+        "{}.agterm-backup-deleting.{}",
+        state.real.display(),
+        std::process::id()
+    ));
+    match fs::rename(&state.real, &aside) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return still_as_read(state, &state.real),
+        Err(e) => return Err(e.into()),
+    }
+    match still_as_read(state, &aside) {
+        Ok(()) => Ok(fs::remove_file(&aside)?),
+        Err(e) => {
+            fs::rename(&aside, &state.real)?;
+            Err(e)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -220,5 +233,43 @@ mod tests {
         let state = read(&path).unwrap();
         commit(&state, None, 0o600).unwrap();
         assert!(!path.exists());
+    }
+}
+
+#[cfg(test)]
+mod race_tests {
+    use super::*;
+
+    /// An editor saving by rename at a random moment while we commit: its save is never lost. Either we
+    /// saw it (Changed, or ours built on it) or it landed after ours; the file never ends up holding our
+    /// bytes built from the text it replaced.
+    #[test]
+    fn a_save_by_rename_racing_a_commit_is_never_lost() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        let mut changed = 0;
+        for round in 0..200u64 {
+            fs::write(&path, b"{\"v\": 0}").unwrap();
+            let state = read(&path).unwrap();
+            let target = path.clone();
+            let editor = std::thread::spawn(move || {
+                // Spread the save over the length of a commit (temp file, fsyncs, rename).
+                std::thread::sleep(std::time::Duration::from_micros((round * 37) % 3000));
+                let tmp = target.with_extension("swp");
+                fs::write(&tmp, b"{\"v\": 1}").unwrap();
+                fs::rename(&tmp, &target).unwrap();
+            });
+            let result = commit(&state, Some(b"{\"v\": 0, \"ours\": 1}"), 0o600);
+            editor.join().unwrap();
+            if matches!(result, Err(CommitError::Changed)) {
+                changed += 1;
+            }
+            assert_eq!(
+                fs::read(&path).unwrap(),
+                b"{\"v\": 1}",
+                "round {round}: the editor's save was overwritten ({result:?})"
+            );
+        }
+        eprintln!("{changed} of 200 commits saw the save and stopped");
     }
 }

@@ -9,24 +9,9 @@
 use crate::command::our_binary_in;
 use crate::refusal::Refusal;
 use crate::{EventState, HookPlace, OUR_EVENTS};
-use jsonc_parser::cst::{CstInputValue, CstNode, CstObject, CstRootNode, CstStringLit};
-use jsonc_parser::ParseOptions;
-
-/// Plain JSON, as `JSON.parse` (Claude) and serde (Codex) read it: every JSON5/JSONC extension off.
-pub(crate) fn strict() -> ParseOptions {
-    ParseOptions {
-        allow_comments: false,
-        allow_loose_object_property_names: false,
-        allow_trailing_commas: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
-    }
-}
+use jsonc_parser::cst::{CstInputValue, CstObject, CstRootNode, CstStringLit};
+pub(crate) use read::{offset_of, only_one, parse_with, strict};
+use read::{read, Doc};
 
 /// One handler of ours found in the file.
 struct Found {
@@ -35,105 +20,6 @@ struct Found {
     handler: usize,
     command: CstStringLit,
     binary: String,
-}
-
-/// Parses `text` strictly; the top level must be an object (or nothing at all).
-fn parse(text: &str) -> Result<CstRootNode, Refusal> {
-    parse_with(text, &strict())
-}
-
-/// Parses `text` with `options` (strict JSON, or with comments for agents that strip them first); the
-/// top level must be an object (or nothing at all).
-pub(crate) fn parse_with(text: &str, options: &ParseOptions) -> Result<CstRootNode, Refusal> {
-    let refuse = |e: jsonc_parser::errors::ParseError| {
-        Refusal::at(
-            e.line_display(),
-            e.column_display(),
-            format!(
-                "not strict JSON ({}); the agent would ignore this file too, fix it first",
-                e.kind()
-            ),
-        )
-    };
-    jsonc_parser::parse_to_value(text, options).map_err(refuse)?;
-    let root = CstRootNode::parse(text, options).map_err(refuse)?;
-    refuse_raw_control_characters(text, &CstNode::Container(root.clone().into()))?;
-    if let Some(value) = root.value() {
-        if value.as_object().is_none() {
-            let offset = text.len() - text.trim_start().len();
-            return Err(Refusal::at_offset(
-                text,
-                offset,
-                "the top level is not a JSON object",
-            ));
-        }
-    }
-    Ok(root)
-}
-
-/// JSON forbids raw control characters inside strings (a literal tab, say); the parser lets them through.
-fn refuse_raw_control_characters(text: &str, node: &CstNode) -> Result<(), Refusal> {
-    if let Some(lit) = node.as_string_lit() {
-        let raw = lit.raw_value();
-        if let Some(at) = raw.find(|c: char| (c as u32) < 0x20) {
-            let offset = offset_of(text, node) + at;
-            return Err(Refusal::at_offset(
-                text,
-                offset,
-                "not strict JSON (a raw control character inside a string; write it as an escape such as \\t)",
-            ));
-        }
-    }
-    for child in node.children() {
-        refuse_raw_control_characters(text, &child)?;
-    }
-    Ok(())
-}
-
-/// Where a node starts, for refusals.
-pub(crate) fn offset_of(text: &str, node: &CstNode) -> usize {
-    // The CST does not expose ranges; the text before the node is the concatenation of its previous
-    // siblings and ancestors' previous siblings. Counting is cheap enough for config files.
-    let mut offset = 0;
-    let mut current = node.clone();
-    loop {
-        for sibling in current.previous_siblings() {
-            offset += sibling.to_string().len();
-        }
-        match current.parent() {
-            Some(parent) => current = CstNode::Container(parent),
-            None => break,
-        }
-    }
-    offset.min(text.len())
-}
-
-/// The `hooks` object, if any; refuses when `hooks` or one of our event keys has the wrong type.
-fn hooks_object(text: &str, root: &CstRootNode) -> Result<Option<CstObject>, Refusal> {
-    let Some(obj) = root.object_value() else {
-        return Ok(None);
-    };
-    let Some(prop) = obj.get("hooks") else {
-        return Ok(None);
-    };
-    let value = prop.value().expect("a parsed property has a value");
-    let Some(hooks) = value.as_object() else {
-        return Err(Refusal::at_offset(
-            text,
-            offset_of(text, &value),
-            "\"hooks\" is not an object",
-        ));
-    };
-    for event in OUR_EVENTS {
-        if let Some(ev) = hooks.get(event) {
-            let v = ev.value().expect("a parsed property has a value");
-            if v.as_array().is_none() {
-                let reason = format!("\"hooks\".\"{event}\" is not an array");
-                return Err(Refusal::at_offset(text, offset_of(text, &v), reason));
-            }
-        }
-    }
-    Ok(Some(hooks))
 }
 
 /// Our handlers, in file order.
@@ -186,24 +72,27 @@ fn our_group(command: &str) -> CstInputValue {
 }
 
 /// `original` (None = no file) with our handler on each of our events: refreshed in place where one of
-/// ours exists (only its command string changes), else appended as a new group at the end of the event.
+/// ours exists (only its command string changes) and any further one of ours on that event removed (the
+/// agent would run each), else appended as a new group at the end of the event.
 pub fn apply(original: Option<&str>, agent: &str, command: &str) -> Result<String, Refusal> {
-    let text = match original {
-        Some(t) if !t.trim().is_empty() => t,
-        // An empty or whitespace-only file counts as `{}`, as agterm and Claude treat it.
-        _ => "{}\n",
-    };
-    let root = parse(text)?;
-    let existing = match hooks_object(text, &root)? {
-        Some(hooks) => find_ours(&hooks, agent),
+    let text = object_text(original);
+    let text = text.as_ref();
+    let Doc { bom, root, hooks } = read(text, agent)?;
+    let existing = match &hooks {
+        Some(hooks) => find_ours(hooks, agent),
         None => Vec::new(),
     };
     let encoded = serde_json::to_string(command).expect("a string encodes");
     for event in OUR_EVENTS {
-        match existing.iter().find(|f| f.event == event) {
+        let mut ours = existing.iter().filter(|f| f.event == event);
+        match ours.next() {
             Some(found) => {
                 if found.command.decoded_value().ok().as_deref() != Some(command) {
                     found.command.set_raw_value(encoded.clone());
+                }
+                let extra: Vec<&Found> = ours.collect();
+                if let Some(hooks) = &hooks {
+                    remove_found(hooks, event, &extra);
                 }
             }
             None => {
@@ -218,17 +107,80 @@ pub fn apply(original: Option<&str>, agent: &str, command: &str) -> Result<Strin
             }
         }
     }
-    Ok(root.to_string())
+    let body = text.strip_prefix(bom).unwrap_or(text);
+    Ok(format!("{bom}{}", keep_on_one_line(body, root.to_string())))
+}
+
+/// The text to edit: an empty or whitespace-only file counts as `{}`, as agterm and the agents treat it;
+/// its whitespace stays after the object. No file at all is `{}` and a newline.
+pub(crate) fn object_text(original: Option<&str>) -> std::borrow::Cow<'_, str> {
+    match original {
+        Some(t) if !t.trim_start_matches('\u{feff}').trim().is_empty() => t.into(),
+        Some(t) if !t.is_empty() => format!("{{}}{t}").into(),
+        _ => "{}\n".into(),
+    }
+}
+
+/// A file written on one line stays on one line: the JSON tree spreads what it inserts over indented lines,
+/// and in a file without a newline every newline (with the indent after it) is one it inserted. Kept as the
+/// tree wrote it when that would drop a byte of the user's.
+pub(crate) fn keep_on_one_line(original: &str, edited: String) -> String {
+    if original.contains('\n') {
+        return edited;
+    }
+    let mut out = String::with_capacity(edited.len());
+    let mut chars = edited.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\n' => {
+                while chars.peek().is_some_and(|c| *c == ' ' || *c == '\t') {
+                    chars.next();
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    let mut rest = out.chars();
+    let kept_every_byte = original.chars().all(|c| rest.any(|o| o == c));
+    if kept_every_byte {
+        out
+    } else {
+        edited
+    }
+}
+
+/// Removes the handlers `found` (all on `event`, in file order) and each group they leave empty; says
+/// whether the event's array ended up empty because of it.
+fn remove_found(hooks: &CstObject, event: &str, found: &[&Found]) -> bool {
+    let Some(groups) = hooks.get(event).and_then(|p| p.array_value()) else {
+        return false;
+    };
+    let mut removed_a_group = false;
+    // Back to front, so that the indexes of the handlers still to remove do not move.
+    for f in found.iter().rev() {
+        let group = groups.elements()[f.group]
+            .as_object()
+            .expect("found in an object");
+        let handlers = group.array_value("hooks").expect("found in an array");
+        handlers.elements()[f.handler].clone().remove();
+        if handlers.elements().is_empty() {
+            group.remove();
+            removed_a_group = true;
+        }
+    }
+    removed_a_group && groups.elements().is_empty()
 }
 
 /// `current` without our handlers. A group left without handlers goes, then an event array we emptied,
-/// then a `hooks` object we emptied; anything that was already empty stays.
+/// then a `hooks` object we emptied. (Whether such a container was there before we came is known only
+/// from the backup, which `engine::plan_remove` consults first.)
 pub fn remove(current: &str, agent: &str) -> Result<String, Refusal> {
-    if current.trim().is_empty() {
+    if current.trim_start_matches('\u{feff}').trim().is_empty() {
         return Ok(current.to_string());
     }
-    let root = parse(current)?;
-    let Some(hooks) = hooks_object(current, &root)? else {
+    let Doc { bom, root, hooks } = read(current, agent)?;
+    let Some(hooks) = hooks else {
         return Ok(current.to_string());
     };
     let ours = find_ours(&hooks, agent);
@@ -237,23 +189,8 @@ pub fn remove(current: &str, agent: &str) -> Result<String, Refusal> {
     }
     let mut emptied_an_event = false;
     for event in OUR_EVENTS {
-        let Some(groups) = hooks.get(event).and_then(|p| p.array_value()) else {
-            continue;
-        };
-        let mut removed_a_group = false;
-        // Back to front, so that the indexes of the handlers still to remove do not move.
-        for found in ours.iter().rev().filter(|f| f.event == event) {
-            let group = groups.elements()[found.group]
-                .as_object()
-                .expect("found in an object");
-            let handlers = group.array_value("hooks").expect("found in an array");
-            handlers.elements()[found.handler].clone().remove();
-            if handlers.elements().is_empty() {
-                group.remove();
-                removed_a_group = true;
-            }
-        }
-        if removed_a_group && groups.elements().is_empty() {
+        let on_event: Vec<&Found> = ours.iter().filter(|f| f.event == event).collect();
+        if remove_found(&hooks, event, &on_event) {
             hooks.get(event).expect("still there").remove();
             emptied_an_event = true;
         }
@@ -263,15 +200,31 @@ pub fn remove(current: &str, agent: &str) -> Result<String, Refusal> {
             prop.remove();
         }
     }
-    Ok(root.to_string())
+    Ok(format!("{bom}{root}"))
+}
+
+/// Every handler of ours in `text`: (event, group, handler), positions as in Codex's trust keys.
+pub fn our_positions(
+    text: &str,
+    agent: &str,
+) -> Result<Vec<(&'static str, usize, usize)>, Refusal> {
+    if text.trim_start_matches('\u{feff}').trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(match read(text, agent)?.hooks {
+        Some(hooks) => find_ours(&hooks, agent)
+            .iter()
+            .map(|f| (f.event, f.group, f.handler))
+            .collect(),
+        None => Vec::new(),
+    })
 }
 
 /// Where each of our events stands in `text` (None = no file).
 pub fn inspect(text: Option<&str>, agent: &str, command: &str) -> Result<Vec<EventState>, Refusal> {
     let found = match text {
-        Some(t) if !t.trim().is_empty() => {
-            let root = parse(t)?;
-            match hooks_object(t, &root)? {
+        Some(t) if !t.trim_start_matches('\u{feff}').trim().is_empty() => {
+            match read(t, agent)?.hooks {
                 Some(hooks) => find_ours(&hooks, agent),
                 None => Vec::new(),
             }
@@ -281,19 +234,41 @@ pub fn inspect(text: Option<&str>, agent: &str, command: &str) -> Result<Vec<Eve
     Ok(OUR_EVENTS
         .iter()
         .map(|&event| {
-            let place = found.iter().find(|f| f.event == event).map(|f| HookPlace {
+            let on_event: Vec<&Found> = found.iter().filter(|f| f.event == event).collect();
+            let place = on_event.first().map(|f| HookPlace {
                 group: f.group,
                 handler: f.handler,
                 binary: f.binary.clone(),
                 current: f.command.decoded_value().ok().as_deref() == Some(command),
             });
-            EventState { event, place }
+            EventState {
+                event,
+                place,
+                runs: runs(agent, &on_event),
+            }
         })
         .collect())
 }
 
+/// How many times the agent runs our hook on one event: Claude Code runs identical command strings once,
+/// Codex runs every handler.
+fn runs(agent: &str, found: &[&Found]) -> usize {
+    if agent == "claude" {
+        let mut commands: Vec<String> = found
+            .iter()
+            .filter_map(|f| f.command.decoded_value().ok())
+            .collect();
+        commands.sort();
+        commands.dedup();
+        commands.len()
+    } else {
+        found.len()
+    }
+}
+
 /// Whether Claude Code's `"disableAllHooks": true` switches every hook off, ours included.
 pub fn all_hooks_disabled(text: &str) -> bool {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let Ok(root) = CstRootNode::parse(text, &strict()) else {
         return false;
     };
@@ -304,5 +279,6 @@ pub fn all_hooks_disabled(text: &str) -> bool {
         .is_some_and(|b| b.value())
 }
 
+mod read;
 #[cfg(test)]
 mod tests;

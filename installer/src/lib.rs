@@ -22,6 +22,7 @@ pub mod paths;
 pub mod refusal;
 pub mod status;
 pub mod trust;
+pub mod unapply;
 
 pub use engine::{Change, Problem, Target, TargetKind};
 pub use refusal::{FileRefusal, Refusal};
@@ -76,6 +77,8 @@ pub struct HookPlace {
 pub struct EventState {
     pub event: &'static str,
     pub place: Option<HookPlace>,
+    /// How many times the agent would run our hook on this event (more than 1: a duplicate).
+    pub runs: usize,
 }
 
 #[cfg(test)]

@@ -65,10 +65,9 @@ pub fn codex_target(lookup: &dyn Lookup) -> Result<(TargetKind, PathBuf), String
     let home = codex_home(lookup)?;
     let config = home.join("config.toml");
     let hooks_json = home.join("hooks.json");
-    let block_in_config = lookup.read(&config).is_some_and(|t| {
-        t.lines()
-            .any(|l| l.trim_end() == crate::codex_toml::BLOCK_START)
-    });
+    let block_in_config = lookup
+        .read(&config)
+        .is_some_and(|t| crate::codex_toml::has_ours(&t));
     if !block_in_config && lookup.exists(&hooks_json) {
         Ok((TargetKind::CodexHooksJson, hooks_json))
     } else {
@@ -263,7 +262,10 @@ mod tests {
             &[("HOME", "/h")],
             &[
                 ("/h/.codex/hooks.json", "{}"),
-                ("/h/.codex/config.toml", "# >>> agterm-backup hooks >>>\n"),
+                (
+                    "/h/.codex/config.toml",
+                    "# >>> agterm-backup hooks >>>\n# <<< agterm-backup hooks <<<\n",
+                ),
             ],
         );
         assert_eq!(codex_target(&f).unwrap().0, TargetKind::CodexConfig);

@@ -4,18 +4,19 @@
 //!
 //! ```json
 //! {
+//!   "v": 1,
 //!   "binary": "/usr/local/bin/agterm-backup",
 //!   "targets": [
 //!     {
 //!       "target": "claude",                // "claude" | "codex" | "denylist"
 //!       "file": "settings.json",           // "settings.json" | "config.toml" | "hooks.json" | "restore-denylist.conf"
 //!       "path": "/Users/me/.claude/settings.json",
-//!       "state": "present",                // "present" | "outdated" | "partial" | "absent" | "unreadable"
+//!       "state": "present",                // "present" | "outdated" | "partial" | "duplicate" | "absent" | "unreadable"
 //!       "error": null,                     // the reason when "unreadable" (path:line:col: …)
 //!       "hooks": [                         // one per event, empty for the denylist
 //!         {
 //!           "event": "SessionStart",
-//!           "state": "present",            // "present" | "outdated" (names another binary) | "absent"
+//!           "state": "present",            // "present" | "outdated" (names another binary) | "duplicate" | "absent"
 //!           "binary": "/usr/local/bin/agterm-backup",   // the path our entry names, null when absent
 //!           "trust_key": null,             // Codex only: "<file>:session_start:<group>:<handler>"
 //!           "trusted": null                // Codex only: a hooks.state entry with a trusted_hash exists
@@ -31,7 +32,9 @@
 //! ```
 //!
 //! `present` means every hook names this binary; `outdated` that every hook is there but at least one
-//! names another binary (run `installer apply` to refresh); `partial` that some events lack ours.
+//! names another binary (run `installer apply` to refresh); `partial` that some events lack ours;
+//! `duplicate` that the agent would run our hook more than once on some event (`installer apply` keeps
+//! one). `unreadable` files are to be fixed by hand first (`error` says where).
 //! `trusted` says that a trust record exists for the hook's position; Codex also checks its hash, which
 //! `installer apply --trust` keeps right.
 
@@ -42,10 +45,12 @@ use crate::{claude_plugin, codex_event_label, codex_toml, json_hooks, EventState
 use agterm_backup_denylist as denylist;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
+    /// The version of this JSON shape.
+    pub v: u32,
     pub binary: String,
     pub targets: Vec<TargetReport>,
 }
@@ -86,7 +91,9 @@ fn file_name(kind: TargetKind) -> &'static str {
 
 /// Summarises per-event states into one word.
 pub fn overall(states: &[&'static str]) -> &'static str {
-    if states.iter().all(|s| *s == "present") {
+    if states.contains(&"duplicate") {
+        "duplicate"
+    } else if states.iter().all(|s| *s == "present") {
         "present"
     } else if states.iter().all(|s| *s == "absent") {
         "absent"
@@ -111,6 +118,7 @@ fn event_states(target: &Target, text: Option<&str>) -> Result<Vec<EventState>, 
                 .iter()
                 .map(|&event| EventState {
                     event,
+                    runs: usize::from(found.is_some()),
                     place: found.as_ref().map(|(binary, current)| crate::HookPlace {
                         group: 0,
                         handler: 0,
@@ -142,19 +150,7 @@ pub fn target_report(
         warnings: Vec::new(),
     };
     if target.kind == TargetKind::Denylist {
-        let text = text.unwrap_or("");
-        report.state = if denylist::has_our_block(text) {
-            "present"
-        } else {
-            "absent"
-        };
-        report.denies = Some(
-            denylist::OUR_ENTRIES
-                .iter()
-                .map(|e| (*e, denylist::denies(text, e)))
-                .collect(),
-        );
-        return report;
+        return denylist_report(report, text.unwrap_or(""));
     }
     let states = match event_states(target, text) {
         Ok(states) => states,
@@ -168,7 +164,7 @@ pub fn target_report(
     let trusted = codex_config
         .map(codex_toml::trusted_keys)
         .unwrap_or_default();
-    let prefixes = key_prefixes(&target.path);
+    let prefixes = codex_toml::trust_sources(&target.path);
     for state in states {
         let (word, binary, key) = match &state.place {
             None => ("absent", None, None),
@@ -180,7 +176,11 @@ pub fn target_report(
                     place.group,
                     place.handler
                 );
-                let word = if place.current { "present" } else { "outdated" };
+                let word = match (state.runs > 1, place.current) {
+                    (true, _) => "duplicate",
+                    (false, true) => "present",
+                    (false, false) => "outdated",
+                };
                 (word, Some(place.binary.clone()), Some(key))
             }
         };
@@ -213,20 +213,20 @@ pub fn target_report(
     report
 }
 
-/// The spellings of a path Codex may use in a trust key (as configured, and canonical).
-fn key_prefixes(path: &Path) -> Vec<String> {
-    let mut out = vec![path.display().to_string()];
-    let canonical = path
-        .parent()
-        .and_then(|d| std::fs::canonicalize(d).ok())
-        .zip(path.file_name())
-        .map(|(d, n)| d.join(n));
-    if let Some(c) = canonical.map(|c: PathBuf| c.display().to_string()) {
-        if !out.contains(&c) {
-            out.push(c);
-        }
-    }
-    out
+/// The denylist's row: our block, and what agterm denies as it reads the file.
+fn denylist_report(mut report: TargetReport, text: &str) -> TargetReport {
+    report.state = if denylist::has_our_block(text) {
+        "present"
+    } else {
+        "absent"
+    };
+    report.denies = Some(
+        denylist::OUR_ENTRIES
+            .iter()
+            .map(|e| (*e, denylist::denies(text, e)))
+            .collect(),
+    );
+    report
 }
 
 /// Adds the Claude route (settings.json, the plugin, both or none) to a Claude target's report.
@@ -261,6 +261,7 @@ pub fn report(lookup: &dyn Lookup, binary: &Path, targets: &[Target]) -> Report 
         .ok()
         .and_then(|h| lookup.read(&h.join("config.toml")));
     Report {
+        v: 1,
         binary: binary.display().to_string(),
         targets: targets
             .iter()
@@ -330,13 +331,14 @@ mod tests {
         assert_eq!(overall(&["absent", "absent"]), "absent");
         assert_eq!(overall(&["present", "outdated"]), "outdated");
         assert_eq!(overall(&["present", "absent"]), "partial");
+        assert_eq!(overall(&["present", "duplicate", "absent"]), "duplicate");
     }
 
     #[test]
     fn codex_trust_is_found_by_position() {
         let target = Target {
             kind: TargetKind::CodexConfig,
-            path: PathBuf::from("/nonexistent-dir/config.toml"),
+            path: std::path::PathBuf::from("/nonexistent-dir/config.toml"),
             command: "'/b/agterm-backup' hook codex".into(),
         };
         let applied = codex_toml::apply(

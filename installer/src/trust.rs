@@ -19,6 +19,31 @@ pub struct TrustOutcome {
     pub trusted_now: Vec<String>,
     /// Keys of ours that were trusted already.
     pub already: Vec<String>,
+    /// What Codex itself says it cannot load (a config layer's errors in `hooks/list`), word for word.
+    pub codex_errors: Vec<String>,
+}
+
+/// The errors Codex reports for its config layers in a `hooks/list` result.
+pub fn codex_errors(hooks_list: &Value) -> Vec<String> {
+    hooks_list
+        .get("data")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.get("errors").and_then(Value::as_array))
+        .flatten()
+        .map(|e| {
+            match (
+                e.get("path").and_then(Value::as_str),
+                e.get("message").and_then(Value::as_str),
+            ) {
+                (Some(p), Some(m)) => format!("{p}: {m}"),
+                (None, Some(m)) => m.to_string(),
+                _ => e.to_string(),
+            }
+        })
+        .map(|m| m.escape_debug().to_string())
+        .collect()
 }
 
 /// `codex` on `PATH` (a directory list as in `$PATH`).
@@ -79,6 +104,8 @@ struct Server {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    /// The last lines Codex wrote on stderr, for when it stops answering.
+    errors: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
     deadline: Instant,
 }
 
@@ -95,7 +122,7 @@ impl Server {
             .current_dir(cwd)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot start `{} app-server`: {e}", codex.display()))?;
         let stdout = child.stdout.take().expect("piped");
@@ -107,11 +134,24 @@ impl Server {
                 }
             }
         });
+        let stderr = child.stderr.take().expect("piped");
+        let errors = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = errors.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                let mut kept = sink.lock().unwrap_or_else(|e| e.into_inner());
+                kept.push(line);
+                if kept.len() > 20 {
+                    kept.remove(0);
+                }
+            }
+        });
         let stdin = child.stdin.take();
         Ok(Server {
             child,
             stdin,
             lines,
+            errors,
             deadline: Instant::now() + budget,
         })
     }
@@ -127,10 +167,12 @@ impl Server {
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
         loop {
             let left = self.deadline.saturating_duration_since(Instant::now());
-            let line = self
-                .lines
-                .recv_timeout(left)
-                .map_err(|_| format!("codex app-server did not answer `{method}` in time"))?;
+            let line = self.lines.recv_timeout(left).map_err(|_| {
+                format!(
+                    "codex app-server did not answer `{method}`{}",
+                    self.stderr_reason()
+                )
+            })?;
             let Ok(message) = serde_json::from_str::<Value>(&line) else {
                 continue;
             };
@@ -146,6 +188,31 @@ impl Server {
             }
             return Ok(message.get("result").cloned().unwrap_or(Value::Null));
         }
+    }
+}
+
+impl Server {
+    /// Codex's own words on why it stopped: its last error line on stderr, colour codes taken out.
+    fn stderr_reason(&self) -> String {
+        let kept = self.errors.lock().unwrap_or_else(|e| e.into_inner());
+        let strip = |l: &str| {
+            let mut out = String::new();
+            let mut chars = l.chars();
+            while let Some(c) = chars.next() {
+                if c == '\u{1b}' {
+                    chars.by_ref().find(|c| c.is_ascii_alphabetic());
+                } else if !c.is_control() {
+                    out.push(c);
+                }
+            }
+            out
+        };
+        kept.iter()
+            .rev()
+            .map(|l| strip(l))
+            .find(|l| l.contains("ERROR") || l.contains("Error") || l.contains("error"))
+            .map(|l| format!(": Codex said: {}", l.trim()))
+            .unwrap_or_else(|| " in time".into())
     }
 }
 
@@ -222,6 +289,7 @@ pub fn trust_our_hooks(codex: &Path, cwd: &Path, budget: Duration) -> Result<Tru
     Ok(TrustOutcome {
         trusted_now,
         already,
+        codex_errors: codex_errors(&listed),
     })
 }
 

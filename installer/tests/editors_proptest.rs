@@ -123,7 +123,7 @@ proptest! {
         let applied = codex_toml::apply(Some(&original), CODEX).unwrap();
         prop_assert!(applied.starts_with(&original));
         prop_assert_eq!(codex_toml::apply(Some(&applied), CODEX).unwrap(), applied.clone());
-        let removed = codex_toml::remove(&applied).unwrap();
+        let removed = codex_toml::remove(&applied, &[]).unwrap();
         if original.is_empty() || original.ends_with('\n') {
             prop_assert_eq!(removed, original);
         } else {

@@ -74,9 +74,108 @@ fn fish_positional_values(root: &clap::Command, bin_name: &str) -> String {
 }
 
 pub fn man() -> CliResult {
-    let page = clap_mangen::Man::new(Cli::command());
-    page.render(&mut std::io::stdout())
+    let cmd = Cli::command();
+    let mut page = Vec::new();
+    clap_mangen::Man::new(cmd.clone())
+        .render(&mut page)
+        .map_err(|e| CliError::failure(format!("could not write the man page: {e}")))?;
+    // clap_mangen documents the top level only and points at one page per subcommand that nobody
+    // installs: each subcommand's options go into this one page instead.
+    page.extend_from_slice(subcommand_sections(&cmd).as_bytes());
+    std::io::stdout()
+        .write_all(&page)
         .map_err(|e| CliError::failure(format!("could not write the man page: {e}")))
+}
+
+/// Text safe in a roff line: backslashes and hyphens escaped, no line starting a request.
+fn roff(text: &str) -> String {
+    let escaped = text.replace('\\', "\\e").replace('-', "\\-");
+    escaped
+        .lines()
+        .map(|l| {
+            if l.starts_with('.') || l.starts_with('\'') {
+                format!("\\&{l}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// One `.SH` section per visible subcommand (nested ones too): what it does and each of its options.
+fn subcommand_sections(root: &clap::Command) -> String {
+    let mut out = String::new();
+    let mut stack: Vec<(String, &clap::Command)> = root
+        .get_subcommands()
+        .map(|c| (format!("{} {}", root.get_name(), c.get_name()), c))
+        .collect();
+    stack.reverse();
+    while let Some((name, cmd)) = stack.pop() {
+        if cmd.is_hide_set() {
+            continue;
+        }
+        out.push_str(&format!(".SH \"{}\"\n", roff(&name.to_uppercase())));
+        if let Some(about) = cmd.get_long_about().or(cmd.get_about()) {
+            out.push_str(&format!("{}\n", roff(&about.to_string())));
+        }
+        for arg in cmd
+            .get_arguments()
+            .filter(|a| !a.is_hide_set() && !a.is_global_set())
+        {
+            let id = arg.get_id().as_str();
+            if id == "help" || id == "version" {
+                continue;
+            }
+            let mut head = match (arg.get_short(), arg.get_long()) {
+                (Some(s), Some(l)) => format!("\\fB\\-{s}\\fR, \\fB\\-\\-{}\\fR", roff(l)),
+                (None, Some(l)) => format!("\\fB\\-\\-{}\\fR", roff(l)),
+                (Some(s), None) => format!("\\fB\\-{s}\\fR"),
+                (None, None) => format!("\\fI<{}>\\fR", roff(&id.to_uppercase())),
+            };
+            if arg.get_long().is_some() && arg.get_action().takes_values() {
+                let value = arg
+                    .get_value_names()
+                    .and_then(|v| v.first())
+                    .map(|v| v.to_string())
+                    .unwrap_or_else(|| id.to_uppercase());
+                head.push_str(&format!(" \\fI<{}>\\fR", roff(&value)));
+            }
+            let mut help = arg
+                .get_long_help()
+                .or(arg.get_help())
+                .map(|h| h.to_string())
+                .unwrap_or_default();
+            let values: Vec<String> = arg
+                .get_possible_values()
+                .iter()
+                .filter(|v| !v.is_hide_set())
+                .map(|v| v.get_name().to_string())
+                .collect();
+            if !values.is_empty() && arg.get_action().takes_values() {
+                help.push_str(&format!(" [possible values: {}]", values.join(", ")));
+            }
+            let defaults: Vec<String> = arg
+                .get_default_values()
+                .iter()
+                .map(|v| v.to_string_lossy().into_owned())
+                .collect();
+            if !defaults.is_empty() && arg.get_action().takes_values() {
+                help.push_str(&format!(" [default: {}]", defaults.join(",")));
+            }
+            out.push_str(&format!(".TP\n{head}\n{}\n", roff(&help)));
+        }
+        if let Some(after) = cmd.get_after_help() {
+            out.push_str(&format!(".PP\n.nf\n{}\n.fi\n", roff(&after.to_string())));
+        }
+        let at = stack.len();
+        stack.extend(
+            cmd.get_subcommands()
+                .map(|c| (format!("{name} {}", c.get_name()), c)),
+        );
+        stack[at..].reverse();
+    }
+    out
 }
 
 #[cfg(test)]
@@ -110,6 +209,49 @@ mod tests {
         assert!(lines.contains("using_subcommand timer\" -f -a \"install status uninstall\"\n"));
         // No line for positionals that take free text (the hook's agent name and arguments).
         assert_eq!(lines.lines().count(), 2, "{lines}");
+    }
+
+    #[test]
+    fn the_man_page_documents_each_subcommands_options() {
+        use clap::CommandFactory;
+        let sections = super::subcommand_sections(&crate::cli::Cli::command());
+        for (section, option) in [
+            ("AGTERM\\-BACKUP INSTALLER APPLY", "\\fB\\-\\-trust\\fR"),
+            (
+                "AGTERM\\-BACKUP INSTALLER REMOVE",
+                "\\fB\\-\\-agents\\fR \\fI<AGENTS>\\fR",
+            ),
+            (
+                "AGTERM\\-BACKUP RESTORE",
+                "\\fB\\-\\-as\\-of\\fR \\fI<TIME|SNAPSHOT>\\fR",
+            ),
+            ("AGTERM\\-BACKUP TIMER", "\\fB\\-\\-every\\fR"),
+        ] {
+            let at = sections
+                .find(&format!(".SH \"{section}\"\n"))
+                .unwrap_or_else(|| panic!("no section {section}:\n{sections}"));
+            let body = &sections[at..];
+            let end = body[4..].find(".SH ").map_or(body.len(), |e| e + 4);
+            assert!(
+                body[..end].contains(option),
+                "{section} lacks {option}:\n{}",
+                &body[..end]
+            );
+        }
+        // Hidden aliases get no section; no stray escape reaches the reader.
+        assert!(!sections.contains("\"AGTERM\\-BACKUP INSTALL\"\n"));
+        assert!(!sections.contains("\\\""), "{sections}");
+    }
+
+    #[test]
+    fn no_help_text_shows_a_stray_backslash() {
+        use clap::CommandFactory;
+        let mut stack = vec![crate::cli::Cli::command()];
+        while let Some(mut cmd) = stack.pop() {
+            let help = cmd.render_long_help().to_string();
+            assert!(!help.contains('\\'), "{}: {help}", cmd.get_name());
+            stack.extend(cmd.get_subcommands().cloned());
+        }
     }
 
     #[test]

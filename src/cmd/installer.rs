@@ -1,12 +1,17 @@
-//! `agterm-backup installer apply|remove|status`: finds the targets, plans every change first (a refused
-//! file stops everything before anything is written), then shows diffs (`--dry-run`) or commits them.
+//! `agterm-backup installer apply|remove|status`: finds the targets, plans every change, then shows diffs
+//! (`--dry-run`) or commits them. A file that cannot be changed (refused, read-only, changed under us) is
+//! reported and the others are still done: a broken Codex file never blocks taking Claude's hooks out.
+//! Every problem is reported, each on its own line; the exit code is 1 when any operation failed, else 2
+//! when any file was refused.
 
 use crate::cli::{ApplyArgs, JsonArgs, RemoveArgs};
 use crate::{CliError, CliResult};
 use agterm_backup_installer::engine::{self, Change, Problem};
 use agterm_backup_installer::paths::{self, Process};
-use agterm_backup_installer::{codex_toml, json_hooks, status, trust, TargetKind, ALL_AGENTS};
-use std::path::PathBuf;
+use agterm_backup_installer::{
+    codex_toml, command, json_hooks, status, trust, TargetKind, ALL_AGENTS,
+};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// `println!` that does not panic when stdout is a closed pipe (`installer status | head`), for text a
@@ -35,17 +40,10 @@ fn this_binary() -> Result<PathBuf, CliError> {
     let exe = std::env::current_exe()
         .and_then(|p| p.canonicalize())
         .map_err(|e| CliError::failure(format!("cannot find this program's own path: {e}")))?;
-    Ok(agterm_backup_installer::command::stable_binary_path(
+    Ok(command::stable_binary_path(
         &exe,
         std::env::var_os("PATH").as_deref(),
     ))
-}
-
-fn problem(p: Problem) -> CliError {
-    match p {
-        Problem::Refused(r) => CliError::refused(r.to_string()),
-        Problem::Failed(m) => CliError::failure(m),
-    }
 }
 
 fn describe(change: &Change) -> &'static str {
@@ -57,10 +55,51 @@ fn describe(change: &Change) -> &'static str {
     }
 }
 
-fn report_or_write(changes: &[Change], dry_run: bool) -> CliResult {
+/// The problems met so far; reported together at the end.
+#[derive(Default)]
+struct Problems(Vec<Problem>);
+
+impl Problems {
+    fn keep<T>(&mut self, result: Result<T, Problem>) -> Option<T> {
+        result.map_err(|p| self.0.push(p)).ok()
+    }
+
+    /// Every problem but the last on stderr, the last as the command's error.
+    fn finish(mut self) -> CliResult {
+        let Some(last) = self.0.pop() else {
+            return Ok(());
+        };
+        let failed = self
+            .0
+            .iter()
+            .chain([&last])
+            .any(|p| matches!(p, Problem::Failed(_)));
+        for p in &self.0 {
+            eprintln!("agterm-backup: {p}");
+        }
+        let message = last.to_string();
+        Err(if failed {
+            CliError::failure(message)
+        } else {
+            CliError::refused(message)
+        })
+    }
+}
+
+/// Shows or writes each change; returns how many files were written.
+fn report_or_write(changes: &[Change], dry_run: bool, problems: &mut Problems) -> usize {
+    let mut written = 0;
     for change in changes {
         let name = change.target.kind.target_name();
         let path = change.target.path.display();
+        for note in change
+            .before
+            .as_deref()
+            .map(|b| change.target.notes(b))
+            .unwrap_or_default()
+        {
+            say!("{name:<9} {path}: note: {note}");
+        }
         if dry_run {
             if change.is_noop() {
                 say!("{name:<9} {path}: unchanged");
@@ -69,10 +108,12 @@ fn report_or_write(changes: &[Change], dry_run: bool) -> CliResult {
             }
             continue;
         }
-        change.commit().map_err(problem)?;
-        say!("{name:<9} {path}: {}", describe(change));
+        if problems.keep(change.commit()).is_some() {
+            written += usize::from(!change.is_noop());
+            say!("{name:<9} {path}: {}", describe(change));
+        }
     }
-    Ok(())
+    written
 }
 
 pub fn apply(args: ApplyArgs) -> CliResult {
@@ -95,11 +136,11 @@ pub fn apply(args: ApplyArgs) -> CliResult {
         }
         plugin.is_none()
     });
-    let changes = targets
+    let mut problems = Problems::default();
+    let changes: Vec<Change> = targets
         .iter()
-        .map(engine::plan_apply)
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(problem)?;
+        .filter_map(|t| problems.keep(engine::plan_apply(t)))
+        .collect();
     if !args.dry_run {
         let state = agterm_backup_core::state::StateDir::from_env()
             .ok_or_else(|| CliError::failure("HOME is not set; set HOME or AGTERM_BACKUP_HOME"))?;
@@ -110,7 +151,66 @@ pub fn apply(args: ApplyArgs) -> CliResult {
             ))
         })?;
     }
-    report_or_write(&changes, args.dry_run)?;
+    let written = report_or_write(&changes, args.dry_run, &mut problems);
+    if written > 0 {
+        warn_about_build_folder(&binary);
+        remind_about_path(&binary);
+    }
+    warn_about_switches(&changes);
+    let codex = changes
+        .iter()
+        .find(|c| c.target.kind.target_name() == "codex");
+    if let (Some(codex), false) = (codex, args.dry_run) {
+        if args.trust {
+            problems.keep(trust_codex().map_err(Problem::Failed));
+        } else {
+            hint_codex_trust(&codex.target);
+        }
+    } else if args.trust && !args.dry_run {
+        let why = if targets.iter().any(|t| t.kind.target_name() == "codex") {
+            "Codex's hooks file could not be changed (see above)"
+        } else {
+            "--agents leaves Codex out"
+        };
+        problems.0.push(Problem::Failed(format!(
+            "--trust: {why}, so nothing was trusted"
+        )));
+    }
+    problems.finish()
+}
+
+/// Hooks naming a binary in a cargo build folder break on the next `cargo clean`.
+fn warn_about_build_folder(binary: &Path) {
+    if let Some(folder) = command::build_folder_of(binary) {
+        eprintln!(
+            "agterm-backup: warning: the hooks run {}, inside the build folder {}: `cargo clean` deletes it and \
+             every hook then fails; install it (`cargo install --locked --path .`) and run `installer apply` \
+             with the installed binary",
+            binary.display(),
+            folder.display()
+        );
+    }
+}
+
+/// The hooks name the full path, but the user runs `status` and `restore` by name.
+fn remind_about_path(binary: &Path) {
+    if command::build_folder_of(binary).is_some()
+        || command::on_path(binary, std::env::var_os("PATH").as_deref())
+    {
+        return;
+    }
+    if let Some(dir) = binary.parent() {
+        say!(
+            "note: {} is not on PATH (the hooks use the full path and work anyway); to run `agterm-backup` by \
+             name, add this to your shell profile: export PATH=\"{}:$PATH\"",
+            dir.display(),
+            dir.display()
+        );
+    }
+}
+
+/// Settings that keep the agents from running any hook, ours included.
+fn warn_about_switches(changes: &[Change]) {
     for change in changes
         .iter()
         .filter(|c| c.target.kind == TargetKind::ClaudeSettings)
@@ -127,12 +227,12 @@ pub fn apply(args: ApplyArgs) -> CliResult {
             );
         }
     }
-    for change in &changes {
+    for change in changes {
         if let (TargetKind::AgentHooks(row), Some(after)) = (change.target.kind, &change.after) {
             if let Some(setting) =
                 agterm_backup_installer::agent_hooks::hooks_switched_off(row, after)
             {
-                eprintln!(
+                warn!(
                     "agterm-backup: warning: {}: `{setting}` keeps {} from running any hook, ours included; \
                      change it to let agterm-backup capture {} sessions",
                     change.target.path.display(),
@@ -142,12 +242,15 @@ pub fn apply(args: ApplyArgs) -> CliResult {
             }
         }
     }
-    let Some(codex) = targets.iter().find(|t| t.kind.target_name() == "codex") else {
-        return Ok(());
+    if !changes
+        .iter()
+        .any(|c| c.target.kind.target_name() == "codex")
+    {
+        return;
+    }
+    let Ok(config_path) = paths::codex_home(&Process).map(|h| h.join("config.toml")) else {
+        return;
     };
-    let config_path = paths::codex_home(&Process)
-        .map_err(CliError::failure)?
-        .join("config.toml");
     let config = std::fs::read_to_string(&config_path).ok();
     if let Some(key) = config.as_deref().and_then(codex_toml::hooks_disabled_by) {
         warn!(
@@ -156,68 +259,117 @@ pub fn apply(args: ApplyArgs) -> CliResult {
             config_path.display()
         );
     }
-    if args.dry_run {
-        return Ok(());
-    }
-    if args.trust {
-        return trust_codex();
-    }
+}
+
+fn hint_codex_trust(codex: &engine::Target) {
+    let config = paths::codex_home(&Process)
+        .ok()
+        .and_then(|h| std::fs::read_to_string(h.join("config.toml")).ok());
     let report = status::target_report(
         codex,
         std::fs::read_to_string(&codex.path).ok().as_deref(),
         config.as_deref(),
     );
-    if report.hooks.iter().any(|h| h.trusted != Some(true)) {
+    if report.state != "unreadable" && report.hooks.iter().any(|h| h.trusted != Some(true)) {
         say!(
             "Codex runs new hooks only once trusted: start `codex` once and, at \"Hooks need review\", choose \
              \"Trust all and continue\" (or run `agterm-backup installer apply --trust`)."
         );
     }
-    Ok(())
 }
 
-fn trust_codex() -> CliResult {
+fn trust_codex() -> Result<(), String> {
     let Some(codex) = trust::find_codex(std::env::var("PATH").ok().as_deref()) else {
-        say!(
-            "codex is not on PATH, so --trust was skipped: start `codex` once and choose \"Trust all and continue\""
+        return Err(
+            "--trust: `codex` is not on PATH, so nothing was trusted; put it on PATH and run again, or start \
+             `codex` once and choose \"Trust all and continue\""
+                .into(),
         );
-        return Ok(());
     };
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    let outcome =
-        trust::trust_our_hooks(&codex, &cwd, Duration::from_secs(60)).map_err(CliError::failure)?;
+    let outcome = trust::trust_our_hooks(&codex, &cwd, Duration::from_secs(60))?;
     for key in &outcome.trusted_now {
         say!("codex     trusted {key}");
     }
+    if !outcome.trusted_now.is_empty() {
+        say!(
+            "codex     Codex wrote the trust records into its config.toml itself, with its own formatting and \
+             file mode; `installer remove` takes them out again"
+        );
+    }
     match (outcome.trusted_now.len(), outcome.already.len()) {
-        (0, 0) => say!(
-            "codex     `codex app-server` listed none of our hooks, so nothing was trusted (are hooks turned off?)"
-        ),
+        (0, 0) if !outcome.codex_errors.is_empty() => {
+            return Err(format!(
+                "--trust: Codex cannot load its configuration, so nothing was trusted: {}",
+                outcome.codex_errors.join("; ")
+            ))
+        }
+        (0, 0) => {
+            return Err(
+                "--trust: `codex app-server` listed none of our hooks, so nothing was trusted (are Codex hooks \
+                 turned off by `[features] hooks = false`?)"
+                    .into(),
+            )
+        }
         (0, n) => say!("codex     our {n} hooks were already trusted"),
         _ => {}
     }
     Ok(())
 }
 
-fn all_targets() -> Result<(PathBuf, Vec<engine::Target>), CliError> {
+fn targets_for(agents: &[String]) -> Result<(PathBuf, Vec<engine::Target>), CliError> {
     let binary = this_binary()?;
-    let agents: Vec<String> = ALL_AGENTS.iter().map(|a| a.to_string()).collect();
-    let targets = paths::targets(&Process, &binary, &agents, true).map_err(CliError::refused)?;
+    let targets = paths::targets(&Process, &binary, agents, true).map_err(CliError::refused)?;
     Ok((binary, targets))
 }
 
 pub fn remove(args: RemoveArgs) -> CliResult {
-    let (_, targets) = all_targets()?;
-    let changes = targets
-        .iter()
-        .map(engine::plan_remove)
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(problem)?;
-    report_or_write(&changes, args.dry_run)
+    let (_, targets) = targets_for(&args.agents)?;
+    let mut problems = Problems::default();
+    let mut changes = Vec::new();
+    for t in &targets {
+        if let Some(trust) = engine::plan_remove_hooks_json_trust(t) {
+            changes.extend(problems.keep(trust));
+        }
+        changes.extend(problems.keep(engine::plan_remove(t)));
+    }
+    report_or_write(&changes, args.dry_run, &mut problems);
+    if !args.dry_run {
+        report_leftovers(&changes);
+    }
+    problems.finish()
+}
+
+/// What `remove` leaves behind: the backups of the files it changed, and folders it left empty.
+fn report_leftovers(changes: &[Change]) {
+    for change in changes.iter().filter(|c| !c.is_noop()) {
+        let bak = change.file.backup_path();
+        if change.after.is_none() {
+            // We created the file and it held only our entries: so does its backup.
+            let _ = std::fs::remove_file(&bak);
+        } else if bak.exists() {
+            say!(
+                "kept      {}: the file as it was before our last change; delete it once you no longer need it",
+                bak.display()
+            );
+        }
+        if change.after.is_none() && change.before.is_some() {
+            if let Some(dir) = change.target.path.parent() {
+                let empty = std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_none());
+                if empty {
+                    say!(
+                        "kept      {}: now empty (it may have been created for {}); remove it if nothing else uses it",
+                        dir.display(),
+                        change.target.path.display()
+                    );
+                }
+            }
+        }
+    }
 }
 
 pub fn status(args: JsonArgs) -> CliResult {
-    let (binary, targets) = all_targets()?;
+    let (binary, targets) = targets_for(&ALL_AGENTS.map(String::from))?;
     let report = status::report(&Process, &binary, &targets);
     if args.json {
         // JSON is escaped already, and must stay exactly JSON.

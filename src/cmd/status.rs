@@ -75,9 +75,15 @@ fn hook_states() -> (Vec<HookState>, Option<bool>) {
         let present: Vec<_> = t.hooks.iter().filter(|h| h.state != "absent").collect();
         let trusted = (t.target == "codex" && !present.is_empty())
             .then(|| present.iter().all(|h| h.trusted == Some(true)));
+        // The Claude Code plugin runs the hook when settings.json does not; both run it twice.
+        let state = match t.route {
+            Some("plugin") => "present",
+            Some("both") => "duplicate",
+            _ => t.state,
+        };
         hooks.push(HookState {
             agent: t.target.to_string(),
-            state: t.state.to_string(),
+            state: state.to_string(),
             path: t.path,
             trusted,
         });

@@ -89,8 +89,23 @@ pub fn run(args: TimerArgs) -> CliResult {
                     .args(["--user", "is-active", &format!("{UNIT}.timer")])
                     .output();
                 match active {
-                    Ok(o) => println!("systemd: {}", printable_bytes(o.stdout.trim_ascii())),
-                    Err(e) => println!("systemd: cannot ask systemctl ({e})"),
+                    Ok(o) if !o.stdout.trim_ascii().is_empty() => {
+                        println!("systemd: {}", printable_bytes(o.stdout.trim_ascii()))
+                    }
+                    // No state on stdout: systemctl could not reach the user's systemd (no session bus
+                    // outside a login session, say) and said why on stderr.
+                    Ok(o) => println!(
+                        "systemd: cannot ask `systemctl --user`: {}",
+                        printable_bytes(
+                            o.stderr
+                                .split(|&b| b == b'\n')
+                                .next()
+                                .filter(|l| !l.trim_ascii().is_empty())
+                                .unwrap_or(b"no answer")
+                                .trim_ascii()
+                        )
+                    ),
+                    Err(e) => println!("systemd: cannot run systemctl ({e})"),
                 }
             }
             Ok(())

@@ -100,3 +100,58 @@ pub fn mode(path: &Path) -> Option<u32> {
 pub fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/installer")
 }
+
+/// A PATH with `codex`'s folder first.
+pub fn codex_dir_path(codex: &Path) -> String {
+    format!("{}:/usr/bin:/bin", codex.parent().unwrap().display())
+}
+
+/// Our hooks among those `codex app-server` lists.
+pub fn our_listed_hooks(listed: &serde_json::Value) -> Vec<serde_json::Value> {
+    listed["data"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|entry| entry["hooks"].as_array().cloned().unwrap_or_default())
+        .filter(|h| {
+            h["command"]
+                .as_str()
+                .is_some_and(|c| agterm_backup_installer::command::is_ours(c, "codex"))
+        })
+        .collect()
+}
+
+/// `claude -p hi` in the sandbox, offline against the stub model at `base_url`, from a fresh `work` folder.
+pub fn claude_print(claude: &Path, s: &Sandbox, base_url: &str) -> Output {
+    let work = s.dir.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    Command::new(claude)
+        .env_clear()
+        .env("HOME", s.home())
+        .env("CLAUDE_CONFIG_DIR", s.claude_dir())
+        .env("AGTERM_BACKUP_HOME", s.backup_home())
+        .env("PATH", "/usr/bin:/bin")
+        .env("ANTHROPIC_BASE_URL", base_url)
+        .env("ANTHROPIC_API_KEY", "sk-ant-test-0123456789abcdefghij")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .current_dir(&work)
+        .args(["-p", "hi"])
+        .output()
+        .unwrap()
+}
+
+/// `agterm-backup installer apply --agents codex --no-denylist --trust` with the real `codex` on PATH.
+pub fn apply_codex_trust(s: &Sandbox, codex: &Path) -> Output {
+    s.command(&codex_dir_path(codex))
+        .args([
+            "installer",
+            "apply",
+            "--agents",
+            "codex",
+            "--no-denylist",
+            "--trust",
+        ])
+        .output()
+        .unwrap()
+}

@@ -1,4 +1,5 @@
 use super::*;
+use crate::OUR_EVENTS;
 
 const CMD: &str = "'/opt/bin/agterm-backup' hook claude";
 
@@ -120,4 +121,70 @@ fn disable_all_hooks_is_detected() {
     assert!(all_hooks_disabled("{\"disableAllHooks\": true}"));
     assert!(!all_hooks_disabled("{\"disableAllHooks\": false}"));
     assert!(!all_hooks_disabled("{}"));
+}
+
+#[test]
+fn a_bom_is_kept_for_claude_and_refused_for_codex() {
+    let with_bom = "\u{feff}{\n  \"model\": \"opus\"\n}\n";
+    let out = apply(Some(with_bom), "claude", CMD).unwrap();
+    assert!(out.starts_with("\u{feff}{\n  \"model\""), "{out:?}");
+    assert_eq!(remove(&out, "claude").unwrap(), with_bom);
+    let r = apply(
+        Some(with_bom),
+        "codex",
+        "'/opt/bin/agterm-backup' hook codex",
+    )
+    .unwrap_err();
+    assert!(r.reason.contains("byte-order mark"), "{r:?}");
+}
+
+#[test]
+fn a_duplicate_hooks_key_is_refused_at_the_duplicate() {
+    let twice = "{\n  \"hooks\": {},\n  \"model\": \"x\",\n  \"hooks\": {\"Stop\": []}\n}\n";
+    let r = apply(Some(twice), "claude", CMD).unwrap_err();
+    assert_eq!(r.line, 4, "{r:?}");
+    let event_twice = "{\"hooks\": {\"Stop\": [], \"Stop\": []}}";
+    assert!(apply(Some(event_twice), "claude", CMD).is_err());
+}
+
+#[test]
+fn every_stale_entry_of_ours_but_one_goes() {
+    let two_stale = "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"'/old/a/agterm-backup' hook claude\"}]}, {\"hooks\": [{\"type\": \"command\", \"command\": \"agterm-backup hook claude\"}, {\"type\": \"command\", \"command\": \"say done\"}]}]}}".to_string();
+    let stop = |t: &str| {
+        inspect(Some(t), "claude", CMD)
+            .unwrap()
+            .into_iter()
+            .find(|s| s.event == "Stop")
+            .unwrap()
+    };
+    assert_eq!(stop(&two_stale).runs, 2);
+    let out = apply(Some(&two_stale), "claude", CMD).unwrap();
+    assert_eq!(stop(&out).runs, 1, "{out}");
+    assert!(stop(&out).place.unwrap().current);
+    assert!(out.contains("say done"), "{out}");
+    assert_eq!(apply(Some(&out), "claude", CMD).unwrap(), out);
+}
+
+#[test]
+fn a_one_line_file_stays_on_one_line_and_the_cut_gives_it_back() {
+    for original in [
+        "{\"a\":1}",
+        "{\"a\":1,\"hooks\":{}}",
+        "{ \"a\": [1, 2], \"hooks\": {\"Stop\": []} }",
+        "\u{feff}{\"model\":\"opus\"}",
+    ] {
+        let applied = apply(Some(original), "claude", CMD).unwrap();
+        assert!(!applied.contains('\n'), "{applied}");
+        assert_eq!(apply(Some(&applied), "claude", CMD).unwrap(), applied);
+        let cut = remove(&applied, "claude").unwrap();
+        let squeeze = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+        assert_eq!(
+            squeeze(&cut),
+            squeeze(original)
+                .replace(",\"hooks\":{}", "")
+                .replace(",\"hooks\":{\"Stop\":[]}", ""),
+            "{cut}"
+        );
+        assert!(!cut.contains('\n'), "{cut}");
+    }
 }

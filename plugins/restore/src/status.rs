@@ -16,7 +16,8 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct HookState {
     pub agent: String,
-    /// `present` | `outdated` | `partial` | `absent` | `unreadable`.
+    /// `present` | `outdated` | `partial` | `duplicate` | `absent` | `unreadable` (the Claude Code plugin
+    /// route counts as `present`).
     pub state: String,
     pub path: String,
     /// Codex: every hook has a trust record; `None` for agents without trust.
@@ -161,10 +162,21 @@ fn describe(r: &PlanRow) -> String {
 fn warnings(input: &StatusInput<'_>, agterm: &AgtermState) -> Vec<String> {
     let mut w = Vec::new();
     for h in input.hooks.iter().filter(|h| h.state != "present") {
-        w.push(format!(
-            "the {} hook is {} in {}: run `agterm-backup installer apply`",
-            h.agent, h.state, h.path
-        ));
+        w.push(match h.state.as_str() {
+            // `apply` refuses a file it cannot parse: the user fixes it first.
+            "unreadable" => format!(
+                "the {} hook file {} cannot be parsed: fix it (`agterm-backup installer status` says where), then run `agterm-backup installer apply`",
+                h.agent, h.path
+            ),
+            "duplicate" => format!(
+                "the {} hook runs more than once per event from {}: run `agterm-backup installer apply` to keep one",
+                h.agent, h.path
+            ),
+            _ => format!(
+                "the {} hook is {} in {}: run `agterm-backup installer apply`",
+                h.agent, h.state, h.path
+            ),
+        });
     }
     if input
         .hooks
