@@ -81,6 +81,9 @@ pub struct AgentSpec {
     pub session_subcommands: &'static [&'static str],
     /// Subcommands that make the run headless (`codex exec`) or are not a conversation at all.
     pub headless_subcommands: &'static [&'static str],
+    /// The agent's own hook event names mapped onto ours (`SessionStart`, `UserPromptSubmit`,
+    /// `PreToolUse`, `Stop`, `SessionEnd`): Gemini's `BeforeAgent` is a prompt. A name not listed is ours.
+    pub moments: &'static [(&'static str, &'static str)],
     /// A positional prompt makes the run one-shot (`qwen "fix it"`): a first positional word that is not a
     /// subcommand is headless, not only dropped.
     pub positional_prompt_headless: bool,
@@ -92,6 +95,14 @@ pub struct AgentSpec {
 }
 
 impl AgentSpec {
+    /// Which of our moments the agent's hook event `event` is (see [`AgentSpec::moments`]).
+    pub fn moment<'a>(&self, event: &'a str) -> &'a str {
+        self.moments
+            .iter()
+            .find(|(theirs, _)| *theirs == event)
+            .map_or(event, |(_, ours)| ours)
+    }
+
     /// The row of the option named `name` (exactly as written, without `=value`).
     pub fn flag(&self, name: &str) -> Option<&'static FlagSpec> {
         self.flags.iter().find(|f| f.names.contains(&name))
@@ -142,6 +153,7 @@ pub const CLAUDE: AgentSpec = AgentSpec {
         "config",
         "migrate-installer",
     ],
+    moments: &[],
     positional_prompt_headless: false,
     pid_env: Some("CLAUDE_PID"),
     interactive_entrypoint: Some(("CLAUDE_CODE_ENTRYPOINT", "cli")),
@@ -187,6 +199,7 @@ pub const CODEX: AgentSpec = AgentSpec {
         "features",
         "help",
     ],
+    moments: &[],
     positional_prompt_headless: false,
     pid_env: None,
     interactive_entrypoint: None,
@@ -210,6 +223,7 @@ pub const GROK: AgentSpec = AgentSpec {
     ],
     session_subcommands: &[],
     headless_subcommands: &[],
+    moments: &[],
     positional_prompt_headless: false,
     pid_env: None,
     interactive_entrypoint: None,
@@ -229,6 +243,7 @@ pub const KIMI: AgentSpec = AgentSpec {
     ],
     session_subcommands: &[],
     headless_subcommands: &[],
+    moments: &[],
     positional_prompt_headless: false,
     pid_env: None,
     interactive_entrypoint: None,

@@ -153,3 +153,30 @@ fn qwen_one_shot_prompts_are_headless() {
         );
     }
 }
+
+#[test]
+fn gemini_turn_events_count_as_our_moments() {
+    let argv = "/usr/bin/node /p/node_modules/.bin/gemini -m gemini-2.5-flash";
+    let first = written(run(&GEMINI, GEMINI_BEFORE_AGENT, argv, None));
+    let env = env();
+    let process = facts(argv);
+    let at = |event: &str| {
+        let text = GEMINI_BEFORE_AGENT.replace("\"BeforeAgent\"", &format!("\"{event}\""));
+        let payload = Payload::parse(text.as_bytes()).unwrap();
+        decide(&HookInput {
+            spec: &GEMINI,
+            env: &env,
+            payload: &payload,
+            process: &process,
+            previous: Some(&first),
+            // A second after the last write: inside the refresh interval.
+            now: first.written_at().unwrap() + chrono::Duration::seconds(1),
+        })
+    };
+    // AfterAgent ends a turn (our Stop): the record says where the turn ended, every time.
+    assert!(matches!(at("AfterAgent"), Decision::Write { .. }));
+    // BeforeTool is a tool call (our PreToolUse): a storm of them is held to the refresh interval.
+    assert_eq!(at("BeforeTool"), Decision::Fresh);
+    assert_eq!(GEMINI.moment("BeforeAgent"), "UserPromptSubmit");
+    assert_eq!(QWEN.moment("Stop"), "Stop");
+}
