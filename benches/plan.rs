@@ -81,6 +81,8 @@ fn main() {
             session_name: None,
             cwd: Some("/home/u".into()),
             foreground: None,
+            shell_in_front: Some(true),
+            remote: false,
             realized: Some(true),
             pin: None,
             live: None,
@@ -103,6 +105,7 @@ fn main() {
             mode: Some(RestoreMode::Rerun),
             launched_at: Some(launch),
             as_of: None,
+            now: None,
             transcripts: &transcripts,
         });
         let typed = rows

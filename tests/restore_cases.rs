@@ -12,16 +12,17 @@ use std::time::Duration;
 #[test]
 fn split_panes_busy_pane_missing_transcript_and_a_second_run() {
     let mut env = Env::new("0.34", RestoreMode::None, Some(DENYLIST), false);
-    let (ida, idb, idc) = (uuid(), uuid(), uuid());
+    let (ida, idb, idc, idd) = (uuid(), uuid(), uuid(), uuid());
     let (da, ta) = env.project("left", &ida);
     let (db, tb) = env.project("right", &idb);
     let (dc, tc) = env.project("gone", &idc);
+    let (dd, td) = env.project("busy", &idd);
     let split = env.fake.add_session(None, None, env.home.path(), true);
     let busy = env.fake.add_session(None, None, env.home.path(), false);
     let lost = env.fake.add_session(None, None, env.home.path(), false);
     env.record(&split.id, PaneRole::Left, &ida, &da, &ta, 30);
     env.record(&split.id, PaneRole::Right, &idb, &db, &tb, 30);
-    env.record(&busy.id, PaneRole::Left, &ida, &da, &ta, 30);
+    env.record(&busy.id, PaneRole::Left, &idd, &dd, &td, 30);
     env.record(&lost.id, PaneRole::Left, &idc, &dc, &tc, 30);
     std::fs::remove_file(&tc).unwrap();
     env.fake.restart(RestartKind::CleanQuit);

@@ -68,3 +68,25 @@ fn status_reports_hooks_agterm_panes_and_warnings() {
     assert!(off.contains("agterm is not running"), "{off}");
     assert!(off.contains(&id[..8]), "records still listed: {off}");
 }
+
+/// Before any restart: an agent started and captured in this agterm launch is captured (its record is
+/// newer than the launch, which the journal rule of a restore would set aside).
+#[test]
+fn agents_captured_in_this_launch_are_not_called_uncaptured() {
+    let env = Env::new("0.34", RestoreMode::Rerun, None, false);
+    let id = uuid();
+    let (dir, t) = env.project("api", &id);
+    let s = env.fake.add_session(None, None, env.home.path(), false);
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    env.start_agent(&s.id, PaneRole::Left, "claude --model sonnet");
+    env.record(&s.id, PaneRole::Left, &id, &dir, &t, 0);
+    let out = env.run(&["status", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let p = &v["panes"][0];
+    assert_eq!(p["captured"], true, "{v}");
+    assert_eq!(p["session_id"], id.as_str(), "{v}");
+    let human = text(&env.run(&["status"]).stdout);
+    assert!(!human.contains("NOT captured"), "{human}");
+    assert!(human.contains("captured in this launch"), "{human}");
+}

@@ -56,8 +56,17 @@ pub struct PaneView {
     pub session_name: Option<String>,
     /// The pane's cwd where known (agterm reports the main pane's; `splitCwd` from 0.28).
     pub cwd: Option<String>,
-    /// The live foreground argv; `None` when the pane sits at an idle shell prompt.
+    /// The live foreground argv; `None` at a shell prompt, and also when the terminal cannot read the
+    /// foreground program (agterm leaves setuid programs such as `sudo` out of `foreground`).
     pub foreground: Option<Vec<String>>,
+    /// Whether the terminal *sees* a shell holding the foreground (agterm 0.26+ `foregroundShell`);
+    /// `None` when this terminal does not say. `foreground` absent and this `Some(false)`: a program
+    /// the terminal cannot read holds the pane — it is not an idle shell.
+    #[serde(default)]
+    pub shell_in_front: Option<bool>,
+    /// The pane lives on another machine (an agterm remote session): never typed into.
+    #[serde(default)]
+    pub remote: bool,
     /// `Some(false)` when the pane's terminal is not up yet (typing would fail).
     pub realized: Option<bool>,
     /// The persisted pin: `None` = none, `Some("")` = plain shell, `Some(line)`.

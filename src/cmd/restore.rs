@@ -9,7 +9,7 @@ use agterm_backup_restore::cutoff::parse_as_of;
 use agterm_backup_restore::dialog::answer_keys;
 use agterm_backup_restore::execute::{type_plan, ExecOptions, Progress};
 use agterm_backup_restore::gather::gather;
-use agterm_backup_restore::render::{table, to_json};
+use agterm_backup_restore::render::{footer, table, to_json};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -31,7 +31,8 @@ pub fn run(args: RestoreArgs, socket: Option<PathBuf>) -> CliResult {
     let state = state_dir()?;
     let mut term = connect(socket.as_deref()).map_err(CliError::failure)?;
     let env = |k: &str| std::env::var(k).ok();
-    let mut planned = gather(&mut term, &state, as_of, &env)
+    let opts = ExecOptions::from_env(answer, env);
+    let mut planned = gather(&mut term, &state, as_of, opts.realize_timeout, &env)
         .map_err(|e| CliError::failure(format!("could not read agterm's panes: {e}")))?;
     planned.context.dry_run = args.dry_run;
     let rows = &planned.rows;
@@ -41,6 +42,7 @@ pub fn run(args: RestoreArgs, socket: Option<PathBuf>) -> CliResult {
             "{}",
             table(rows, use_color(), std::env::var("HOME").ok().as_deref())
         );
+        print!("{}", footer(&planned.context, rows));
         if rows.is_empty() {
             println!(
                 "nothing captured: no pane has a record in {}",
@@ -66,7 +68,6 @@ pub fn run(args: RestoreArgs, socket: Option<PathBuf>) -> CliResult {
     if !args.yes {
         confirm(to_type)?;
     }
-    let opts = ExecOptions::from_env(answer, env);
     let mut progress = ConsoleProgress::new(args.json);
     let outcomes = type_plan(&mut term, rows, &state, &opts, &mut progress);
     progress.clear();

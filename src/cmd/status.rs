@@ -7,9 +7,10 @@ use agterm_backup_core::terminal::Terminal;
 use agterm_backup_installer::paths::{self, Process};
 use agterm_backup_installer::status as installer_status;
 use agterm_backup_restore::connect::connect;
-use agterm_backup_restore::gather::{gather, pin_outcomes, plan_offline};
+use agterm_backup_restore::gather::{current_records, gather, pin_outcomes, plan_offline};
 use agterm_backup_restore::status::{build, render, HookState, StatusInput};
 use std::path::PathBuf;
+use std::time::Duration;
 
 pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
     let state = state_dir()?;
@@ -17,14 +18,16 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
     let (hooks, denylist_ok) = hook_states();
     let mut term = connect(socket.as_deref());
     let planned = match term.as_mut() {
-        Ok(t) => gather(t as &mut dyn Terminal, &state, None, &env).map_err(|e| e.to_string()),
+        Ok(t) => gather(t as &mut dyn Terminal, &state, None, Duration::ZERO, &env)
+            .map_err(|e| e.to_string()),
         Err(e) => Err(e.clone()),
     };
     let (terminal, panes, rows) = match &planned {
         Ok(p) => (Ok(&p.info), p.panes.clone(), p.rows.clone()),
         Err(e) => (Err(e.clone()), Vec::new(), plan_offline(&state, &env)),
     };
-    let outcomes = pin_outcomes(&state, &rows);
+    let current = current_records(&state, &rows);
+    let outcomes = pin_outcomes(&current);
     let mut report = build(StatusInput {
         hooks,
         denylist_ok,
@@ -32,6 +35,7 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
         panes: &panes,
         rows: &rows,
         pin_outcomes: &outcomes,
+        current: &current,
     });
     report.warnings.extend(unattributed_codex(&state));
     report.warnings.extend(dropped_flags(&state));

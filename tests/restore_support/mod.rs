@@ -20,6 +20,10 @@ use std::time::Duration;
 
 pub const DIALOG: &str = "This session is 2h 5m old and 143.2k tokens.\nResuming the full session uses a lot of your usage limits. Resuming from a summary uses less.\n> 1. Resume from summary (instant, recommended)\n  2. Resume full session as-is\n  3. Don't ask again\n";
 
+/// The stand-in refuses the value `exit-now` (`--model exit-now`, a kept flag) the way a CLI refuses a bad
+/// argument: it is up for a moment, prints an error and exits 1.
+const EXIT_NOW: &str = "case \" $* \" in *' exit-now '*) sleep 0.6; echo \"error: option '--model <model>' argument 'exit-now' is invalid\"; exit 1;; esac\n";
+
 pub struct Env {
     pub home: tempfile::TempDir,
     pub fake: FakeAgterm,
@@ -40,7 +44,7 @@ pub fn stand_in(home: &Path, dialog: bool) {
         String::new()
     };
     let script = format!(
-        "#!/bin/bash\necho \"STANDIN argv: $*\"\necho \"STANDIN cwd: $(pwd)\"\n{dialog_part}echo '? for shortcuts'\nexec -a claude /bin/sh -c 'sleep 100000; :' \"$@\"\n"
+        "#!/bin/bash\necho \"STANDIN argv: $*\"\necho \"STANDIN cwd: $(pwd)\"\n{EXIT_NOW}{dialog_part}echo '? for shortcuts'\nexec -a claude /bin/sh -c 'sleep 100000; :' \"$@\"\n"
     );
     let path = bin.join("claude");
     std::fs::write(&path, script).unwrap();
@@ -139,6 +143,7 @@ impl Env {
             .env("CODEX_HOME", self.home.path().join(".codex"))
             .env("AGTERM_BACKUP_CONFIRM_TIMEOUT_SECS", "15")
             .env("AGTERM_BACKUP_DIALOG_TIMEOUT_SECS", "20")
+            .env("AGTERM_BACKUP_REALIZE_TIMEOUT_SECS", "2")
             .stdin(std::process::Stdio::null())
             .output()
             .unwrap()

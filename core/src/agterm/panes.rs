@@ -12,21 +12,43 @@ pub struct WindowTree {
     pub tree: Tree,
 }
 
-/// Every left pane, and every right pane of a session that has a split, in tree order.
-pub fn join_panes(windows: &[WindowTree], zmx: Option<&ZmxInventory>) -> Vec<PaneView> {
+/// What the join needs to know about the build: `reports_shell` — it sends `foregroundShell` (0.26+),
+/// so a pane with neither `foreground` nor `foregroundShell` holds a program it cannot read.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct JoinContext<'a> {
+    pub zmx: Option<&'a ZmxInventory>,
+    pub reports_shell: bool,
+}
+
+/// Every left pane, and every right pane of a session that has a split, in tree order: the sessions of
+/// every workspace (the 0.44 `root: true` group of top-level sessions included), top-level sessions
+/// listed beside the workspaces, and companions nested under a session.
+pub fn join_panes(windows: &[WindowTree], ctx: JoinContext<'_>) -> Vec<PaneView> {
     let mut panes = Vec::new();
     for w in windows {
-        for ws in &w.tree.workspaces {
-            for s in &ws.sessions {
-                let Some(id) = s.id.clone() else { continue };
-                panes.push(view(w, s, &id, PaneRole::Left, zmx));
-                if s.has_split.unwrap_or(false) || s.split.unwrap_or(false) {
-                    panes.push(view(w, s, &id, PaneRole::Right, zmx));
-                }
-            }
+        let groups = w.tree.workspaces.iter().map(|ws| &ws.sessions);
+        for sessions in groups.chain(std::iter::once(&w.tree.sessions)) {
+            push_sessions(&mut panes, w, sessions, ctx);
         }
     }
     panes
+}
+
+fn push_sessions(
+    panes: &mut Vec<PaneView>,
+    w: &WindowTree,
+    sessions: &[SessionNode],
+    ctx: JoinContext<'_>,
+) {
+    for s in sessions {
+        if let Some(id) = s.id.clone() {
+            panes.push(view(w, s, &id, PaneRole::Left, ctx));
+            if s.has_split.unwrap_or(false) || s.split.unwrap_or(false) {
+                panes.push(view(w, s, &id, PaneRole::Right, ctx));
+            }
+        }
+        push_sessions(panes, w, &s.companions, ctx);
+    }
 }
 
 fn view(
@@ -34,8 +56,9 @@ fn view(
     s: &SessionNode,
     id: &str,
     role: PaneRole,
-    zmx: Option<&ZmxInventory>,
+    ctx: JoinContext<'_>,
 ) -> PaneView {
+    let zmx = ctx.zmx;
     let left = role == PaneRole::Left;
     let row = zmx.and_then(|z| zmx_row(z, id, role));
     let surface_kind = role.as_str();
@@ -71,6 +94,14 @@ fn view(
             s.split_foreground.clone()
         }
         .map(|a| a.into_words()),
+        shell_in_front: ctx.reports_shell.then(|| {
+            if left {
+                s.foreground_shell.is_some()
+            } else {
+                s.split_foreground_shell.is_some()
+            }
+        }),
+        remote: s.is_remote(),
         realized,
         pin: if left {
             s.restore_command.clone()
@@ -124,7 +155,13 @@ mod tests {
                 "clients":1,"sessionID":"AAAA-1","pane":"right"}]}"#,
         )
         .unwrap();
-        let panes = join_panes(&[w], Some(&zmx));
+        let panes = join_panes(
+            &[w],
+            JoinContext {
+                zmx: Some(&zmx),
+                reports_shell: false,
+            },
+        );
         assert_eq!(panes.len(), 3);
         let (l, r, other) = (&panes[0], &panes[1], &panes[2]);
         assert_eq!((l.session_id.as_str(), l.role), ("AAAA-1", PaneRole::Left));
@@ -147,5 +184,56 @@ mod tests {
         assert_eq!(other.role, PaneRole::Left);
         assert_eq!(other.window_id.as_deref(), Some("W1"));
         assert_eq!(other.realized, Some(false));
+        assert!(panes
+            .iter()
+            .all(|p| p.shell_in_front.is_none() && !p.remote));
+    }
+
+    /// 0.44: top-level sessions as a `root: true` workspace node and (unverified) beside the workspaces,
+    /// companions flat (with `parentID`) and (unverified) nested, remote sessions by `remote` or
+    /// `remoteHost`, and the shell agterm sees — or does not see — in front.
+    #[test]
+    fn newest_shapes_root_companions_remote_and_unreadable_foreground() {
+        let w = WindowTree {
+            window: WindowInfo::default(),
+            tree: tree(
+                r#"{"workspaces":[
+                  {"id":"R","name":"","root":true,"sessions":[
+                    {"id":"A","foregroundShell":"zsh","companions":[{"id":"C","remote":true}]}]},
+                  {"id":"WS","sessions":[{"id":"D","parentID":"A","remoteHost":"mini"},
+                    {"id":"E","split":true,"splitForeground":["vim"],"splitForegroundShell":"zsh"}]}],
+                  "sessions":[{"id":"B","scratchCwd":"/tmp/x","foregroundShell":"zsh"}]}"#,
+            ),
+        };
+        let ctx = JoinContext {
+            zmx: None,
+            reports_shell: true,
+        };
+        let panes = join_panes(&[w], ctx);
+        let ids: Vec<(&str, PaneRole)> = panes
+            .iter()
+            .map(|p| (p.session_id.as_str(), p.role))
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                ("A", PaneRole::Left),
+                ("C", PaneRole::Left),
+                ("D", PaneRole::Left),
+                ("E", PaneRole::Left),
+                ("E", PaneRole::Right),
+                ("B", PaneRole::Left)
+            ]
+        );
+        let remote: Vec<bool> = panes.iter().map(|p| p.remote).collect();
+        assert_eq!(remote, [false, true, true, false, false, false]);
+        assert_eq!(panes[0].shell_in_front, Some(true));
+        assert_eq!(
+            panes[3].shell_in_front,
+            Some(false),
+            "neither foreground nor foregroundShell: an unreadable program (sudo) holds the pane"
+        );
+        assert_eq!(panes[4].shell_in_front, Some(true));
+        assert_eq!(panes[5].cwd, None, "scratchCwd is not the pane's cwd");
     }
 }

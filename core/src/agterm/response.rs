@@ -93,6 +93,10 @@ pub struct Tree {
     pub workspaces: Vec<WorkspaceNode>,
     #[serde(default, deserialize_with = "lenient")]
     pub app: Option<AppIdentity>,
+    /// Top-level sessions (0.44) listed beside the workspaces instead of as a `root: true` workspace
+    /// node — an unverified shape, read as well.
+    #[serde(default, deserialize_with = "lenient_vec")]
+    pub sessions: Vec<SessionNode>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -101,6 +105,9 @@ pub struct WorkspaceNode {
     pub id: Option<String>,
     #[serde(default, deserialize_with = "lenient")]
     pub name: Option<String>,
+    /// The group of top-level sessions outside any workspace (0.44: `root: true`).
+    #[serde(default, deserialize_with = "lenient")]
+    pub root: Option<bool>,
     #[serde(default, deserialize_with = "lenient_vec")]
     pub sessions: Vec<SessionNode>,
 }
@@ -137,8 +144,31 @@ pub struct SessionNode {
     pub split_font_size: Option<f64>,
     #[serde(default, deserialize_with = "lenient")]
     pub backed_by_zmx: Option<bool>,
+    /// 0.26+: the shell holding the foreground when `foreground` is absent (omitted when a program
+    /// agterm cannot read, such as a setuid `sudo`, holds it).
+    #[serde(default, deserialize_with = "lenient")]
+    pub foreground_shell: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub split_foreground_shell: Option<String>,
+    /// A session on another machine: `remote: true` (0.38+ wording) or `remoteHost` (0.26+); either
+    /// marks it remote.
+    #[serde(default, deserialize_with = "lenient")]
+    pub remote: Option<bool>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub remote_host: Option<String>,
+    /// Companions nested under their lead session (an unverified shape; a flat sibling with a
+    /// `parentID` reads as an ordinary session).
+    #[serde(default, deserialize_with = "lenient_vec")]
+    pub companions: Vec<SessionNode>,
     #[serde(default, deserialize_with = "lenient_vec")]
     pub surfaces: Vec<Surface>,
+}
+
+impl SessionNode {
+    /// The session lives on another machine.
+    pub fn is_remote(&self) -> bool {
+        self.remote == Some(true) || self.remote_host.as_deref().is_some_and(|h| !h.is_empty())
+    }
 }
 
 /// A foreground process: agterm sends an argv array; a plain string is read as one word.

@@ -2,7 +2,7 @@
 
 use super::client::{AgtermError, Client};
 use super::features::{self, Features};
-use super::panes::{join_panes, WindowTree};
+use super::panes::{join_panes, JoinContext, WindowTree};
 use super::wire::{PaneSelector, PinAction, Request, TextRange};
 use crate::terminal::{PaneRef, PaneView, ScreenRange, Terminal, TerminalError, TerminalInfo};
 
@@ -96,7 +96,10 @@ impl Terminal for AgtermTerminal {
 
     fn panes(&mut self) -> Result<Vec<PaneView>, TerminalError> {
         let windows = self.window_trees()?;
-        let live = self.features().map(|f| f.supports_live).unwrap_or(false);
+        let (live, reports_shell) = self
+            .features()
+            .map(|f| (f.supports_live, f.restore.is_some()))
+            .unwrap_or((false, false));
         let zmx = if live {
             self.client
                 .call(&Request::zmx_list())
@@ -105,7 +108,12 @@ impl Terminal for AgtermTerminal {
         } else {
             None
         };
-        Ok(join_panes(&windows, zmx.as_ref()))
+        // `restore.mode` answers from 0.26 on, the release that added `foregroundShell`.
+        let ctx = JoinContext {
+            zmx: zmx.as_ref(),
+            reports_shell,
+        };
+        Ok(join_panes(&windows, ctx))
     }
 
     fn type_text(&mut self, pane: &PaneRef, text: &str) -> Result<(), TerminalError> {

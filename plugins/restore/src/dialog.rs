@@ -61,17 +61,47 @@ pub fn choice_label(choice: u8) -> &'static str {
     }
 }
 
-/// Signs that Claude's TUI is up and *not* asking: its prompt footer. Watching stops there.
+/// Signs that Claude's TUI is up and *not* asking: its empty input box, or a prompt footer. Watching
+/// stops there.
+///
+/// The input box is what every permission mode shows (2.1.328: a `❯` line between two `─` rules; older
+/// builds: `│ > ` inside a `╭─╮ … ╰─╯` box). The footers differ per mode and some modes show none that
+/// older builds did (`⏵⏵ don't ask on`), so they are only a second sign.
 pub fn claude_ready(screen: &str) -> bool {
     find_dialog(screen).is_none()
-        && [
-            "? for shortcuts",
-            "bypass permissions",
-            "accept edits on",
-            "plan mode on",
-        ]
-        .iter()
-        .any(|m| screen.contains(m))
+        && (input_box(screen)
+            || [
+                "? for shortcuts",
+                "bypass permissions",
+                "accept edits on",
+                "plan mode on",
+                "don't ask on",
+                "auto mode on",
+            ]
+            .iter()
+            .any(|m| screen.contains(m)))
+}
+
+/// Claude's input box: a prompt line directly between its two borders.
+fn input_box(screen: &str) -> bool {
+    let lines: Vec<&str> = screen.lines().map(str::trim).collect();
+    lines.windows(3).any(|w| {
+        let rules = is_rule(w[0], None) && is_rule(w[2], None);
+        let boxed = is_rule(w[0], Some(('╭', '╮'))) && is_rule(w[2], Some(('╰', '╯')));
+        (rules && w[1].starts_with('❯')) || (boxed && w[1].starts_with("│ >"))
+    })
+}
+
+/// A line of `─` (at least 8), optionally between the corner characters `ends`.
+fn is_rule(line: &str, ends: Option<(char, char)>) -> bool {
+    let inner = match ends {
+        Some((a, b)) => match line.strip_prefix(a).and_then(|l| l.strip_suffix(b)) {
+            Some(inner) => inner,
+            None => return false,
+        },
+        None => line,
+    };
+    inner.chars().count() >= 8 && inner.chars().all(|c| c == '─')
 }
 
 #[cfg(test)]
@@ -101,6 +131,29 @@ mod tests {
         assert_eq!(answer_keys(1).unwrap(), "1");
         assert!(answer_keys(0).is_err());
         assert!(answer_keys(4).unwrap_err().contains("choice 4"));
+    }
+
+    /// Claude 2.1.328 in `dontAsk` mode, as `session text` reads it: no footer restore knew before.
+    const READY_2_1_328: &str = " ▐▛███▛█   Claude Code v2.1.328\n\n❯ first words\n\n● stub reply to: first words\n\n                       ◐ medium · /effort\n──────────────────────────────────────────\n❯ \n──────────────────────────────────────────\n  ⏵⏵ don't ask on (shift+tab to cycle)\n";
+
+    #[test]
+    fn the_ready_input_box_is_recognised_in_every_form() {
+        assert!(claude_ready(READY_2_1_328));
+        let no_footer = READY_2_1_328.replace("  ⏵⏵ don't ask on (shift+tab to cycle)\n", "");
+        assert!(claude_ready(&no_footer), "the box alone");
+        assert!(claude_ready(
+            "╭──────────────────────────╮\n│ > Try \"fix lint errors\" │\n╰──────────────────────────╯\n"
+        ));
+        assert!(!claude_ready(
+            "──────────\n$ claude --resume x\n──────────\n"
+        ));
+        assert!(
+            !claude_ready("❯ first words\n● reply"),
+            "no borders: a past prompt"
+        );
+        assert!(!claude_ready(&format!(
+            "{NEW}\n──────────\n❯ \n──────────\n"
+        )));
     }
 
     #[test]

@@ -1,13 +1,18 @@
-//! Typing the plan: re-check each pane right before typing, type the line and Return, confirm the agent
-//! came up, then watch the typed Claude panes for the "resume from summary?" question and answer it.
+//! Typing the plan: re-check each pane right before typing (still an idle local shell, realized, its
+//! prompt line empty, the `cd` rebuilt for where the shell is now), type the line and Return, confirm the
+//! agent came up *and stayed up*, then watch the typed Claude panes for the "resume from summary?"
+//! question and answer it.
 //!
 //! Everything goes through the [`Terminal`] seam, so the same code drives agterm, the fake agterm of the
 //! tests and the in-memory [`crate::mock::MockTerminal`].
 
 use crate::dialog::{answer_keys, choice_label, claude_ready, find_dialog};
-use crate::plan::{foreground_agent_args, Action, PlanRow};
+use crate::plan::{foreground_agent_args, not_idle, PlanRow};
+use crate::prompt::typed_on_prompt;
 use crate::render::pane_label;
 use agterm_backup_core::agent::agent;
+use agterm_backup_core::printable::printable;
+use agterm_backup_core::resume::ResumeLine;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::{PaneRef, PaneView, ScreenRange, Terminal};
 use std::time::{Duration, Instant};
@@ -16,12 +21,21 @@ use std::time::{Duration, Instant};
 pub const DIALOG_TIMEOUT_ENV: &str = "AGTERM_BACKUP_DIALOG_TIMEOUT_SECS";
 /// Environment variable: seconds to wait for a typed agent to reach the foreground (default 20).
 pub const CONFIRM_TIMEOUT_ENV: &str = "AGTERM_BACKUP_CONFIRM_TIMEOUT_SECS";
+/// Environment variable: seconds a typed agent must stay in the foreground to count as running
+/// (default 2; an agent refusing its arguments exits well within that).
+pub const SETTLE_ENV: &str = "AGTERM_BACKUP_SETTLE_SECS";
+/// Environment variable: seconds to wait for unrealized panes before planning (default 10).
+pub const REALIZE_TIMEOUT_ENV: &str = "AGTERM_BACKUP_REALIZE_TIMEOUT_SECS";
 
 /// How long to wait, and which dialog option to pick (`None`: leave the dialog to the user).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ExecOptions {
     pub confirm_timeout: Duration,
+    /// How long a typed agent must stay in the foreground once seen.
+    pub settle: Duration,
     pub dialog_timeout: Duration,
+    /// How long to wait for panes agterm has not realized yet, before planning.
+    pub realize_timeout: Duration,
     pub poll: Duration,
     pub answer: Option<u8>,
 }
@@ -37,7 +51,9 @@ impl ExecOptions {
         };
         ExecOptions {
             confirm_timeout: Duration::from_secs_f64(secs(CONFIRM_TIMEOUT_ENV, 20.0)),
+            settle: Duration::from_secs_f64(secs(SETTLE_ENV, 2.0)),
             dialog_timeout: Duration::from_secs_f64(secs(DIALOG_TIMEOUT_ENV, 90.0)),
+            realize_timeout: Duration::from_secs_f64(secs(REALIZE_TIMEOUT_ENV, 10.0)),
             poll: Duration::from_millis(250),
             answer,
         }
@@ -65,6 +81,9 @@ pub enum Outcome {
     Resumed { answered: Option<u8> },
     /// Typed, but the agent did not reach the foreground in time.
     TypedUnconfirmed,
+    /// Typed; the agent came up and exited at once (e.g. it refused an argument). Holds the screen's
+    /// last line.
+    Exited(String),
     /// Not typed: at the moment of typing the pane was gone or busy.
     NotIdle(String),
     /// Not typed: the terminal refused, or the script could not be written.
@@ -77,12 +96,16 @@ impl Outcome {
             Outcome::Resumed { answered: None } => "resumed".into(),
             Outcome::Resumed { answered: Some(n) } => format!("resumed+answered {n}"),
             Outcome::TypedUnconfirmed => "typed-unconfirmed".into(),
+            Outcome::Exited(why) => format!("exited: {why}"),
             Outcome::NotIdle(why) => format!("not-idle: {why}"),
             Outcome::Failed(why) => format!("failed: {why}"),
         }
     }
     pub fn is_failure(&self) -> bool {
-        matches!(self, Outcome::TypedUnconfirmed | Outcome::Failed(_))
+        matches!(
+            self,
+            Outcome::TypedUnconfirmed | Outcome::Exited(_) | Outcome::Failed(_)
+        )
     }
 }
 
@@ -115,52 +138,23 @@ pub fn type_plan(
     let mut outcomes: Vec<Option<Outcome>> = vec![None; rows.len()];
     let mut typed: Vec<usize> = Vec::new();
     for (i, row) in rows.iter().enumerate() {
-        let (Action::Type { resume, .. }, Some(target)) = (&row.action, row.target.as_ref()) else {
+        if row.line().is_none() {
             continue;
-        };
-        let label = pane_label(row);
-        // Re-check right before typing: the plan may be seconds old.
-        let now = match term.panes() {
-            Ok(p) => p,
-            Err(e) => {
-                outcomes[i] = Some(Outcome::Failed(format!("could not list panes: {e}")));
-                continue;
-            }
-        };
-        match find_pane(&now, target) {
-            None => {
-                outcomes[i] = Some(Outcome::NotIdle("the pane is gone".into()));
-                progress.line(&format!("{label}: not typed, the pane is gone"));
-                continue;
-            }
-            Some(p) if p.foreground.as_ref().is_some_and(|f| !f.is_empty()) => {
-                let fg = p.foreground.clone().unwrap_or_default().join(" ");
-                outcomes[i] = Some(Outcome::NotIdle(format!("`{fg}` is in the foreground")));
-                progress.line(&format!("{label}: not typed, `{fg}` is in the foreground"));
-                continue;
-            }
-            Some(_) => {}
         }
-        let line = match resume.clone().into_typable(state, &row.key.to_string()) {
-            Ok(l) => l,
-            Err(e) => {
-                outcomes[i] = Some(Outcome::Failed(format!(
-                    "could not write the resume script: {e}"
-                )));
-                continue;
-            }
-        };
-        match term.type_text(target, &format!("{line}\n")) {
+        let label = pane_label(row);
+        match type_one(term, row, state) {
             Ok(()) => {
-                progress.line(&format!(
-                    "{label}: typed {}",
-                    row.agent.as_deref().unwrap_or("agent")
-                ));
+                let agent = row.agent.as_deref().unwrap_or("agent");
+                progress.line(&format!("{label}: typed {agent}"));
                 typed.push(i);
             }
-            Err(e) => {
-                progress.line(&format!("{label}: typing failed: {e}"));
-                outcomes[i] = Some(Outcome::Failed(e.to_string()));
+            Err(outcome) => {
+                let why = match &outcome {
+                    Outcome::NotIdle(why) => format!("not typed, {why}"),
+                    other => other.word(),
+                };
+                progress.line(&format!("{label}: {why}"));
+                outcomes[i] = Some(outcome);
             }
         }
     }
@@ -175,59 +169,41 @@ pub fn type_plan(
     outcomes
 }
 
-/// Polls until each typed pane's foreground is its agent, or the timeout. Returns the confirmed rows.
-fn confirm(
-    term: &mut dyn Terminal,
-    rows: &[PlanRow],
-    typed: &[usize],
-    opts: &ExecOptions,
-    outcomes: &mut [Option<Outcome>],
-    progress: &mut dyn Progress,
-) -> Vec<usize> {
-    let started = Instant::now();
-    let deadline = started + opts.confirm_timeout;
-    let mut waiting: Vec<usize> = typed.to_vec();
-    let mut done = Vec::new();
-    loop {
-        if let Ok(panes) = term.panes() {
-            waiting.retain(|&i| {
-                let row = &rows[i];
-                let spec = row.agent.as_deref().and_then(agent);
-                let up = row
-                    .target
-                    .as_ref()
-                    .and_then(|t| find_pane(&panes, t))
-                    .and_then(|p| p.foreground.as_ref())
-                    .zip(spec)
-                    .is_some_and(|(fg, spec)| foreground_agent_args(spec, fg).is_some());
-                if up {
-                    outcomes[i] = Some(Outcome::Resumed { answered: None });
-                    progress.line(&format!(
-                        "{}: {} is running",
-                        pane_label(row),
-                        spec.unwrap().name
-                    ));
-                    done.push(i);
-                }
-                !up
-            });
-        }
-        if waiting.is_empty() || Instant::now() >= deadline {
-            break;
-        }
-        let labels: Vec<String> = waiting.iter().map(|&i| pane_label(&rows[i])).collect();
-        progress.waiting("agents to come up", &labels, started.elapsed());
-        std::thread::sleep(opts.poll);
+/// Re-checks one `type` row's pane right before typing — the plan may be seconds old — and types its
+/// line, rebuilt for where the pane's shell is now (the `cd` is added or dropped accordingly).
+fn type_one(term: &mut dyn Terminal, row: &PlanRow, state: &StateDir) -> Result<(), Outcome> {
+    let (Some(target), Some(spec), Some(id), Some(cwd)) = (
+        row.target.as_ref(),
+        row.agent.as_deref().and_then(agent),
+        row.session_id.as_deref(),
+        row.agent_cwd.as_deref(),
+    ) else {
+        return Err(Outcome::Failed("the row has no pane or record".into()));
+    };
+    let now = term
+        .panes()
+        .map_err(|e| Outcome::Failed(format!("could not list panes: {e}")))?;
+    let pane =
+        find_pane(&now, target).ok_or_else(|| Outcome::NotIdle("the pane is gone".into()))?;
+    if let Some(reason) = not_idle(pane) {
+        return Err(Outcome::NotIdle(reason.describe()));
     }
-    for i in waiting {
-        outcomes[i] = Some(Outcome::TypedUnconfirmed);
-        progress.line(&format!(
-            "{}: typed, but the agent did not reach the foreground within {}s",
-            pane_label(&rows[i]),
-            opts.confirm_timeout.as_secs()
-        ));
+    let screen = term
+        .screen(target, ScreenRange::Visible)
+        .map_err(|e| Outcome::NotIdle(format!("its screen cannot be read ({e})")))?;
+    if let Some(text) = typed_on_prompt(&screen, pane.cwd.as_deref()) {
+        return Err(Outcome::NotIdle(format!(
+            "the prompt already holds `{}`; clear it and run restore again",
+            printable(&text)
+        )));
     }
-    done
+    let resume = ResumeLine::build(spec, id, &row.flags, cwd, pane.cwd.as_deref())
+        .map_err(|e| Outcome::Failed(e.to_string()))?;
+    let line = resume
+        .into_typable(state, &row.key.to_string())
+        .map_err(|e| Outcome::Failed(format!("could not write the resume script: {e}")))?;
+    term.type_text(target, &format!("{line}\n"))
+        .map_err(|e| Outcome::Failed(format!("typing failed: {e}")))
 }
 
 /// Watches the screens of `watch` rows for Claude's dialog and answers `choice`; stops per pane once
@@ -302,7 +278,8 @@ pub fn answer_waiting(
         .panes()
         .map_err(|e| format!("could not list agterm's panes: {e}"))?;
     let mut out = Vec::new();
-    for p in panes {
+    // Never into a pane on another machine, even to answer.
+    for p in panes.into_iter().filter(|p| !p.remote) {
         let is_claude = p
             .foreground
             .as_ref()
@@ -330,6 +307,10 @@ pub fn answer_waiting(
     }
     Ok(out)
 }
+
+#[path = "confirm.rs"]
+mod confirm;
+use confirm::confirm;
 
 #[cfg(test)]
 #[path = "execute_tests.rs"]

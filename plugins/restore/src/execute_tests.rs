@@ -11,7 +11,9 @@ const DIALOG: &str = "This session is 2h old and 150k tokens.\n❯ 1. Resume fro
 fn fast(answer: Option<u8>) -> ExecOptions {
     ExecOptions {
         confirm_timeout: Duration::from_millis(300),
+        settle: Duration::ZERO,
         dialog_timeout: Duration::from_millis(300),
+        realize_timeout: Duration::ZERO,
         poll: Duration::from_millis(5),
         answer,
     }
@@ -32,6 +34,7 @@ fn setup() -> (Vec<PlanRow>, MockTerminal) {
         mode: None,
         launched_at: None,
         as_of: None,
+        now: None,
         transcripts: &t,
     });
     (rows, MockTerminal::new(TerminalInfo::default(), panes))
@@ -144,9 +147,7 @@ fn an_agent_that_never_comes_up_is_reported() {
 fn over_long_lines_run_a_script() {
     let (mut rows, mut term) = setup();
     term.react = Some(shell(false));
-    if let Action::Type { resume, .. } = &mut rows[0].action {
-        resume.line = format!("{} {}", resume.line, "x".repeat(2000));
-    }
+    rows[0].flags = vec!["--append-system-prompt".into(), "x".repeat(2000)];
     let tmp = tempfile::tempdir().unwrap();
     type_plan(
         &mut term,
@@ -225,4 +226,112 @@ fn waiting_names_exactly_the_panes_not_up_yet() {
         .lines
         .iter()
         .any(|l| l.contains("did not reach the foreground")));
+}
+
+/// Types the plan with a throwaway state dir and no progress output.
+fn quiet(term: &mut MockTerminal, rows: &[PlanRow], opts: &ExecOptions) -> Vec<Option<Outcome>> {
+    let tmp = tempfile::tempdir().unwrap();
+    type_plan(
+        term,
+        rows,
+        &StateDir::at(tmp.path()),
+        opts,
+        &mut |_: &str| {},
+    )
+}
+
+#[test]
+fn a_half_typed_command_is_never_appended_to() {
+    let (rows, mut term) = setup();
+    term.react = Some(shell(false));
+    let left = rows[0].target.clone().unwrap();
+    term.set_screen(&left, "Last login: today\nme@host:~$ git sta");
+    let out = quiet(&mut term, &rows, &fast(None));
+    assert!(
+        matches!(&out[0], Some(Outcome::NotIdle(w)) if w.contains("git sta")),
+        "{out:?}"
+    );
+    assert_eq!(out[1], Some(Outcome::Resumed { answered: None }));
+    assert!(term.typed.iter().all(|(p, _)| p.role == PaneRole::Right));
+}
+
+#[test]
+fn the_line_is_rebuilt_for_where_the_shell_is_when_typing() {
+    let (mut rows, mut term) = setup();
+    term.react = Some(shell(false));
+    // Planned while the shell sat in the agent's directory (no `cd`); the user then moved away.
+    for p in term.panes.iter_mut() {
+        p.cwd = Some("/w/p".into());
+    }
+    rows[0].pane_cwd = Some("/w/p".into());
+    term.on_read = Some(Box::new(|n, panes| {
+        if n == 0 {
+            panes[0].cwd = Some("/tmp".into());
+        }
+    }));
+    quiet(&mut term, &rows, &fast(None));
+    assert!(
+        term.typed[0].1.starts_with("cd '/w/p' && 'claude'"),
+        "{}",
+        term.typed[0].1
+    );
+    assert!(
+        term.typed[1].1.starts_with("'claude'"),
+        "{}",
+        term.typed[1].1
+    );
+}
+
+#[test]
+fn panes_that_turned_remote_unrealized_or_unreadable_are_not_typed_into() {
+    for change in [
+        |p: &mut PaneView| p.remote = true,
+        |p: &mut PaneView| p.realized = Some(false),
+        |p: &mut PaneView| p.shell_in_front = Some(false),
+    ] {
+        let (rows, mut term) = setup();
+        term.react = Some(shell(false));
+        term.on_read = Some(Box::new(move |n, panes| {
+            if n == 0 {
+                change(&mut panes[0]);
+            }
+        }));
+        let out = quiet(&mut term, &rows, &fast(None));
+        assert!(matches!(&out[0], Some(Outcome::NotIdle(_))), "{out:?}");
+        assert!(term.typed.iter().all(|(p, _)| p.role == PaneRole::Right));
+    }
+}
+
+#[test]
+fn an_agent_that_exits_at_once_is_not_running() {
+    let (rows, mut term) = setup();
+    // The agent shows in the foreground once, then exits with an argument error.
+    term.react = Some(Box::new(|_, text, view, screen| {
+        if text.contains("'claude'") {
+            view.foreground = Some(vec!["claude".into(), "--max-turns".into()]);
+            *screen = "$ claude --resume x --max-turns\nerror: option '--max-turns <turns>' argument missing\n$ ".into();
+        }
+    }));
+    let reads = std::rc::Rc::new(std::cell::Cell::new(0usize));
+    let seen = reads.clone();
+    term.on_read = Some(Box::new(move |n, panes| {
+        seen.set(n);
+        // Reads 0 and 1 are the re-checks before typing; 2 sees the agents up; later reads see them gone.
+        if n >= 3 {
+            for p in panes.iter_mut() {
+                p.foreground = None;
+            }
+        }
+    }));
+    let mut opts = fast(None);
+    opts.settle = Duration::from_millis(50);
+    let out = quiet(&mut term, &rows, &opts);
+    for o in &out {
+        assert!(
+            matches!(o, Some(Outcome::Exited(l)) if l.contains("argument missing")),
+            "{out:?}"
+        );
+        assert!(o.as_ref().unwrap().is_failure());
+    }
+    assert!(reads.get() >= 3);
 }

@@ -67,6 +67,8 @@ pub fn pane(role: PaneRole) -> PaneView {
         session_name: Some("api".into()),
         cwd: None,
         foreground: None,
+        shell_in_front: None,
+        remote: false,
         realized: Some(true),
         pin: None,
         live: None,

@@ -2,12 +2,15 @@
 //! transcripts, then call [`plan`].
 
 use crate::load::captured_panes;
-use crate::plan::{cutoff, plan, CapturedPane, PlanInput, PlanRow};
+use crate::plan::{cutoff, plan, Action, CapturedPane, PlanInput, PlanRow, SkipReason};
 use crate::render::PlanContext;
 use crate::transcripts::{codex_home, Transcripts};
+use agterm_backup_core::quote::quote;
+use agterm_backup_core::resume::script_path;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::{PaneView, Terminal, TerminalError, TerminalInfo};
 use chrono::{DateTime, Utc};
+use std::time::{Duration, Instant};
 
 /// Everything one planning pass saw, and the rows it produced.
 #[derive(Debug, Clone)]
@@ -40,51 +43,154 @@ pub fn plan_offline(state: &StateDir, env: &dyn Fn(&str) -> Option<String>) -> V
         mode: None,
         launched_at: None,
         as_of: None,
+        now: Some(Utc::now()),
         transcripts: &transcripts,
     })
 }
 
-/// The pin outcome of each row's current record (for `status`).
-pub fn pin_outcomes(
+/// Each row's current record, before the journal rule (for `status`).
+pub fn current_records(
     state: &StateDir,
     rows: &[PlanRow],
+) -> Vec<Option<agterm_backup_core::record::LiveRecord>> {
+    rows.iter().map(|r| state.read_record(&r.key)).collect()
+}
+
+/// The pin outcome of each current record (for `status`).
+pub fn pin_outcomes(
+    current: &[Option<agterm_backup_core::record::LiveRecord>],
 ) -> Vec<Option<agterm_backup_core::record::PinOutcome>> {
-    rows.iter()
-        .map(|r| state.read_record(&r.key).and_then(|rec| rec.pin))
+    current
+        .iter()
+        .map(|rec| rec.as_ref().and_then(|r| r.pin))
         .collect()
 }
 
-/// Plans a restore against the running terminal.
+/// Shows each `type` row's line as it will really be typed: an over-long line becomes the
+/// `sh '<script>'` that runs the script restore writes for it (see `ResumeLine::into_typable`).
+pub fn as_typed(state: &StateDir, rows: &mut [PlanRow]) {
+    for row in rows {
+        if let Action::Type { line, resume } = &mut row.action {
+            if !resume.fits() {
+                let script = script_path(state, &row.key.to_string());
+                *line = format!("sh {}", quote(&script.to_string_lossy()));
+            }
+        }
+    }
+}
+
+/// Plans a restore against the running terminal. While a row is `not-realized` (restored panes come up
+/// in turns), it plans again every 250 ms for up to `realize_wait`; a pane still down then keeps that
+/// row — never typed blind.
 pub fn gather(
     term: &mut dyn Terminal,
     state: &StateDir,
     as_of: Option<DateTime<Utc>>,
+    realize_wait: Duration,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Planned, TerminalError> {
     let info = term.info()?;
-    let panes = term.panes()?;
     let cut = as_of.or(info.launched_at);
     let captured = captured_panes(state, cut);
     let transcripts = transcripts_of(&captured, env);
-    let input = PlanInput {
-        captured: &captured,
-        panes: &panes,
-        mode: info.restore_mode,
-        launched_at: info.launched_at,
-        as_of,
-        transcripts: &transcripts,
-    };
-    let rows = plan(&input);
-    let context = PlanContext {
-        mode: info.restore_mode,
-        launched_at: info.launched_at,
-        cutoff: cutoff(&input),
-        dry_run: false,
-    };
-    Ok(Planned {
-        info,
-        panes,
-        context,
-        rows,
-    })
+    let deadline = Instant::now() + realize_wait;
+    loop {
+        let panes = term.panes()?;
+        let input = PlanInput {
+            captured: &captured,
+            panes: &panes,
+            mode: info.restore_mode,
+            launched_at: info.launched_at,
+            as_of,
+            now: Some(Utc::now()),
+            transcripts: &transcripts,
+        };
+        let mut rows = plan(&input);
+        let waiting = rows.iter().any(|r| {
+            matches!(
+                r.action,
+                Action::Skip {
+                    reason: SkipReason::NotRealized
+                }
+            )
+        });
+        if waiting && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(250));
+            continue;
+        }
+        as_typed(state, &mut rows);
+        let context = PlanContext {
+            mode: info.restore_mode,
+            launched_at: info.launched_at,
+            cutoff: cutoff(&input),
+            dry_run: false,
+        };
+        return Ok(Planned {
+            info,
+            panes,
+            context,
+            rows,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::{pane, record, ID_A};
+    use crate::mock::MockTerminal;
+    use agterm_backup_core::pane::PaneRole;
+
+    /// A state dir holding one record whose transcript exists, and a terminal whose only pane comes up
+    /// after `up_after` reads (never, with `None`).
+    fn setup(tmp: &std::path::Path, up_after: Option<usize>) -> (StateDir, MockTerminal) {
+        let state = StateDir::at(tmp.join("state"));
+        state.ensure().unwrap();
+        let transcript = tmp.join("t.jsonl");
+        std::fs::write(&transcript, "{}\n").unwrap();
+        let mut rec = record(ID_A, PaneRole::Left, "2026-11-30T10:00:00Z");
+        rec.transcript_path = Some(transcript.display().to_string());
+        state.write_record(&rec).unwrap();
+        let mut down = pane(PaneRole::Left);
+        down.realized = Some(false);
+        let mut term = MockTerminal::new(TerminalInfo::default(), vec![down]);
+        term.on_read = Some(Box::new(move |n, panes| {
+            if up_after.is_some_and(|k| n >= k) {
+                panes[0].realized = Some(true);
+            }
+        }));
+        (state, term)
+    }
+
+    #[test]
+    fn a_pane_that_comes_up_within_the_wait_is_planned_once_it_is_up() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (state, mut term) = setup(tmp.path(), Some(2));
+        let none = |_: &str| None;
+        let planned = gather(&mut term, &state, None, Duration::from_secs(5), &none).unwrap();
+        assert!(planned.rows[0].line().is_some(), "{:?}", planned.rows[0]);
+        assert_eq!(term.pane_reads, 3, "it re-planned until the pane was up");
+    }
+
+    #[test]
+    fn a_pane_still_down_after_the_wait_is_not_realized() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (state, mut term) = setup(tmp.path(), None);
+        let none = |_: &str| None;
+        let started = Instant::now();
+        let planned = gather(&mut term, &state, None, Duration::from_millis(600), &none).unwrap();
+        assert!(started.elapsed() >= Duration::from_millis(600));
+        assert!(started.elapsed() < Duration::from_secs(3), "bounded");
+        let Action::Skip { reason } = &planned.rows[0].action else {
+            panic!("typed blind: {:?}", planned.rows[0])
+        };
+        assert_eq!(reason.code(), "not-realized");
+        let (state, mut term) = setup(tmp.path(), None);
+        let started = Instant::now();
+        gather(&mut term, &state, None, Duration::ZERO, &none).unwrap();
+        assert!(
+            started.elapsed() < Duration::from_millis(200),
+            "status does not wait"
+        );
+    }
 }

@@ -5,6 +5,8 @@
 //! - [`transcripts`]: which conversations still exist (computed at the edge).
 //! - [`connect`]: reaching the running agterm.
 //! - [`cutoff`]: the hand-set cutoff of `--as-of`.
+//! - [`skip`]: why a row types nothing (one variant per row of the precedence table).
+//! - [`prompt`]: whether a pane's prompt line already holds typed text.
 //! - [`render`]: the plan as an aligned table or versioned JSON.
 //! - [`dialog`]: Claude's "resume from summary?" question: spotting it and the keys that answer it.
 //! - [`execute`]: typing the plan through the [`Terminal`](agterm_backup_core::terminal::Terminal) seam,
@@ -25,7 +27,9 @@ pub mod gather;
 pub mod load;
 pub mod mock;
 pub mod plan;
+pub mod prompt;
 pub mod render;
+pub mod skip;
 pub mod snapshot;
 pub mod status;
 pub mod timer;

@@ -2,42 +2,72 @@
 //!
 //! Precedence, first match wins (the style of agterm's `CommandRestore.restorePlan`):
 //!
-//! | # | condition                                                                  | row                     |
-//! |---|----------------------------------------------------------------------------|-------------------------|
-//! | 1 | no record, or every record was written after the cutoff                    | skip `no-record`        |
-//! | 2 | the chosen record's agent is unknown or its session id is invalid          | skip `invalid-id`       |
-//! | 3 | no open pane joins the record (pane id, else session id + role)            | skip `pane-gone`        |
-//! | 3b| the user ended the chosen conversation (its newest record, `ended_by_user`) | skip `ended`            |
-//! | 4 | the agent in the foreground runs a conversation started in this launch     | skip `new-conversation` |
-//! | 5 | the pane's foreground is the agent (a Live daemon kept it, a pin fired, …) | skip `already-running`  |
-//! | 6 | anything else in the foreground (vim, a build, …)                          | skip `busy`             |
-//! | 7 | the conversation's transcript / rollout is gone                            | skip `transcript-gone`  |
-//! | 8 | otherwise                                                                  | `type <resume line>`    |
+//! | #  | condition                                                                   | row                       |
+//! |----|-----------------------------------------------------------------------------|---------------------------|
+//! | 1  | no record, or every record was written after the cutoff                     | skip `no-record`          |
+//! | 2  | the chosen record's agent is unknown or its session id is invalid           | skip `invalid-id`         |
+//! | 3  | no open pane joins the record (pane id, else session id + role)             | skip `pane-gone`          |
+//! | 4  | the user ended the chosen conversation (its newest record, `ended_by_user`) | skip `ended`              |
+//! | 5  | another joined pane's record names the same (agent, conversation), newer    | skip `duplicate`          |
+//! | 6  | the pane lives on another machine (agterm remote session)                   | skip `remote`             |
+//! | 7  | the agent in the foreground runs a conversation started in this launch      | skip `new-conversation`   |
+//! | 8  | the pane's foreground is the agent (a Live daemon kept it, a pin fired, …)  | skip `already-running`    |
+//! | 9  | anything else in the foreground (vim, a build, …)                           | skip `busy`               |
+//! | 10 | a pin agterm is still to type itself (Re-run; unrealized, or just launched) | skip `pinned`             |
+//! | 11 | the pane's terminal is not up (`realized: false`) after restore's wait      | skip `not-realized`       |
+//! | 12 | agterm sees no shell in front either (a setuid `sudo` it cannot read)       | skip `hidden-foreground`  |
+//! | 13 | the conversation's transcript / rollout is gone                             | skip `transcript-gone`    |
+//! | 14 | a directory or flag no shell line can carry                                 | skip `unquotable`         |
+//! | 15 | otherwise                                                                   | `type <resume line>`      |
+//!
+//! Each skip row is one [`SkipReason`] variant (`skip.rs`); a new decision is a new row here. Rows 1–3
+//! and 5 are computed for all panes first (`plan_join.rs`), since row 5 compares panes with each other.
 //!
 //! **The journal rule.** The cutoff is `--as-of` when given, else the running agterm's launch time. A live
 //! record written after the cutoff belongs to a session started in this launch (a replayed bare `claude`,
 //! or one the user started and closed) — never the one the pane held before. The plan steps back to the
-//! newest journal entry written at or before the cutoff and marks the row `[journal]`.
+//! newest journal entry written at or before the cutoff and marks the row `[journal]`. With neither, the
+//! rule is off (the table says so) and the current record is used.
+//!
+//! **One conversation, one pane (row 5).** A conversation quit in pane A and resumed by hand in pane B
+//! leaves both records naming it. It goes to the pane whose record in force (after the journal rule) is
+//! newest — the one that held it last; the others name that pane. Only panes that joined compete, so a
+//! conversation whose newest pane is closed comes back in the next one. A second restore keeps the
+//! choice: the pane typed the first time runs the agent now (row 8), the others stay `duplicate`.
+//!
+//! **Pins (row 10).** In Re-run mode agterm types a pane's pin itself once the pane is realized, so a line
+//! typed by restore would land in the agent's input box. A pin *will fire* while its pane is not realized
+//! yet, and is taken to be still on its way for [`PIN_GRACE_SECS`] after agterm's launch (or always, with
+//! the launch time unknown). After that, a realized idle pane's pin has fired without bringing the agent
+//! back (or never fires: a window reopened later), and the pane is planned like any other. With the mode
+//! unknown (agterm before 0.26, where the legacy "Restore running commands" setting decides) a pin counts
+//! only when agterm confirmed it would run it when the hook set it (`pin: ok` in the record); a pin set
+//! by hand, or with the setting off, says nothing about firing.
 //!
 //! Live (zmx) panes: the terminal client joins `zmx.list` rows into [`PaneView::live`], and agterm's
 //! `tree.foreground` sees through a surviving daemon (`ZmxForegroundResolver`), so an agent that a Live
-//! daemon kept alive shows as the pane's foreground (row 5, marked as kept by Live). A daemon recreated
-//! after a reboot runs a fresh shell (or a replayed argv), which rows 4, 6 and 8 handle like any pane.
+//! daemon kept alive shows as the pane's foreground (row 8, marked as kept by Live). A daemon recreated
+//! after a reboot runs a fresh shell (or a replayed argv), which rows 7, 9 and 15 handle like any pane.
 //!
-//! Row 4 is what keeps a replayed bare agent from winning (Live after a reboot without the denylist): the
+//! Row 7 is what keeps a replayed bare agent from winning (Live after a reboot without the denylist): the
 //! pane is busy with a *new* conversation, so nothing is typed and the row says how to get the old one back.
 
+pub use crate::skip::SkipReason;
 use crate::transcripts::Transcripts;
 use agterm_backup_core::agent::{agent, AgentSpec};
-use agterm_backup_core::id::is_valid_session_id;
 use agterm_backup_core::pane::{PaneKey, PaneRole};
 use agterm_backup_core::process::agent_args;
-use agterm_backup_core::record::LiveRecord;
+use agterm_backup_core::record::{LiveRecord, PinOutcome};
 use agterm_backup_core::resume::ResumeLine;
 use agterm_backup_core::terminal::{PaneRef, PaneView, RestoreMode};
 use chrono::{DateTime, Utc};
+use join::{holders, join, winner, Joined};
 use serde::Serialize;
 use std::collections::HashMap;
+
+#[path = "plan_join.rs"]
+mod join;
+pub use join::record_at;
 
 /// Everything captured for one pane: its current record and its journal (oldest first).
 #[derive(Debug, Clone, PartialEq)]
@@ -58,8 +88,14 @@ pub struct PlanInput<'a> {
     pub launched_at: Option<DateTime<Utc>>,
     /// `--as-of`: overrides `launched_at` as the cutoff.
     pub as_of: Option<DateTime<Utc>>,
+    /// The time of planning (`None`: unknown — a pin is then always taken to be still firing).
+    pub now: Option<DateTime<Utc>>,
     pub transcripts: &'a Transcripts,
 }
+
+/// How long after agterm's launch a realized pane's pin may still be on its way in: agterm typed it
+/// when the pane came up, and a slow login shell or agent start can take this long to show it.
+pub const PIN_GRACE_SECS: i64 = 90;
 
 /// How a record found its pane.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -67,75 +103,6 @@ pub struct PlanInput<'a> {
 pub enum JoinedBy {
     PaneId,
     SessionRole,
-}
-
-/// Why nothing is typed into a pane.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SkipReason {
-    NoRecord {
-        why: String,
-    },
-    InvalidId {
-        why: String,
-    },
-    PaneGone,
-    AlreadyRunning {
-        live: bool,
-    },
-    NewConversation {
-        agent: String,
-    },
-    Busy {
-        foreground: Vec<String>,
-    },
-    TranscriptGone {
-        what: String,
-    },
-    /// The user ended the conversation (the agent's SessionEnd `reason`, see `record::ended_by_user`).
-    Ended {
-        reason: String,
-    },
-}
-
-impl SkipReason {
-    /// The stable code in `--json`.
-    pub fn code(&self) -> &'static str {
-        match self {
-            SkipReason::NoRecord { .. } => "no-record",
-            SkipReason::InvalidId { .. } => "invalid-id",
-            SkipReason::PaneGone => "pane-gone",
-            SkipReason::AlreadyRunning { .. } => "already-running",
-            SkipReason::NewConversation { .. } => "new-conversation",
-            SkipReason::Busy { .. } => "busy",
-            SkipReason::TranscriptGone { .. } => "transcript-gone",
-            SkipReason::Ended { .. } => "ended",
-        }
-    }
-
-    /// One line for a person.
-    pub fn describe(&self) -> String {
-        match self {
-            SkipReason::NoRecord { why } => format!("no record: {why}"),
-            SkipReason::InvalidId { why } => format!("invalid id: {why}"),
-            SkipReason::PaneGone => "pane gone: no open pane has this id or session".into(),
-            SkipReason::AlreadyRunning { live: true } => {
-                "already running (its Live daemon kept the agent alive)".into()
-            }
-            SkipReason::AlreadyRunning { live: false } => "already running".into(),
-            SkipReason::NewConversation { agent } => format!(
-                "busy: a new {agent} conversation started in this launch holds the pane; quit it, then run restore again"
-            ),
-            SkipReason::Busy { foreground } => {
-                format!("busy: `{}` is in the foreground", foreground.join(" "))
-            }
-            SkipReason::TranscriptGone { what } => {
-                format!("transcript gone ({what}); not starting a blank conversation")
-            }
-            SkipReason::Ended { reason } => format!(
-                "ended: the user quit this conversation (SessionEnd reason {reason:?}); not resuming it"
-            ),
-        }
-    }
 }
 
 /// What to do with one pane.
@@ -164,6 +131,8 @@ pub struct PlanRow {
     pub session_id: Option<String>,
     pub agent_cwd: Option<String>,
     pub pane_cwd: Option<String>,
+    /// The record's kept flags (execute rebuilds the line when the pane's directory moved).
+    pub flags: Vec<String>,
     /// The record came from the journal (the current one was written after the cutoff).
     pub from_journal: bool,
     pub action: Action,
@@ -198,37 +167,34 @@ pub fn plan(input: &PlanInput<'_>) -> Vec<PlanRow> {
         .enumerate()
         .map(|(i, p)| ((p.session_id.to_ascii_uppercase(), p.role), i))
         .collect();
-    input
+    let joined: Vec<Joined<'_>> = input
         .captured
         .iter()
-        .map(|c| plan_one(input, c, cut, &by_id, &by_session))
-        .collect()
-}
-
-/// The record in force at `cut`: the current one when written at or before it, else the newest journal
-/// entry that was. The flag says whether the journal supplied it.
-pub fn record_at(c: &CapturedPane, cut: Option<DateTime<Utc>>) -> Option<(&LiveRecord, bool)> {
-    let Some(cut) = cut else {
-        return c.record.as_ref().or(c.journal.last()).map(|r| (r, false));
-    };
-    let before = |r: &LiveRecord| r.written_at().is_some_and(|t| t <= cut);
-    if let Some(r) = c.record.as_ref().filter(|r| before(r)) {
-        return Some((r, false));
-    }
-    // The journal is append-only, so the newest qualifying entry is the last one.
-    c.journal
+        .map(|c| join(c, cut, &by_id, &by_session))
+        .collect();
+    let holders = holders(&joined);
+    joined
         .iter()
-        .rev()
-        .find(|r| before(r))
-        .map(|r| (r, true))
+        .zip(input.captured)
+        .enumerate()
+        .map(|(i, (j, c))| {
+            let held_by = winner(&holders, &joined, i).map(|w| SkipReason::Duplicate {
+                winner: input.captured[w].key.clone(),
+                winner_name: joined[w]
+                    .pane
+                    .and_then(|(p, _)| input.panes[p].session_name.clone())
+                    .filter(|n| !n.is_empty()),
+            });
+            plan_one(input, c, j, held_by)
+        })
+        .collect()
 }
 
 fn plan_one(
     input: &PlanInput<'_>,
     c: &CapturedPane,
-    cut: Option<DateTime<Utc>>,
-    by_id: &HashMap<String, usize>,
-    by_session: &HashMap<(String, PaneRole), usize>,
+    j: &Joined<'_>,
+    held_by: Option<SkipReason>,
 ) -> PlanRow {
     let mut row = PlanRow {
         key: c.key.clone(),
@@ -239,50 +205,37 @@ fn plan_one(
         session_id: None,
         agent_cwd: None,
         pane_cwd: None,
+        flags: Vec::new(),
         from_journal: false,
         action: Action::Skip {
             reason: SkipReason::PaneGone,
         },
     };
-    let skip = |mut row: PlanRow, reason: SkipReason| {
-        row.action = Action::Skip { reason };
-        row
-    };
     // 1. A record in force at the cutoff.
-    let Some((rec, from_journal)) = record_at(c, cut) else {
-        let why = match (&c.record, cut) {
+    let Some((rec, from_journal)) = j.record else {
+        let why = match (&c.record, cutoff(input)) {
             (None, _) if c.journal.is_empty() => "nothing captured for this pane".to_string(),
             (_, Some(t)) => format!("every record was written after {}", t.to_rfc3339()),
             _ => "the record is unreadable".to_string(),
         };
-        return skip(row, SkipReason::NoRecord { why });
+        return row.skip(SkipReason::NoRecord { why });
     };
     row.from_journal = from_journal;
     row.agent = Some(rec.agent.clone());
     row.session_id = Some(rec.session_id.clone());
     row.agent_cwd = Some(rec.agent_cwd.clone());
+    row.flags = rec.flags.clone();
     // 2. A known agent and a valid id.
-    let Some(spec) = agent(&rec.agent) else {
-        let why = format!("unknown agent {:?}", rec.agent);
-        return skip(row, SkipReason::InvalidId { why });
+    let Some(spec) = j.spec else {
+        let why = match agent(&rec.agent) {
+            None => format!("unknown agent {:?}", rec.agent),
+            Some(_) => format!("{:?} is not a session id", rec.session_id),
+        };
+        return row.skip(SkipReason::InvalidId { why });
     };
-    if !is_valid_session_id(&rec.session_id) {
-        let why = format!("{:?} is not a session id", rec.session_id);
-        return skip(row, SkipReason::InvalidId { why });
-    }
     // 3. The pane, by persistent pane id where both sides have one, else by session + role.
-    let joined = rec
-        .pane_id
-        .as_ref()
-        .and_then(|id| by_id.get(&id.to_ascii_uppercase()))
-        .map(|&i| (i, JoinedBy::PaneId))
-        .or_else(|| {
-            by_session
-                .get(&(c.key.session.clone(), c.key.role))
-                .map(|&i| (i, JoinedBy::SessionRole))
-        });
-    let Some((index, joined_by)) = joined else {
-        return skip(row, SkipReason::PaneGone);
+    let Some((index, joined_by)) = j.pane else {
+        return row.skip(SkipReason::PaneGone);
     };
     let pane = &input.panes[index];
     row.joined_by = Some(joined_by);
@@ -293,7 +246,7 @@ fn plan_one(
         role: pane.role,
         pane_id: pane.pane_id.clone(),
     });
-    // 3b. A conversation the user ended stays ended. The newest word on the chosen conversation counts:
+    // 4. A conversation the user ended stays ended. The newest word on the chosen conversation counts:
     // the current record when it names the same one (ended after the cutoff, or resumed again since).
     let latest = c
         .record
@@ -302,18 +255,34 @@ fn plan_one(
         .unwrap_or(rec);
     if latest.ended_by_user() {
         let reason = latest.end_reason().unwrap_or_default().to_string();
-        return skip(row, SkipReason::Ended { reason });
+        return row.skip(SkipReason::Ended { reason });
     }
-    // 4–6. Only an idle shell is typed into.
+    // 5. One conversation, one pane.
+    if let Some(reason) = held_by {
+        return row.skip(reason);
+    }
+    // 6. Never into another machine.
+    if pane.remote {
+        return row.skip(SkipReason::Remote);
+    }
+    // 7–9. Only an idle shell is typed into.
     if let Some(fg) = pane.foreground.as_ref().filter(|fg| !fg.is_empty()) {
         let reason = foreground_reason(input, spec, rec, c, from_journal, pane, fg);
-        return skip(row, reason);
+        return row.skip(reason);
     }
-    // 7. Never resume into a blank conversation.
+    // 10. agterm types the pin itself.
+    if let Some(line) = firing_pin(input, pane, rec) {
+        return row.skip(SkipReason::Pinned { line });
+    }
+    // 11–12. Never typed blind: the pane is up and agterm sees its shell.
+    if let Some(reason) = unseen(pane) {
+        return row.skip(reason);
+    }
+    // 13. Never resume into a blank conversation.
     if let Some(what) = input.transcripts.missing(rec) {
-        return skip(row, SkipReason::TranscriptGone { what });
+        return row.skip(SkipReason::TranscriptGone { what });
     }
-    // 8. Type.
+    // 14–15. A line, or why none can be built.
     match ResumeLine::build(
         spec,
         &rec.session_id,
@@ -328,7 +297,54 @@ fn plan_one(
             };
             row
         }
-        Err(e) => skip(row, SkipReason::InvalidId { why: e.to_string() }),
+        Err(e) => row.skip(SkipReason::from_resume_error(&e)),
+    }
+}
+
+/// Rows 11–12: why agterm cannot show that the pane sits at a shell — its terminal is not up
+/// (`realized: false`), or it reports neither a program nor a shell in front (a setuid program such as
+/// `sudo`, whose argv agterm may not read, holds it).
+pub fn unseen(pane: &PaneView) -> Option<SkipReason> {
+    if pane.realized == Some(false) {
+        return Some(SkipReason::NotRealized);
+    }
+    (pane.shell_in_front == Some(false)).then_some(SkipReason::HiddenForeground)
+}
+
+/// Why a pane is not an idle local shell right now (restore's re-check before typing): rows 6, 9
+/// (any foreground) and 11–12.
+pub fn not_idle(pane: &PaneView) -> Option<SkipReason> {
+    if pane.remote {
+        return Some(SkipReason::Remote);
+    }
+    if let Some(fg) = pane.foreground.as_ref().filter(|fg| !fg.is_empty()) {
+        return Some(SkipReason::Busy {
+            foreground: fg.clone(),
+        });
+    }
+    unseen(pane)
+}
+
+/// The pin agterm will type into `pane` itself, if any: a non-empty pin in Re-run mode (or, with the mode
+/// unknown, one agterm confirmed it will run when the hook set it) that is still to fire — its pane not
+/// realized yet, or agterm launched less than [`PIN_GRACE_SECS`] ago.
+fn firing_pin(input: &PlanInput<'_>, pane: &PaneView, rec: &LiveRecord) -> Option<String> {
+    let line = pane.pin.clone().filter(|l| !l.trim().is_empty())?;
+    let armed = match input.mode {
+        Some(RestoreMode::Rerun) => true,
+        Some(RestoreMode::Live | RestoreMode::None) => false,
+        None => rec.pin == Some(PinOutcome::Ok),
+    };
+    let since_launch = input.now.zip(input.launched_at).map(|(n, l)| n - l);
+    let still_coming = pane.realized == Some(false)
+        || since_launch.is_none_or(|d| d < chrono::Duration::seconds(PIN_GRACE_SECS));
+    (armed && still_coming).then_some(line)
+}
+
+impl PlanRow {
+    fn skip(mut self, reason: SkipReason) -> PlanRow {
+        self.action = Action::Skip { reason };
+        self
     }
 }
 
@@ -383,3 +399,7 @@ pub fn foreground_agent_args<'a>(spec: &AgentSpec, argv: &'a [String]) -> Option
 #[cfg(test)]
 #[path = "plan_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "plan_rows_tests.rs"]
+mod row_tests;

@@ -25,6 +25,7 @@ fn run(
         mode: Some(RestoreMode::None),
         launched_at: launched.map(ts),
         as_of: None,
+        now: None,
         transcripts: t,
     })
 }
@@ -261,6 +262,7 @@ fn as_of_moves_the_cutoff_by_hand() {
         mode: Some(RestoreMode::Rerun),
         launched_at: Some(ts("2026-12-01T00:00:00Z")),
         as_of: as_of.map(ts),
+        now: None,
         transcripts: &t,
     };
     assert_eq!(plan(&input(None))[0].session_id.as_deref(), Some(ID_B));
@@ -310,6 +312,7 @@ fn live_modes() {
             mode: Some(RestoreMode::Live),
             launched_at: Some(ts("2026-12-01T00:00:00Z")),
             as_of: None,
+            now: None,
             transcripts: &t,
         })
     };

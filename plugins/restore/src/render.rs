@@ -8,6 +8,7 @@
 //!   "mode": "rerun",                       // agterm's active restore mode, null when unknown
 //!   "launched_at": "2026-12-01T08:00:00Z", // the running agterm's start, null when unknown
 //!   "cutoff": "2026-12-01T08:00:00Z",     // --as-of, else launched_at, else null
+//!   "journal_rule": "launch",             // "as-of" | "launch" | "off" (no cutoff: launch time unknown)
 //!   "dry_run": false,
 //!   "rows": [
 //!     {
@@ -18,12 +19,15 @@
 //!       "agent": "claude", "session_id": "77e8…", "agent_cwd": "/w/p", "pane_cwd": "/w",
 //!       "journal": false,                  // true: the record came from the journal (journal rule)
 //!       "action": "type",                  // "type" | "skip"
-//!       "line": "cd '/w/p' && 'claude' '--resume' '77e8…'",   // when "type"
+//!       "line": "cd '/w/p' && 'claude' '--resume' '77e8…'",   // when "type": exactly what is typed
+//!                                          //   (`sh '<script>'` for a line over 1024 bytes)
 //!       "reason": null,                    // when "skip": no-record | invalid-id | pane-gone |
-//!                                          //   already-running | new-conversation | busy | transcript-gone
+//!                                          //   duplicate | remote | new-conversation | already-running |
+//!                                          //   busy | pinned | not-realized | hidden-foreground |
+//!                                          //   transcript-gone | unquotable
 //!       "why": null,                       // when "skip": the sentence the table shows
-//!       "outcome": null                    // after typing: "resumed" | "typed-unconfirmed" | "not-idle" |
-//!                                          //   "failed: …"; "+answered N" when the dialog was answered
+//!       "outcome": null                    // after typing: "resumed" | "typed-unconfirmed" | "exited: …" |
+//!                                          //   "not-idle: …" | "failed: …"; "+answered N" when answered
 //!     }
 //!   ]
 //! }
@@ -45,6 +49,37 @@ pub struct PlanContext {
     pub launched_at: Option<DateTime<Utc>>,
     pub cutoff: Option<DateTime<Utc>>,
     pub dry_run: bool,
+}
+
+impl PlanContext {
+    /// Where the journal rule's cutoff comes from: `as-of`, `launch`, or `off`.
+    pub fn journal_rule(&self) -> &'static str {
+        match (self.cutoff, self.launched_at) {
+            (None, _) => "off",
+            (Some(c), Some(l)) if c == l => "launch",
+            (Some(_), _) => "as-of",
+        }
+    }
+}
+
+/// The lines printed under the table: the journal rule when it is off, and with `--dry-run` the line
+/// each `type` row will really type.
+pub fn footer(ctx: &PlanContext, rows: &[PlanRow]) -> String {
+    let mut out = String::new();
+    if ctx.journal_rule() == "off" {
+        out.push_str(
+            "journal rule off: agterm's launch time is unknown, so a record written after this launch \
+             is not told apart from the one before it; pass --as-of <time|snapshot> to set the cutoff\n",
+        );
+    }
+    if ctx.dry_run {
+        for r in rows {
+            if let Some(line) = r.line() {
+                out.push_str(&format!("would type into {}: {line}\n", pane_label(r)));
+            }
+        }
+    }
+    out
 }
 
 fn stamp(t: Option<DateTime<Utc>>) -> Value {
@@ -85,6 +120,7 @@ pub fn to_json(ctx: &PlanContext, rows: &[PlanRow], outcomes: &[Option<String>])
         "mode": ctx.mode,
         "launched_at": stamp(ctx.launched_at),
         "cutoff": stamp(ctx.cutoff),
+        "journal_rule": ctx.journal_rule(),
         "dry_run": ctx.dry_run,
         "rows": rows,
     })
@@ -219,7 +255,7 @@ mod tests {
     }
 
     use super::*;
-    use crate::fixtures::{captured, pane, record, ID_A};
+    use crate::fixtures::{captured, pane, record, ID_A, ID_B};
     use crate::plan::{plan, PlanInput};
     use crate::transcripts::Transcripts;
     use agterm_backup_core::pane::PaneRole;
@@ -230,13 +266,14 @@ mod tests {
         t.paths.insert(r.transcript_path.clone().unwrap());
         let mut busy = pane(PaneRole::Right);
         busy.foreground = Some(vec!["sleep".into(), "9".into()]);
-        let b = record(ID_A, PaneRole::Right, "2026-11-30T10:00:00Z");
+        let b = record(ID_B, PaneRole::Right, "2026-11-30T10:00:00Z");
         plan(&PlanInput {
             captured: &[captured(Some(r), vec![]), captured(Some(b), vec![])],
             panes: &[pane(PaneRole::Left), busy],
             mode: None,
             launched_at: None,
             as_of: None,
+            now: None,
             transcripts: &t,
         })
     }
@@ -257,6 +294,30 @@ mod tests {
         assert!(lines[2].contains("skip: busy: `sleep 9`"));
         assert!(!text.contains('\x1b'));
         assert!(table(&rows(), true, None).contains("\x1b[32mtype"));
+    }
+
+    #[test]
+    fn the_footer_says_when_the_journal_rule_is_off_and_what_a_dry_run_types() {
+        let mut ctx = PlanContext::default();
+        let text = footer(&ctx, &rows());
+        assert!(text.starts_with("journal rule off:"), "{text}");
+        assert!(!text.contains("would type"));
+        assert_eq!(to_json(&ctx, &rows(), &[])["journal_rule"], "off");
+        let t = chrono::Utc::now();
+        ctx.launched_at = Some(t);
+        ctx.cutoff = Some(t);
+        ctx.dry_run = true;
+        let text = footer(&ctx, &rows());
+        assert!(!text.contains("journal rule off"), "{text}");
+        assert!(
+            text.contains(&format!(
+                "would type into api · left: cd '/w/p' && 'claude' '--resume' '{ID_A}'"
+            )),
+            "{text}"
+        );
+        assert_eq!(to_json(&ctx, &rows(), &[])["journal_rule"], "launch");
+        ctx.cutoff = Some(t - chrono::Duration::hours(1));
+        assert_eq!(ctx.journal_rule(), "as-of");
     }
 
     #[test]

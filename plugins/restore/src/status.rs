@@ -8,7 +8,7 @@
 
 use crate::plan::{foreground_agent_args, Action, PlanRow};
 use agterm_backup_core::agent::AGENTS;
-use agterm_backup_core::record::PinOutcome;
+use agterm_backup_core::record::{LiveRecord, PinOutcome};
 use agterm_backup_core::terminal::{PaneView, RestoreMode, TerminalInfo};
 use serde::Serialize;
 
@@ -67,6 +67,8 @@ pub struct StatusInput<'a> {
     pub rows: &'a [PlanRow],
     /// The pin outcome of each row's current record.
     pub pin_outcomes: &'a [Option<PinOutcome>],
+    /// Each row's current record, before the journal rule: what the hook captured in this launch.
+    pub current: &'a [Option<LiveRecord>],
 }
 
 pub fn build(input: StatusInput<'_>) -> StatusReport {
@@ -87,11 +89,23 @@ pub fn build(input: StatusInput<'_>) -> StatusReport {
     let mut panes = Vec::new();
     let mut used = vec![false; input.rows.len()];
     for p in input.panes {
-        let row = input.rows.iter().position(|r| {
-            r.target.as_ref().is_some_and(|t| {
-                t.session_id.eq_ignore_ascii_case(&p.session_id) && t.role == p.role
+        // The row that joined this pane, else the row of this pane's own record file (a record the
+        // journal rule set aside joins nothing, but it is still this pane's).
+        let row = input
+            .rows
+            .iter()
+            .position(|r| {
+                r.target.as_ref().is_some_and(|t| {
+                    t.session_id.eq_ignore_ascii_case(&p.session_id) && t.role == p.role
+                })
             })
-        });
+            .or_else(|| {
+                input.rows.iter().position(|r| {
+                    r.target.is_none()
+                        && r.key.session.eq_ignore_ascii_case(&p.session_id)
+                        && r.key.role == p.role
+                })
+            });
         let fg_agent = p.foreground.as_ref().and_then(|fg| {
             AGENTS
                 .iter()
@@ -105,16 +119,27 @@ pub fn build(input: StatusInput<'_>) -> StatusReport {
             used[i] = true;
         }
         let r = row.map(|i| &input.rows[i]);
-        let agent_cwd = r
-            .and_then(|r| r.agent_cwd.clone())
+        // The agent running now, captured by its current record — before any restart the journal rule
+        // sets that record aside (it was written in this launch), but it is what the hook captured.
+        let running = fg_agent.as_ref().and_then(|a| {
+            row.and_then(|i| input.current.get(i).cloned().flatten())
+                .filter(|c| &c.agent == a)
+        });
+        let agent_cwd = running
+            .as_ref()
+            .map(|c| c.agent_cwd.clone())
+            .or_else(|| r.and_then(|r| r.agent_cwd.clone()))
             .filter(|c| p.cwd.as_deref() != Some(c.as_str()));
         panes.push(PaneStatus {
             pane: format!("{}-{}", p.session_id, p.role),
             session: p.session_name.clone().unwrap_or_default(),
             role: p.role.to_string(),
             agent: fg_agent.or_else(|| r.and_then(|r| r.agent.clone())),
-            captured: r.and_then(|r| r.session_id.as_ref()).is_some(),
-            session_id: r.and_then(|r| r.session_id.clone()),
+            captured: running.is_some() || r.and_then(|r| r.session_id.as_ref()).is_some(),
+            session_id: running
+                .as_ref()
+                .map(|c| c.session_id.clone())
+                .or_else(|| r.and_then(|r| r.session_id.clone())),
             agent_cwd,
             pane_cwd: p.cwd.clone(),
             pin: match p.pin.as_deref() {
@@ -123,7 +148,13 @@ pub fn build(input: StatusInput<'_>) -> StatusReport {
                 Some(line) => line.to_string(),
             },
             pin_outcome: row.and_then(|i| input.pin_outcomes.get(i).copied().flatten()),
-            restore: r.map_or("not captured".into(), describe),
+            restore: match (r, &running) {
+                (Some(r), Some(_)) if r.session_id.is_none() => {
+                    "nothing to do: the agent runs, captured in this launch".into()
+                }
+                (Some(r), _) => describe(r),
+                (None, _) => "not captured".into(),
+            },
         });
     }
     for (i, r) in input.rows.iter().enumerate().filter(|(i, _)| !used[*i]) {

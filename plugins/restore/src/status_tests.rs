@@ -39,6 +39,7 @@ fn rows_for_captured_and_agent_panes_with_warnings() {
         mode: Some(RestoreMode::Live),
         launched_at: None,
         as_of: None,
+        now: None,
         transcripts: &t,
     });
     let info = TerminalInfo {
@@ -53,6 +54,7 @@ fn rows_for_captured_and_agent_panes_with_warnings() {
         panes: &panes,
         rows: &rows,
         pin_outcomes: &[Some(PinOutcome::SettingOff)],
+        current: &[],
     });
     assert_eq!(report.panes.len(), 2, "the plain shell pane is not listed");
     assert!(report.panes[0].captured);
@@ -106,9 +108,51 @@ fn agterm_not_running_is_one_clear_line() {
         panes: &[],
         rows: &[],
         pin_outcomes: &[],
+        current: &[],
     });
     assert!(report.warnings.is_empty());
     let text = render(&report, None);
     assert!(text.contains("agterm is not running"), "{text}");
     assert!(text.contains("hook codex   present, trusted"), "{text}");
+}
+
+/// Before any restart the running agents' records were written in this launch, after the cutoff the
+/// plan applies; status still calls them captured (it reads the current record).
+#[test]
+fn agents_captured_in_this_launch_are_captured() {
+    let r = record(ID_A, PaneRole::Left, "2026-12-01T10:00:00Z");
+    let mut left = pane(PaneRole::Left);
+    left.foreground = Some(vec!["claude".into(), "--model".into(), "sonnet".into()]);
+    let panes = vec![left];
+    let c = [captured(Some(r.clone()), vec![r.clone()])];
+    let rows = plan(&PlanInput {
+        captured: &c,
+        panes: &panes,
+        mode: Some(RestoreMode::Rerun),
+        launched_at: Some(crate::fixtures::ts("2026-12-01T09:00:00Z")),
+        as_of: None,
+        now: None,
+        transcripts: &Transcripts::default(),
+    });
+    assert!(
+        rows[0].session_id.is_none(),
+        "the journal rule sets it aside"
+    );
+    let info = TerminalInfo::default();
+    let report = build(StatusInput {
+        hooks: hooks(true),
+        denylist_ok: Some(true),
+        terminal: Ok(&info),
+        panes: &panes,
+        rows: &rows,
+        pin_outcomes: &[None],
+        current: &[Some(r)],
+    });
+    let p = &report.panes[0];
+    assert!(p.captured, "{p:?}");
+    assert_eq!(p.session_id.as_deref(), Some(ID_A));
+    assert_eq!(p.agent_cwd.as_deref(), Some("/w/p"));
+    let text = render(&report, None);
+    assert!(!text.contains("NOT captured"), "{text}");
+    assert!(text.contains("captured in this launch"), "{text}");
 }

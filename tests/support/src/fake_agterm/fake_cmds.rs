@@ -29,6 +29,14 @@ pub fn dispatch(
             Err(e) => error(&format!("fake: {e}")),
         },
         "select" => select(app, target),
+        "set_shapes" => {
+            let shapes = &mut app.state.shapes;
+            shapes.root_top_level = b("root_top_level").unwrap_or(shapes.root_top_level);
+            shapes.companions_nested = b("companions_nested").unwrap_or(shapes.companions_nested);
+            let now = json!(*shapes);
+            app.save();
+            ok(json!({"shapes": now}))
+        }
         "set_split_visible" => set_split_visible(app, target, b("visible").unwrap_or(true)),
         "set_window" => match s("window").map(str::to_string) {
             Some(wid) => match app.state.windows.iter_mut().find(|w| w.id == wid) {
@@ -81,6 +89,13 @@ fn add_session(app: &mut App, args: &Map<String, Value>) -> Value {
     else {
         return error("fake: add_session needs cwd");
     };
+    let root = s("workspace") == Some("root");
+    if root && !app.version.has_root_sessions() {
+        return error("fake: top-level sessions (workspace root) need agterm 0.44");
+    }
+    if s("companion_of").is_some() && !app.version.has_companions() {
+        return error("fake: companions need agterm 0.43");
+    }
     let sid = new_uuid();
     let session = Session {
         id: sid.clone(),
@@ -93,6 +108,9 @@ fn add_session(app: &mut App, args: &Map<String, Value>) -> Value {
         split_restore_command: None,
         foreground_command: None,
         split_foreground_command: None,
+        remote_host: s("remote").map(str::to_string),
+        parent: s("companion_of").map(str::to_uppercase),
+        scratch_cwd: s("scratch_cwd").map(str::to_string),
     };
     let window = app
         .state
@@ -102,15 +120,22 @@ fn add_session(app: &mut App, args: &Map<String, Value>) -> Value {
         .expect("window resolved");
     let wanted = s("workspace");
     let ws_index = match window.workspaces.iter().position(|ws| match wanted {
-        None => true,
-        Some(t) => ws.id.eq_ignore_ascii_case(t) || ws.name == t,
+        _ if root => ws.root,
+        None => !ws.root,
+        Some(t) => !ws.root && (ws.id.eq_ignore_ascii_case(t) || ws.name == t),
     }) {
         Some(i) => i,
         None => {
             window.workspaces.push(Workspace {
                 id: new_uuid(),
-                name: wanted.unwrap_or("default").to_string(),
+                name: if root {
+                    ""
+                } else {
+                    wanted.unwrap_or("default")
+                }
+                .to_string(),
                 sessions: Vec::new(),
+                root,
             });
             window.workspaces.len() - 1
         }

@@ -292,12 +292,23 @@ impl FakeAgterm {
         cwd: &Path,
         split: bool,
     ) -> SessionHandle {
-        let mut args = json!({"cwd": cwd.display().to_string(), "split": split});
+        let mut extra = json!({});
         if let Some(w) = window {
-            args["window"] = json!(w);
+            extra["window"] = json!(w);
         }
         if let Some(ws) = workspace {
-            args["workspace"] = json!(ws);
+            extra["workspace"] = json!(ws);
+        }
+        self.add_session_with(cwd, split, extra)
+    }
+
+    /// [`FakeAgterm::add_session`] with more `fake.add_session` arguments in `extra`: `window`,
+    /// `workspace` (`"root"`: a top-level session, 0.44+), `remote` (the host of a remote session),
+    /// `companion_of` (the lead session's id, 0.43+), `scratch_cwd`, `name`, `select`.
+    pub fn add_session_with(&self, cwd: &Path, split: bool, extra: Value) -> SessionHandle {
+        let mut args = json!({"cwd": cwd.display().to_string(), "split": split});
+        if let (Some(a), Some(e)) = (args.as_object_mut(), extra.as_object()) {
+            a.extend(e.clone());
         }
         let r = self.request(&json!({"cmd": "fake.add_session", "args": args}));
         assert_eq!(r["ok"], json!(true), "fake.add_session: {r}");

@@ -43,9 +43,19 @@
 //!   (0.16+), `session.type`, `session.text`, `version` (0.25+), `restore.mode` and `zmx.list` (0.26+),
 //!   `restore.clear`. Anything else (or a gated command) answers `invalid request: …`. Fields are gated by
 //!   version too: `realized` 0.23+, `app` 0.25+, `result.pane`/`backedByZmx`/`liveAttribution`/
-//!   `foregroundShell` 0.26+, `splitCwd` 0.28+, `surfaces[].paneID` only after 0.34. `/` is sent as `\/`.
+//!   `foregroundShell` 0.26+, `splitCwd` 0.28+, `surfaces[].paneID` only after 0.34, `remote: true` beside
+//!   `remoteHost` 0.38+, `scratchCwd` 0.42.1+, companions (`parentID`) 0.43+, top-level sessions (a
+//!   `root: true` workspace node) 0.44+. `/` is sent as `\/`.
 //!   A `tree` answer reads every pane's shell pid with one `tmux list-panes` ([`panes::PidSnapshot`]), so
 //!   200 panes answer in milliseconds (`benches/restore_command.rs`).
+//! - **What agterm sees in front.** `foreground` is the foreground group leader's argv, omitted at the
+//!   shell prompt and for a process of another user (as agterm may not read a setuid `sudo`'s argv):
+//!   `setpriv --reuid=65534 … sleep 300` in a pane models it. `foregroundShell` is sent only when the
+//!   shell itself holds the foreground, so such a pane has neither.
+//! - **0.44 shapes the notes could not verify**, chosen with `fake.set_shapes {root_top_level,
+//!   companions_nested}`: top-level sessions as `tree.sessions` instead of a `root: true` node, and
+//!   companions nested in their lead's `companions` instead of flat with `parentID`. Remote sessions'
+//!   shells run locally (they only carry `remoteHost`).
 //! - **Restarts** ([`FakeAgterm::restart`]): [`RestartKind::CleanQuit`] captures each pane's foreground
 //!   argv (rerun/live) and closes the panes except Live ones; [`RestartKind::Reboot`] also kills the tmux
 //!   server; [`RestartKind::Crash`] captures nothing. The next process then does what agterm does:
@@ -54,7 +64,9 @@
 //!   capture (denylist applies) into the others; *none* gives plain shells. Pins never fire under live or
 //!   none. [`FakeAgterm::launch_log`] says what happened to each pane.
 //! - **Test-only socket commands**, all `fake.*`: `fake.add_window {name, open}`, `fake.add_session
-//!   {window?, workspace?, cwd, split?, select?}`, `fake.split` (target), `fake.select` (target),
+//!   {window?, workspace? ("root": top-level, 0.44+), cwd, split?, select?, name?, remote? (host),
+//!   companion_of? (lead session, 0.43+), scratch_cwd?}` ([`FakeAgterm::add_session_with`]),
+//!   `fake.set_shapes {root_top_level?, companions_nested?}`, `fake.split` (target), `fake.select` (target),
 //!   `fake.set_split_visible {visible}` (target),
 //!   `fake.set_window {window, open}`, `fake.set_realized {pane, realized}` (target), `fake.state`,
 //!   `fake.stall {ms}` (the next agterm request waits `ms` before its answer — the server is serial, so

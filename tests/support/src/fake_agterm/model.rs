@@ -10,7 +10,7 @@ use std::path::Path;
 /// The state file's name inside the state dir.
 pub const STATE_FILE: &str = "fake-state.json";
 
-/// An agterm version as `major.minor.patch`; presets are `0.15`, `0.16`, `0.24`, `0.26`, `0.34`.
+/// An agterm version as `major.minor.patch`; presets are `0.15`, `0.16`, `0.24`, `0.26`, `0.34`, `0.44`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Version(pub u32, pub u32, pub u32);
 
@@ -64,6 +64,34 @@ impl Version {
     pub fn has_surface_pane_ids(self) -> bool {
         self > Version(0, 34, 0)
     }
+    /// `remote: true` on a remote session's node beside `remoteHost` (0.38 says it of remote pages;
+    /// unverified for sessions, so the client reads either).
+    pub fn has_remote_flag(self) -> bool {
+        self.at_least(0, 38, 0)
+    }
+    /// `scratchCwd` in `tree` (v0.42.1).
+    pub fn has_scratch_cwd(self) -> bool {
+        self.at_least(0, 42, 1)
+    }
+    /// Companion sessions (`parentID` on the companion's node; 0.43 names them in its notes).
+    pub fn has_companions(self) -> bool {
+        self.at_least(0, 43, 0)
+    }
+    /// Top-level sessions outside any workspace: a `root: true` workspace node (v0.44.0).
+    pub fn has_root_sessions(self) -> bool {
+        self.at_least(0, 44, 0)
+    }
+}
+
+/// How `tree` lays out shapes the notes could not verify (a test picks one; the client reads both).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shapes {
+    /// Top-level sessions as `tree.sessions` beside the workspaces, not as a `root: true` node.
+    #[serde(default)]
+    pub root_top_level: bool,
+    /// Companions nested in their lead's node as `companions: […]`, not flat with `parentID`.
+    #[serde(default)]
+    pub companions_nested: bool,
 }
 
 impl std::fmt::Display for Version {
@@ -92,6 +120,9 @@ pub struct FakeState {
     /// How many times this state dir has been launched.
     #[serde(default)]
     pub launches: u32,
+    /// The layout of the unverified 0.44 shapes.
+    #[serde(default)]
+    pub shapes: Shapes,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -109,6 +140,9 @@ pub struct Workspace {
     pub id: String,
     pub name: String,
     pub sessions: Vec<Session>,
+    /// The group of top-level sessions outside any workspace (0.44).
+    #[serde(default)]
+    pub root: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -128,6 +162,15 @@ pub struct Session {
     /// argv captured at the last clean quit (consumed by the next launch).
     pub foreground_command: Option<Vec<String>>,
     pub split_foreground_command: Option<Vec<String>>,
+    /// A remote session: the host its panes live on (`remoteHost`; its shells run locally here).
+    #[serde(default)]
+    pub remote_host: Option<String>,
+    /// A companion's lead session (`parentID`).
+    #[serde(default)]
+    pub parent: Option<String>,
+    /// The scratch shell's directory (`scratchCwd`, 0.42.1+); scratch itself is not modelled.
+    #[serde(default)]
+    pub scratch_cwd: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -265,6 +308,10 @@ mod tests {
         assert!(Version::parse("0.25").unwrap().has_version_cmd());
         assert!(!Version::parse("0.34").unwrap().has_surface_pane_ids());
         assert!(Version::parse("0.35").unwrap().has_surface_pane_ids());
+        assert!(!Version::parse("0.43").unwrap().has_root_sessions());
+        assert!(Version::parse("0.44").unwrap().has_root_sessions());
+        assert!(Version::parse("0.42.1").unwrap().has_scratch_cwd());
+        assert!(!Version::parse("0.42").unwrap().has_scratch_cwd());
         assert_eq!(Version::parse("0.26").unwrap().to_string(), "0.26.0");
     }
 }

@@ -225,11 +225,26 @@ impl PaneHost {
 
     /// The live argv of the pane's foreground process group leader (agterm's `tree.foreground`):
     /// `None` at an idle shell, when the pane is gone, or when /proc cannot be read.
+    /// `None` at the shell's prompt, and for a program agterm may not read: one running as another
+    /// user (a setuid `sudo`, or anything started with `setpriv --reuid`), as `KERN_PROCARGS2` refuses.
     pub fn foreground(&self, pane: &str) -> Option<Vec<String>> {
         let pid = self.pid(pane)?;
         let tpgid = tty_foreground_group(pid)?;
+        if !readable(tpgid) {
+            return None;
+        }
         let argv = read_cmdline(tpgid)?;
         foreground_argv(argv, Some(&self.shell))
+    }
+
+    /// The shell itself holds the pane's foreground (what `foregroundShell` reports).
+    pub fn shell_in_front(&self, pane: &str) -> bool {
+        let Some(tpgid) = self.pid(pane).and_then(tty_foreground_group) else {
+            return false;
+        };
+        readable(tpgid)
+            && read_cmdline(tpgid)
+                .is_some_and(|argv| foreground_argv(argv, Some(&self.shell)).is_none())
     }
 
     /// The pid of the pane's foreground process group leader (the shell itself at a prompt).
@@ -270,6 +285,18 @@ fn tty_foreground_group(pid: u32) -> Option<u32> {
     let after_comm = &stat[stat.rfind(')')? + 1..];
     let tpgid: i64 = after_comm.split_whitespace().nth(5)?.parse().ok()?;
     (tpgid > 0).then_some(tpgid as u32)
+}
+
+/// The effective uid in `/proc/<pid>/status`.
+fn effective_uid(pid: &str) -> Option<u32> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("Uid:"))?;
+    line.split_whitespace().nth(2)?.parse().ok()
+}
+
+/// agterm reads the argv of its own user's processes only.
+fn readable(pid: u32) -> bool {
+    effective_uid(&pid.to_string()) == effective_uid("self")
 }
 
 fn read_cmdline(pid: u32) -> Option<Vec<String>> {

@@ -26,28 +26,62 @@ pub fn tree(app: &App, args: &Args) -> Value {
         Err(e) => return error(&e),
     };
     let _pids = app.host.snapshot();
-    let workspaces: Vec<Value> = window
-        .workspaces
-        .iter()
-        .map(|ws| {
-            let sessions: Vec<Value> = ws
-                .sessions
-                .iter()
-                .map(|s| session_node(app, window, s))
-                .collect();
-            let active = ws
-                .sessions
-                .iter()
-                .any(|s| Some(&s.id) == window.selected.as_ref());
-            json!({"id": ws.id, "name": ws.name, "active": active, "sessions": sessions})
-        })
-        .collect();
+    let shapes = app.state.shapes;
+    let mut top_level = Vec::new();
+    let mut workspaces = Vec::new();
+    for ws in &window.workspaces {
+        let sessions = session_nodes(app, window, &ws.sessions);
+        if ws.root && shapes.root_top_level {
+            top_level = sessions;
+            continue;
+        }
+        let active = ws
+            .sessions
+            .iter()
+            .any(|s| Some(&s.id) == window.selected.as_ref());
+        let mut node =
+            json!({"id": ws.id, "name": ws.name, "active": active, "sessions": sessions});
+        if ws.root {
+            node["root"] = json!(true);
+        }
+        workspaces.push(node);
+    }
     let mut tree = Map::new();
     tree.insert("workspaces".into(), Value::Array(workspaces));
+    if !top_level.is_empty() {
+        tree.insert("sessions".into(), Value::Array(top_level));
+    }
     if app.version.has_version_cmd() {
         tree.insert("app".into(), app_identity(app));
     }
     ok(json!({"tree": tree}))
+}
+
+/// A workspace's session nodes: flat, companions carrying `parentID` — or, with
+/// [`Shapes::companions_nested`](super::model::Shapes), each companion inside its lead's `companions`.
+fn session_nodes(app: &App, window: &Window, sessions: &[Session]) -> Vec<Value> {
+    let nested = app.state.shapes.companions_nested;
+    let mut nodes: Vec<(String, Value)> = Vec::new();
+    for s in sessions {
+        let node = session_node(app, window, s);
+        let lead = s
+            .parent
+            .as_ref()
+            .filter(|_| nested)
+            .and_then(|p| nodes.iter_mut().find(|(id, _)| id == p).map(|(_, n)| n));
+        match lead {
+            Some(n) => {
+                let list = n
+                    .as_object_mut()
+                    .expect("session nodes are objects")
+                    .entry("companions")
+                    .or_insert_with(|| json!([]));
+                list.as_array_mut().expect("a list").push(node);
+            }
+            None => nodes.push((s.id.clone(), node)),
+        }
+    }
+    nodes.into_iter().map(|(_, n)| n).collect()
 }
 
 /// Whether the pane's terminal exists (its shell runs and the test has not marked it unrealized).
@@ -98,11 +132,13 @@ fn session_node(app: &App, window: &Window, s: &Session) -> Value {
     ] {
         let Some(pane) = s.pane(role) else { continue };
         let running = pane.tmux_pane.as_deref().filter(|t| app.host.alive(t));
+        // agterm omits `foreground` for a program whose argv it may not read (setuid `sudo`), and
+        // `foregroundShell` names the shell only when the shell itself holds the foreground.
         match running.and_then(|t| app.host.foreground(t)) {
             Some(argv) => {
                 n.insert(fg_key.into(), json!(argv));
             }
-            None if running.is_some() && v.has_live() => {
+            None if running.is_some_and(|t| app.host.shell_in_front(t)) && v.has_live() => {
                 n.insert(shell_key.into(), json!(app.host.shell()));
             }
             None => {}
@@ -147,6 +183,18 @@ fn session_node(app: &App, window: &Window, s: &Session) -> Value {
             "splitCwd".into(),
             json!(live.unwrap_or_else(|| right.cwd.clone())),
         );
+    }
+    if let Some(host) = s.remote_host.as_ref().filter(|_| v.has_live()) {
+        n.insert("remoteHost".into(), json!(host));
+        if v.has_remote_flag() {
+            n.insert("remote".into(), json!(true));
+        }
+    }
+    if let Some(lead) = s.parent.as_ref().filter(|_| v.has_companions()) {
+        n.insert("parentID".into(), json!(lead));
+    }
+    if let Some(dir) = s.scratch_cwd.as_ref().filter(|_| v.has_scratch_cwd()) {
+        n.insert("scratchCwd".into(), json!(dir));
     }
     if v.has_live() {
         let panes: Vec<_> = [Some(&s.left), s.right.as_ref()]

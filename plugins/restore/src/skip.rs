@@ -1,0 +1,131 @@
+//! Why the plan types nothing into a pane: one variant per row of the precedence table in
+//! [`crate::plan`], each with a stable `--json` code and one sentence for a person.
+
+use agterm_backup_core::pane::PaneKey;
+use agterm_backup_core::resume::ResumeError;
+
+/// Why nothing is typed into a pane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SkipReason {
+    NoRecord {
+        why: String,
+    },
+    InvalidId {
+        why: String,
+    },
+    PaneGone,
+    /// The user ended the conversation (the agent's SessionEnd `reason`, see `record::ended_by_user`).
+    Ended {
+        reason: String,
+    },
+    /// Another pane held the same conversation later; it is resumed there only.
+    Duplicate {
+        winner: PaneKey,
+        winner_name: Option<String>,
+    },
+    /// The pane lives on another machine (an agterm remote session).
+    Remote,
+    AlreadyRunning {
+        live: bool,
+    },
+    NewConversation {
+        agent: String,
+    },
+    Busy {
+        foreground: Vec<String>,
+    },
+    /// agterm sees neither a program nor a shell in front: something it cannot read (setuid `sudo`).
+    HiddenForeground,
+    /// agterm is still to type this pane's pin itself (Re-run mode, right after launch).
+    Pinned {
+        line: String,
+    },
+    /// The pane's terminal did not come up within the wait.
+    NotRealized,
+    TranscriptGone {
+        what: String,
+    },
+    /// A directory or flag that no shell line can carry (a control character, a relative directory,
+    /// or whatever else [`ResumeError`] refuses besides the id).
+    Unquotable {
+        why: String,
+    },
+}
+
+impl SkipReason {
+    /// The row for a resume line that could not be built: an invalid id keeps its own code; every
+    /// other refusal (directory, flag, bytes no line can carry) is `unquotable`.
+    pub fn from_resume_error(e: &ResumeError) -> SkipReason {
+        match e {
+            ResumeError::InvalidId(_) => SkipReason::InvalidId { why: e.to_string() },
+            _ => SkipReason::Unquotable { why: e.to_string() },
+        }
+    }
+
+    /// The stable code in `--json`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            SkipReason::NoRecord { .. } => "no-record",
+            SkipReason::InvalidId { .. } => "invalid-id",
+            SkipReason::PaneGone => "pane-gone",
+            SkipReason::Ended { .. } => "ended",
+            SkipReason::Duplicate { .. } => "duplicate",
+            SkipReason::Remote => "remote",
+            SkipReason::AlreadyRunning { .. } => "already-running",
+            SkipReason::NewConversation { .. } => "new-conversation",
+            SkipReason::Busy { .. } => "busy",
+            SkipReason::HiddenForeground => "hidden-foreground",
+            SkipReason::Pinned { .. } => "pinned",
+            SkipReason::NotRealized => "not-realized",
+            SkipReason::TranscriptGone { .. } => "transcript-gone",
+            SkipReason::Unquotable { .. } => "unquotable",
+        }
+    }
+
+    /// One line for a person.
+    pub fn describe(&self) -> String {
+        match self {
+            SkipReason::NoRecord { why } => format!("no record: {why}"),
+            SkipReason::InvalidId { why } => format!("invalid id: {why}"),
+            SkipReason::PaneGone => "pane gone: no open pane has this id or session".into(),
+            SkipReason::Ended { reason } => format!(
+                "ended: the user quit this conversation (SessionEnd reason {reason:?}); not resuming it"
+            ),
+            SkipReason::Duplicate {
+                winner,
+                winner_name,
+            } => {
+                let who = match winner_name {
+                    Some(name) => format!("{name} · {}", winner.role),
+                    None => winner.to_string(),
+                };
+                format!("duplicate: pane {who} held this conversation last; it is resumed there only")
+            }
+            SkipReason::Remote => {
+                "remote: the pane lives on another machine; restore types only into local panes"
+                    .into()
+            }
+            SkipReason::AlreadyRunning { live: true } => {
+                "already running (its Live daemon kept the agent alive)".into()
+            }
+            SkipReason::AlreadyRunning { live: false } => "already running".into(),
+            SkipReason::NewConversation { agent } => format!(
+                "busy: a new {agent} conversation started in this launch holds the pane; quit it, then run restore again"
+            ),
+            SkipReason::Busy { foreground } => {
+                format!("busy: `{}` is in the foreground", foreground.join(" "))
+            }
+            SkipReason::HiddenForeground => "busy: agterm sees no shell at the prompt (a program it cannot read, such as sudo, holds the pane)".into(),
+            SkipReason::Pinned { line } => format!(
+                "pinned: agterm types this pane's pin itself (`{line}`); if it does not bring the agent back, run restore again in a minute"
+            ),
+            SkipReason::NotRealized => {
+                "not realized: agterm has not brought this pane up yet; run restore again once it shows".into()
+            }
+            SkipReason::TranscriptGone { what } => {
+                format!("transcript gone ({what}); not starting a blank conversation")
+            }
+            SkipReason::Unquotable { why } => format!("cannot go into a resume line: {why}"),
+        }
+    }
+}
