@@ -154,11 +154,28 @@ fn quit_replayed_agents(world: &World) {
         world
             .fake
             .send_keys(&pane.session, pane.role, pane.agent.quit_command());
-        std::thread::sleep(Duration::from_millis(300));
-        world
-            .fake
-            .tmux()
-            .ok(&["send-keys", "-t", &tmux_pane, "Enter"]);
+        // A slash-command menu (opencode's) may take the first Enter to pick the command: press it
+        // again while the pane's shell prompt has not come back.
+        for _ in 0..5 {
+            std::thread::sleep(Duration::from_millis(300));
+            world
+                .fake
+                .tmux()
+                .ok(&["send-keys", "-t", &tmux_pane, "Enter"]);
+            let back =
+                agterm_backup_testkit::fake_agterm::wait_until(Duration::from_secs(4), || {
+                    world
+                        .fake
+                        .screen(&pane.session, pane.role)
+                        .lines()
+                        .rev()
+                        .find(|l| !l.trim().is_empty())
+                        .is_some_and(|l| l.trim_end().ends_with('$'))
+                });
+            if back {
+                break;
+            }
+        }
     }
     for pane in &world.panes {
         world.fake.wait_for_prompt(&pane.session, pane.role);
