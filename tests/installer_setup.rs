@@ -9,7 +9,7 @@ use agterm_backup_testkit::paths::workspace_root;
 use installer_common::*;
 use std::os::unix::fs::PermissionsExt;
 
-fn setup_line() -> String {
+fn setup_lines() -> Vec<String> {
     let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
     let block = readme
         .split("```sh\n")
@@ -18,7 +18,23 @@ fn setup_line() -> String {
     let lines: Vec<&str> = block.split("\n```").next().unwrap().lines().collect();
     assert_eq!(lines.len(), 2, "exactly two set-up commands: {lines:?}");
     assert!(lines[1].contains("cargo test --workspace"));
-    lines[0].to_string()
+    lines.iter().map(|l| l.to_string()).collect()
+}
+
+fn setup_line() -> String {
+    setup_lines().swap_remove(0)
+}
+
+/// A stand-in for rustup's `cargo`: `cargo install` puts this build where the real one would
+/// (`--root`, else CARGO_INSTALL_ROOT, else CARGO_HOME, else ~/.cargo), `cargo test` says it ran.
+fn fake_cargo() -> String {
+    format!(
+        "#!/bin/sh\nroot=${{CARGO_INSTALL_ROOT:-${{CARGO_HOME:-$HOME/.cargo}}}}\n\
+         [ \"$1\" = install ] || {{ echo \"fake cargo: $*\"; exit 0; }}\n\
+         while [ $# -gt 0 ]; do [ \"$1\" = --root ] && root=$2; shift; done\n\
+         mkdir -p \"$root/bin\" && cp '{}' \"$root/bin/agterm-backup\"\n",
+        binary().display()
+    )
 }
 
 #[test]
@@ -30,17 +46,14 @@ fn the_first_readme_line_works_without_cargo_bin_on_path() {
         (Some("CARGO_INSTALL_ROOT"), "root"),
     ] {
         let s = Sandbox::new();
-        let fake = s.dir.path().join("fake-bin");
-        std::fs::create_dir_all(&fake).unwrap();
-        let cargo = fake.join("cargo");
-        std::fs::write(
-            &cargo,
-            format!(
-                "#!/bin/sh\n# cargo install … --root R: put the binary in R/bin\nwhile [ $# -gt 0 ]; do [ \"$1\" = --root ] && root=$2; shift; done\nmkdir -p \"$root/bin\" && cp '{}' \"$root/bin/agterm-backup\"\n",
-                binary().display()
-            ),
-        )
-        .unwrap();
+        // rustup's layout: cargo lives in CARGO_HOME/bin (~/.cargo/bin), and that folder is not on PATH.
+        let cargo_home = match var {
+            Some("CARGO_HOME") => s.dir.path().join(sub),
+            _ => s.home().join(".cargo"),
+        };
+        std::fs::create_dir_all(cargo_home.join("bin")).unwrap();
+        let cargo = cargo_home.join("bin/cargo");
+        std::fs::write(&cargo, fake_cargo()).unwrap();
         std::fs::set_permissions(&cargo, std::fs::Permissions::from_mode(0o755)).unwrap();
         let root = match var {
             None => s.home().join(sub),
@@ -48,7 +61,7 @@ fn the_first_readme_line_works_without_cargo_bin_on_path() {
         };
         let mut cmd = std::process::Command::new("sh");
         let envs: Vec<_> = s
-            .command(&format!("{}:/usr/bin:/bin", fake.display()))
+            .command("/usr/bin:/bin")
             .get_envs()
             .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned())))
             .collect();
@@ -66,12 +79,44 @@ fn the_first_readme_line_works_without_cargo_bin_on_path() {
         let settings = std::fs::read_to_string(s.claude_settings()).unwrap();
         let hook = format!("'{}/bin/agterm-backup' hook claude", root.display());
         assert!(settings.contains(&hook), "{var:?}: {settings}");
-        assert!(
-            text(&out.stdout).contains("not on PATH"),
-            "apply says what to add to PATH: {}",
-            text(&out.stdout)
-        );
+        if var == Some("CARGO_INSTALL_ROOT") {
+            // The line puts cargo's folder on PATH, not an install root of the user's own.
+            assert!(
+                text(&out.stdout).contains("not on PATH"),
+                "apply says what to add to PATH: {}",
+                text(&out.stdout)
+            );
+        }
     }
+}
+
+#[test]
+fn the_second_readme_line_finds_cargo_without_cargo_bin_on_path() {
+    let test_line = setup_lines()[1].clone();
+    let s = Sandbox::new();
+    let bin = s.home().join(".cargo/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join("cargo"), fake_cargo()).unwrap();
+    std::fs::set_permissions(bin.join("cargo"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    // Everything but install-deps.sh (which installs packages) runs as the README says.
+    let line = test_line.replace("tests/install-deps.sh", "true");
+    assert_ne!(line, test_line, "the line runs tests/install-deps.sh");
+    let envs: Vec<_> = s
+        .command("/usr/bin:/bin")
+        .get_envs()
+        .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned())))
+        .collect();
+    let out = std::process::Command::new("sh")
+        .env_clear()
+        .envs(envs)
+        .args(["-c", &line])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), "fake cargo: test --workspace");
+    // CI runs the very same command.
+    let ci = std::fs::read_to_string(workspace_root().join(".ci/run")).unwrap();
+    assert!(ci.lines().any(|l| l.starts_with(&test_line)), "{ci}");
 }
 
 #[test]
