@@ -1,5 +1,5 @@
 //! Gemini CLI's launch options (0.61.0): the yargs `.option(...)` table in its bundle, hidden ones
-//! included (`--fake-responses`, `--record-responses`). yargs' rules: `type: "string", nargs: 1` and
+//! included (`--fake-responses`, `--record-responses`, `--isCommand`); `tests/flags_bundles.rs` reads them. yargs' rules: `type: "string", nargs: 1` and
 //! `type: "array", nargs: 1` take exactly one word per occurrence; a `string` without `nargs` takes the next
 //! word unless it is an option; `boolean` is a switch.
 
@@ -34,6 +34,8 @@ pub(super) const FLAGS: &[FlagSpec] = &[
     f(&["-l", "--list-extensions"], Nothing, Headless),
     f(&["--list-sessions"], Nothing, Headless),
     f(&["--delete-session"], Optional, Headless),
+    // Hidden: set for a subcommand run (`gemini mcp …`), never a conversation.
+    f(&["--isCommand"], Nothing, Headless),
     f(&["-h", "--help"], Nothing, Headless),
     f(&["-v", "--version"], Nothing, Headless),
     // Never replayed: `-i` is a prompt for the first turn; `-w` makes a new worktree (the session lives
