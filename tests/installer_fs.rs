@@ -107,6 +107,28 @@ fn symlinked_settings_are_edited_through_the_link() {
     assert_eq!(std::fs::read(dots.join("settings.json")).unwrap(), original);
 }
 
+/// `remove` on a frozen file says what to do for a removal (not "add the hook by hand"), and leaves it.
+#[test]
+fn a_read_only_file_on_remove_is_reported_with_what_to_take_out() {
+    let s = Sandbox::new();
+    std::fs::create_dir_all(s.claude_dir()).unwrap();
+    std::fs::write(s.claude_settings(), "{\"model\": \"opus\"}\n").unwrap();
+    let out = s.run(&["installer", "apply", "--agents", "claude", "--no-denylist"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let applied = std::fs::read(s.claude_settings()).unwrap();
+    std::fs::set_permissions(s.claude_settings(), std::fs::Permissions::from_mode(0o444)).unwrap();
+    let out = s.run(&["installer", "remove", "--agents", "claude"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("read-only") && err.contains("settings.json"),
+        "{err}"
+    );
+    assert!(!err.contains("add the hook"), "{err}");
+    assert!(err.contains("installer status"), "{err}");
+    assert_eq!(std::fs::read(s.claude_settings()).unwrap(), applied);
+}
+
 #[test]
 fn a_read_only_file_is_reported_and_every_other_target_is_still_done() {
     let s = Sandbox::new();

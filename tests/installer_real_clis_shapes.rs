@@ -66,6 +66,8 @@ fn real_claude_loads_every_shape_we_write_and_runs_our_hook_once_per_event() {
         "empty-hooks-and-stop-kept.json",
         "full-real-world.json",
         "minified-one-line.json",
+        "statusline-plugins-empty-events.json",
+        "nesting-deeper-than-the-tree.json",
     ] {
         let s = Sandbox::new();
         let (copy, log) = logging_copy(&s);
@@ -206,10 +208,12 @@ fn real_codex_ignores_the_hooks_json_files_we_refuse() {
     let Some(codex) = agent_cli("codex") else {
         return;
     };
-    // A BOM, and a top-level key Codex does not know: it loads no hook from either, so we refuse both.
+    // A BOM, a top-level key Codex does not know, nesting deeper than Codex reads: it loads no hook from
+    // any, so we refuse them all.
     for name in [
         "refused-bom-hooks.json",
         "refused-unknown-top-level-key.json",
+        "refused-nesting-deeper-than-codex-reads.json",
     ] {
         let s = Sandbox::new();
         std::fs::create_dir_all(s.codex_home()).unwrap();

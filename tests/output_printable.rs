@@ -93,3 +93,30 @@ fn installer_messages_escape_hostile_paths() {
 
     assert_printable("installer status", &installer(&["status"]));
 }
+
+#[test]
+fn installer_problems_escape_hostile_paths() {
+    // A settings file we refuse (it does not parse) and one we cannot write, under a hostile HOME: every
+    // problem names its file, on stderr, escaped.
+    let root = tempfile::tempdir().unwrap();
+    let home = root.path().join(HOSTILE);
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    std::fs::create_dir_all(home.join(".codex")).unwrap();
+    std::fs::write(home.join(".claude/settings.json"), "{not json").unwrap();
+    std::fs::write(home.join(".codex/hooks.json"), "{not json either").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
+        .args(["installer", "apply", "--no-denylist"])
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", &home)
+        .env("AGTERM_BACKUP_HOME", root.path().join("state"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains(r"api\x1b]0;pwned"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_printable("installer apply with refused files", &out);
+}

@@ -147,6 +147,16 @@ impl ResumeLine {
             return Ok(self.line);
         }
         let path = script_path(state, name);
+        // A lossy path would make the line name a script that does not exist.
+        let Some(shown) = path.to_str() else {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "the state directory's path is not UTF-8, so no line can name the resume script                      in it: {}; set AGTERM_BACKUP_HOME to a UTF-8 path",
+                    path.display()
+                ),
+            ));
+        };
         let dir = path.parent().expect("scripts live in a folder");
         std::fs::DirBuilder::new()
             .recursive(true)
@@ -154,7 +164,7 @@ impl ResumeLine {
             .create(dir)?;
         std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
         write_atomic(&path, self.script().as_bytes(), 0o700)?;
-        let line = format!("sh {}", quote(&path.to_string_lossy()));
+        let line = format!("sh {}", quote(shown));
         if line.len() > MAX_LINE_BYTES {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,

@@ -11,11 +11,12 @@ pub const PLUGIN_NAME: &str = "agterm-backup";
 /// The `name@marketplace` key of our plugin when Claude Code has it installed
 /// (`<config>/plugins/installed_plugins.json`) and enabled (`enabledPlugins` in `settings.json`).
 pub fn enabled_plugin(settings: Option<&str>, installed_plugins: Option<&str>) -> Option<String> {
-    let settings: Value = serde_json::from_str(settings?).ok()?;
+    // Read as Claude Code reads settings.json: a file nested deeper than serde's limit still counts.
+    let enabled = crate::json_hooks::claude_setting(settings?, "enabledPlugins")?;
+    let enabled: Value = serde_json::from_str(&enabled).ok()?;
     let installed: Value = serde_json::from_str(installed_plugins?).ok()?;
     let installed = installed.get("plugins")?.as_object()?;
-    settings
-        .get("enabledPlugins")?
+    enabled
         .as_object()?
         .iter()
         .filter(|(key, on)| on.as_bool() == Some(true) && is_ours(key))
@@ -60,6 +61,18 @@ mod tests {
         );
         assert_eq!(enabled_plugin(None, Some(INSTALLED)), None);
         assert_eq!(enabled_plugin(Some("{not json"), Some(INSTALLED)), None);
+    }
+
+    /// Claude Code loads a settings.json nested deeper than serde's 128 levels (it skips the deep value), and
+    /// a BOM: the plugin route is seen there too, or `apply` would add the hook a second time.
+    #[test]
+    fn found_in_settings_claude_loads_but_serde_does_not() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let on = format!("\u{feff}{{\"x\": {deep}, \"enabledPlugins\": {{\"agterm-backup@agterm-backup\": true}}}}");
+        assert_eq!(
+            enabled_plugin(Some(&on), Some(INSTALLED)).as_deref(),
+            Some("agterm-backup@agterm-backup")
+        );
     }
 
     #[test]

@@ -5,7 +5,9 @@
 //! holds none of ours and applying to it gives today's text, the backup *is* the original. When the file
 //! changed since, our edit is undone exactly ([`unapply`]: the user's changes stay byte for byte, our
 //! bytes go), unless the user's changes touch ours. A file we created (today's text is what we write into
-//! an absent file) is deleted. Otherwise our entries are cut out structurally.
+//! an absent file) is deleted. Otherwise our entries are cut out structurally, and what that cut loses of
+//! the original (an empty container it had, a missing final newline) is put back. A refresh of our entries
+//! keeps the backup of the original, so all this still works after `apply` ran again.
 
 use crate::agent_hooks::{self, HookFile};
 use crate::fsio::{self, CommitError, FileState};
@@ -110,6 +112,15 @@ impl Target {
         codex_toml::remove_trust_of(&undone, &sources, &positions).unwrap_or(undone)
     }
 
+    /// The structural `cut` of a file whose user's changes touch our bytes, with what cutting loses of the
+    /// `original` put back where the user left it alone: an empty `"hooks": {}` or `"Stop": []` it had, the
+    /// missing final newline, the one-line layout. What the cut alone makes of the file as we left it
+    /// (`applied`) differs from `original` in exactly those bytes; that difference is undone in `cut`.
+    fn cut_as_original(&self, original: &str, applied: &str, cut: &str) -> Option<String> {
+        let cut_applied = self.remove_text(applied).ok()?;
+        unapply::unapply(original, &cut_applied, cut).filter(|r| self.is_clean(r))
+    }
+
     /// Whether `text` is a file we could have left: it parses and holds nothing of ours.
     pub fn is_clean(&self, text: &str) -> bool {
         !self.has_ours(text) && self.remove_text(text).is_ok_and(|cut| cut == text)
@@ -139,6 +150,9 @@ pub struct Change {
     pub file: FileState,
     pub before: Option<String>,
     pub after: Option<String>,
+    /// Leave the backup as it is: it holds the file before our first edit, which a refresh of our entries
+    /// must not replace with a file holding ours (`remove` needs the original to give it back exactly).
+    pub keep_backup: bool,
 }
 
 impl Change {
@@ -172,15 +186,24 @@ impl Change {
             .to_string()
     }
 
+    /// Whether the change adds our hooks or takes them out.
+    fn edit(&self) -> Edit {
+        match &self.after {
+            Some(after) if self.target.has_ours(after) => Edit::Apply,
+            _ => Edit::Remove,
+        }
+    }
+
     /// Writes the change (nothing for a no-op, so not even the mtime moves).
     pub fn commit(&self) -> Result<(), Problem> {
         if self.is_noop() {
             return Ok(());
         }
         if self.file.is_read_only() {
-            return Err(read_only(&self.file));
+            return Err(read_only(&self.file, self.edit()));
         }
-        fsio::commit(&self.file, self.after.as_deref().map(str::as_bytes), self.target.kind.new_file_mode())
+        let after = self.after.as_deref().map(str::as_bytes);
+        fsio::commit(&self.file, after, self.target.kind.new_file_mode(), self.keep_backup)
             .map_err(|e| match e {
                 CommitError::Changed => Problem::Failed(format!(
                     "{}: changed by something else while we were editing it; nothing written, run the command again",
@@ -212,9 +235,20 @@ impl std::fmt::Display for Problem {
     }
 }
 
-fn read_only(file: &FileState) -> Problem {
+/// What to do by hand instead of a write to a frozen file, for each way we change it.
+#[derive(Clone, Copy)]
+enum Edit {
+    Apply,
+    Remove,
+}
+
+fn read_only(file: &FileState, edit: Edit) -> Problem {
+    let by_hand = match edit {
+        Edit::Apply => "add our hooks by hand",
+        Edit::Remove => "take our hooks out by hand (`agterm-backup installer status` lists them)",
+    };
     Problem::Failed(format!(
-        "{}: is read-only (mode {:o}); make it writable or add the hook by hand, nothing written",
+        "{}: is read-only (mode {:o}); make it writable or {by_hand}, nothing written",
         file.real.display(),
         file.mode.unwrap_or(0)
     ))
@@ -240,14 +274,17 @@ pub fn plan_apply(target: &Target) -> Result<Change, Problem> {
     let after = target
         .apply_text(before.as_deref())
         .map_err(|r| Problem::Refused(r.in_file(&target.path)))?;
+    let keep_backup =
+        before.as_deref().is_some_and(|b| target.has_ours(b)) && backup_of(&file, target).is_some();
     let change = Change {
         target: target.clone(),
         file,
         before,
         after: Some(after),
+        keep_backup,
     };
     if !change.is_noop() && change.file.is_read_only() {
-        return Err(read_only(&change.file));
+        return Err(read_only(&change.file, Edit::Apply));
     }
     Ok(change)
 }
@@ -261,11 +298,7 @@ pub fn plan_remove(target: &Target) -> Result<Change, Problem> {
         Some(current) => {
             // Parse first: a file we cannot read is refused here too, even when it holds nothing of ours.
             let cut = target.remove_text(current).map_err(refuse)?;
-            let backup = std::fs::read(file.backup_path())
-                .ok()
-                .and_then(|b| String::from_utf8(b).ok())
-                .filter(|b| !target.has_ours(b));
-            match backup {
+            match backup_of(&file, target) {
                 Some(original) => match target.apply_text(Some(&original)) {
                     Ok(applied) if applied == current => Some(original),
                     // Changed since: undo exactly our edit where the user's changes leave it whole.
@@ -273,6 +306,7 @@ pub fn plan_remove(target: &Target) -> Result<Change, Problem> {
                         unapply::unapply(&original, &applied, current)
                             .map(|r| target.without_trust_of_ours_in(current, r))
                             .filter(|r| target.is_clean(r))
+                            .or_else(|| target.cut_as_original(&original, &applied, &cut))
                             .unwrap_or(cut),
                     ),
                     Err(_) => Some(cut),
@@ -293,11 +327,20 @@ pub fn plan_remove(target: &Target) -> Result<Change, Problem> {
         file,
         before,
         after,
+        keep_backup: false,
     };
     if !change.is_noop() && change.file.is_read_only() {
-        return Err(read_only(&change.file));
+        return Err(read_only(&change.file, Edit::Remove));
     }
     Ok(change)
+}
+
+/// The backup beside `file` when it holds the file before our edit: text with none of ours.
+fn backup_of(file: &FileState, target: &Target) -> Option<String> {
+    std::fs::read(file.backup_path())
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .filter(|b| !target.has_ours(b))
 }
 
 /// For a Codex `hooks.json` target: taking out of `config.toml` the trust records Codex filed there for our
@@ -332,6 +375,7 @@ pub fn plan_remove_hooks_json_trust(target: &Target) -> Option<Result<Change, Pr
             file,
             before,
             after,
+            keep_backup: false,
         }))
     };
     plan().transpose()

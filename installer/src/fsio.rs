@@ -121,13 +121,19 @@ fn still_as_read(state: &FileState, at: &Path) -> Result<(), CommitError> {
     Ok(())
 }
 
-/// Replaces the file read as `state` with `new` (`None` deletes it), keeping a backup of the old bytes.
-/// `new_mode` is used only when the file did not exist. Whatever changed the file since it was read
+/// Replaces the file read as `state` with `new` (`None` deletes it), keeping a backup of the old bytes
+/// unless `keep_backup` (the backup there is older and still wanted). `new_mode` is used only when the
+/// file did not exist. Whatever changed the file since it was read
 /// (another program's save, even one that lands a moment before ours) makes this `Changed`, with the
 /// file left as that program wrote it.
-pub fn commit(state: &FileState, new: Option<&[u8]>, new_mode: u32) -> Result<(), CommitError> {
+pub fn commit(
+    state: &FileState,
+    new: Option<&[u8]>,
+    new_mode: u32,
+    keep_backup: bool,
+) -> Result<(), CommitError> {
     still_as_read(state, &state.real)?;
-    if let (Some(old), Some(mode)) = (&state.bytes, state.mode) {
+    if let (Some(old), Some(mode), false) = (&state.bytes, state.mode, keep_backup) {
         agterm_backup_core::state::write_atomic(&state.backup_path(), old, mode | 0o600)?;
     }
     match new {
@@ -190,7 +196,7 @@ mod tests {
 
         let state = read(&link).unwrap();
         assert_eq!(state.real, real);
-        commit(&state, Some(b"new"), 0o600).unwrap();
+        commit(&state, Some(b"new"), 0o600, false).unwrap();
         assert!(fs::symlink_metadata(&link)
             .unwrap()
             .file_type()
@@ -211,7 +217,7 @@ mod tests {
         let state = read(&path).unwrap();
         fs::write(&path, "a = 2\n").unwrap();
         assert!(matches!(
-            commit(&state, Some(b"x"), 0o600),
+            commit(&state, Some(b"x"), 0o600, false),
             Err(CommitError::Changed)
         ));
         assert_eq!(fs::read(&path).unwrap(), b"a = 2\n");
@@ -225,13 +231,13 @@ mod tests {
         let path = dir.path().join("new/hooks.json");
         let state = read(&path).unwrap();
         assert!(state.bytes.is_none());
-        commit(&state, Some(b"{}"), 0o600).unwrap();
+        commit(&state, Some(b"{}"), 0o600, false).unwrap();
         assert_eq!(
             fs::metadata(&path).unwrap().permissions().mode() & 0o777,
             0o600
         );
         let state = read(&path).unwrap();
-        commit(&state, None, 0o600).unwrap();
+        commit(&state, None, 0o600, false).unwrap();
         assert!(!path.exists());
     }
 }
@@ -259,7 +265,7 @@ mod race_tests {
                 fs::write(&tmp, b"{\"v\": 1}").unwrap();
                 fs::rename(&tmp, &target).unwrap();
             });
-            let result = commit(&state, Some(b"{\"v\": 0, \"ours\": 1}"), 0o600);
+            let result = commit(&state, Some(b"{\"v\": 0, \"ours\": 1}"), 0o600, false);
             editor.join().unwrap();
             if matches!(result, Err(CommitError::Changed)) {
                 changed += 1;

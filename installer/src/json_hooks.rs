@@ -5,13 +5,14 @@
 //! spelling (key order, indentation, tabs, CRLF, `1e400`, `\/` escapes, the trailing newline). Both agents
 //! read these files as strict JSON (Claude drops a file with comments entirely), so a file with comments or
 //! trailing commas is refused, untouched, with its line and column.
+//! A value nested deeper than the tree parses, which Claude Code loads, is checked and kept aside (`deep.rs`).
 
 use crate::command::our_binary_in;
 use crate::refusal::Refusal;
 use crate::{EventState, HookPlace, OUR_EVENTS};
-use jsonc_parser::cst::{CstInputValue, CstObject, CstRootNode, CstStringLit};
+use jsonc_parser::cst::{CstInputValue, CstObject, CstStringLit};
+use read::read;
 pub(crate) use read::{offset_of, only_one, parse_with, strict};
-use read::{read, Doc};
 
 /// One handler of ours found in the file.
 struct Found {
@@ -77,7 +78,8 @@ fn our_group(command: &str) -> CstInputValue {
 pub fn apply(original: Option<&str>, agent: &str, command: &str) -> Result<String, Refusal> {
     let text = object_text(original);
     let text = text.as_ref();
-    let Doc { bom, root, hooks } = read(text, agent)?;
+    let doc = read(text, agent)?;
+    let (bom, root, hooks) = (doc.bom, &doc.root, &doc.hooks);
     let existing = match &hooks {
         Some(hooks) => find_ours(hooks, agent),
         None => Vec::new(),
@@ -91,7 +93,7 @@ pub fn apply(original: Option<&str>, agent: &str, command: &str) -> Result<Strin
                     found.command.set_raw_value(encoded.clone());
                 }
                 let extra: Vec<&Found> = ours.collect();
-                if let Some(hooks) = &hooks {
+                if let Some(hooks) = hooks {
                     remove_found(hooks, event, &extra);
                 }
             }
@@ -108,7 +110,7 @@ pub fn apply(original: Option<&str>, agent: &str, command: &str) -> Result<Strin
         }
     }
     let body = text.strip_prefix(bom).unwrap_or(text);
-    Ok(format!("{bom}{}", keep_on_one_line(body, root.to_string())))
+    Ok(format!("{bom}{}", keep_on_one_line(body, doc.body()?)))
 }
 
 /// The text to edit: an empty or whitespace-only file counts as `{}`, as agterm and the agents treat it;
@@ -179,28 +181,28 @@ pub fn remove(current: &str, agent: &str) -> Result<String, Refusal> {
     if current.trim_start_matches('\u{feff}').trim().is_empty() {
         return Ok(current.to_string());
     }
-    let Doc { bom, root, hooks } = read(current, agent)?;
-    let Some(hooks) = hooks else {
+    let doc = read(current, agent)?;
+    let Some(hooks) = &doc.hooks else {
         return Ok(current.to_string());
     };
-    let ours = find_ours(&hooks, agent);
+    let ours = find_ours(hooks, agent);
     if ours.is_empty() {
         return Ok(current.to_string());
     }
     let mut emptied_an_event = false;
     for event in OUR_EVENTS {
         let on_event: Vec<&Found> = ours.iter().filter(|f| f.event == event).collect();
-        if remove_found(&hooks, event, &on_event) {
+        if remove_found(hooks, event, &on_event) {
             hooks.get(event).expect("still there").remove();
             emptied_an_event = true;
         }
     }
     if emptied_an_event && hooks.properties().is_empty() {
-        if let Some(prop) = root.object_value().and_then(|o| o.get("hooks")) {
+        if let Some(prop) = doc.root.object_value().and_then(|o| o.get("hooks")) {
             prop.remove();
         }
     }
-    Ok(format!("{bom}{root}"))
+    doc.text()
 }
 
 /// Every handler of ours in `text`: (event, group, handler), positions as in Codex's trust keys.
@@ -266,19 +268,20 @@ fn runs(agent: &str, found: &[&Found]) -> usize {
     }
 }
 
-/// Whether Claude Code's `"disableAllHooks": true` switches every hook off, ours included.
-pub fn all_hooks_disabled(text: &str) -> bool {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let Ok(root) = CstRootNode::parse(text, &strict()) else {
-        return false;
-    };
-    root.object_value()
-        .and_then(|o| o.get("disableAllHooks"))
-        .and_then(|p| p.value())
-        .and_then(|v| v.as_boolean_lit())
-        .is_some_and(|b| b.value())
+/// The text of the top-level setting `key` of a Claude `settings.json`, read as Claude Code reads it (a
+/// BOM, nesting deeper than `serde_json`'s 128 levels); `None` when absent or the file is refused.
+pub fn claude_setting(text: &str, key: &str) -> Option<String> {
+    let doc = read(text, "claude").ok()?;
+    let value = doc.root.object_value()?.get(key)?.value()?;
+    Some(value.to_string())
 }
 
+/// Whether Claude Code's `"disableAllHooks": true` switches every hook off, ours included.
+pub fn all_hooks_disabled(text: &str) -> bool {
+    claude_setting(text, "disableAllHooks").as_deref() == Some("true")
+}
+
+mod deep;
 mod read;
 #[cfg(test)]
 mod tests;

@@ -2,7 +2,8 @@
 //!
 //! - Claude Code: `$CLAUDE_CONFIG_DIR/settings.json`, else `~/.claude/settings.json`.
 //! - Codex: `$CODEX_HOME` else `~/.codex`; `config.toml`, or `hooks.json` when the user already keeps hooks
-//!   there (and our block is not already in `config.toml`): Codex warns when one layer uses both.
+//!   there (and our block is not already in `config.toml`): Codex warns when one layer uses both, and
+//!   runs the hooks of both, so ours found in the other file is taken out (`stray_codex_target`).
 //! - agterm's denylist: see `agterm_backup_denylist::config_dir`.
 //! - Gemini CLI, Copilot CLI, Qwen Code: their [`HookFile`] rows; each only where the agent is installed
 //!   (on `PATH`) or its config folder exists ([`absence`] says why one is left out).
@@ -73,6 +74,26 @@ pub fn codex_target(lookup: &dyn Lookup) -> Result<(TargetKind, PathBuf), String
     } else {
         Ok((TargetKind::CodexConfig, config))
     }
+}
+
+/// The Codex file that does not take our hooks, when it holds ours anyway (copied there by hand, left by
+/// an older install): Codex loads both files of a layer and runs the hooks of both, so `apply` and
+/// `remove` take ours out of it and `status` calls it a duplicate.
+pub fn stray_codex_target(lookup: &dyn Lookup, binary: &Path) -> Result<Option<Target>, String> {
+    let home = codex_home(lookup)?;
+    let (kind, path) = match codex_target(lookup)?.0 {
+        TargetKind::CodexConfig => (TargetKind::CodexHooksJson, home.join("hooks.json")),
+        _ => (TargetKind::CodexConfig, home.join("config.toml")),
+    };
+    let stray = Target {
+        kind,
+        path,
+        command: hook_command(binary, "codex"),
+    };
+    Ok(lookup
+        .read(&stray.path)
+        .is_some_and(|t| stray.has_ours(&t))
+        .then_some(stray))
 }
 
 /// agterm's `restore-denylist.conf`.

@@ -33,8 +33,8 @@
 //!
 //! `present` means every hook names this binary; `outdated` that every hook is there but at least one
 //! names another binary (run `installer apply` to refresh); `partial` that some events lack ours;
-//! `duplicate` that the agent would run our hook more than once on some event (`installer apply` keeps
-//! one). `unreadable` files are to be fixed by hand first (`error` says where).
+//! `duplicate` that the agent would run our hook more than once on some event, in one file or, for Codex,
+//! in `config.toml` and `hooks.json` both (`installer apply` keeps one). `unreadable` files are to be fixed by hand first (`error` says where).
 //! `trusted` says that a trust record exists for the hook's position; Codex also checks its hash, which
 //! `installer apply --trust` keeps right.
 
@@ -229,6 +229,26 @@ fn denylist_report(mut report: TargetReport, text: &str) -> TargetReport {
     report
 }
 
+/// Our hook also in `stray`, the Codex file we do not write to (`paths::stray_codex_target`): Codex runs the
+/// hooks of both files, so an event ours is on in both runs it twice.
+pub fn add_codex_stray(report: &mut TargetReport, stray: &Target, text: &str) {
+    let Ok(states) = event_states(stray, Some(text)) else {
+        return;
+    };
+    for (hook, state) in report.hooks.iter_mut().zip(&states) {
+        if state.runs + usize::from(hook.state != "absent") > 1 {
+            hook.state = "duplicate";
+        }
+    }
+    report.state = overall(&report.hooks.iter().map(|h| h.state).collect::<Vec<_>>());
+    report.warnings.push(format!(
+        "our hook is also in {}, and Codex runs the hooks of both files: run `agterm-backup installer apply` \
+         to keep it only in {}",
+        stray.path.display(),
+        report.path
+    ));
+}
+
 /// Adds the Claude route (settings.json, the plugin, both or none) to a Claude target's report.
 pub fn add_claude_route(report: &mut TargetReport, plugin: Option<String>) {
     let settings_has_ours = report.hooks.iter().any(|h| h.state != "absent");
@@ -270,6 +290,14 @@ pub fn report(lookup: &dyn Lookup, binary: &Path, targets: &[Target]) -> Report 
                     target_report(t, lookup.read(&t.path).as_deref(), codex_config.as_deref());
                 if t.kind == TargetKind::ClaudeSettings && r.state != "unreadable" {
                     add_claude_route(&mut r, claude_plugin_at(lookup, &t.path));
+                }
+                if t.kind.target_name() == "codex" && r.state != "unreadable" {
+                    let stray = paths::stray_codex_target(lookup, binary).ok().flatten();
+                    if let Some((stray, text)) =
+                        stray.and_then(|s| lookup.read(&s.path).map(|text| (s, text)))
+                    {
+                        add_codex_stray(&mut r, &stray, &text);
+                    }
                 }
                 r
             })

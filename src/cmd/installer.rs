@@ -75,7 +75,7 @@ impl Problems {
             .chain([&last])
             .any(|p| matches!(p, Problem::Failed(_)));
         for p in &self.0 {
-            eprintln!("agterm-backup: {p}");
+            warn!("agterm-backup: {p}");
         }
         let message = last.to_string();
         Err(if failed {
@@ -137,10 +137,14 @@ pub fn apply(args: ApplyArgs) -> CliResult {
         plugin.is_none()
     });
     let mut problems = Problems::default();
-    let changes: Vec<Change> = targets
+    let mut changes: Vec<Change> = targets
         .iter()
         .filter_map(|t| problems.keep(engine::plan_apply(t)))
         .collect();
+    // Our hook in the Codex file we do not write to would run a second time.
+    if let Some(stray) = stray_codex(&binary, &targets) {
+        changes.extend(problems.keep(engine::plan_remove(&stray)));
+    }
     if !args.dry_run {
         let state = agterm_backup_core::state::StateDir::from_env()
             .ok_or_else(|| CliError::failure("HOME is not set; set HOME or AGTERM_BACKUP_HOME"))?;
@@ -182,7 +186,7 @@ pub fn apply(args: ApplyArgs) -> CliResult {
 /// Hooks naming a binary in a cargo build folder break on the next `cargo clean`.
 fn warn_about_build_folder(binary: &Path) {
     if let Some(folder) = command::build_folder_of(binary) {
-        eprintln!(
+        warn!(
             "agterm-backup: warning: the hooks run {}, inside the build folder {}: `cargo clean` deletes it and \
              every hook then fails; install it (`cargo install --locked --path .`) and run `installer apply` \
              with the installed binary",
@@ -323,8 +327,17 @@ fn targets_for(agents: &[String]) -> Result<(PathBuf, Vec<engine::Target>), CliE
     Ok((binary, targets))
 }
 
+/// The Codex file that does not take our hooks but holds ours anyway, when Codex is among `targets`.
+fn stray_codex(binary: &Path, targets: &[engine::Target]) -> Option<engine::Target> {
+    targets.iter().find(|t| t.kind.target_name() == "codex")?;
+    paths::stray_codex_target(&Process, binary).ok().flatten()
+}
+
 pub fn remove(args: RemoveArgs) -> CliResult {
-    let (_, targets) = targets_for(&args.agents)?;
+    let (binary, targets) = targets_for(&args.agents)?;
+    // Ours in the other Codex file goes too (its trust records, if Codex filed any, stay: Codex ignores
+    // a record whose hook is gone).
+    let stray = stray_codex(&binary, &targets);
     let mut problems = Problems::default();
     let mut changes = Vec::new();
     for t in &targets {
@@ -332,6 +345,9 @@ pub fn remove(args: RemoveArgs) -> CliResult {
             changes.extend(problems.keep(trust));
         }
         changes.extend(problems.keep(engine::plan_remove(t)));
+    }
+    if let Some(stray) = stray {
+        changes.extend(problems.keep(engine::plan_remove(&stray)));
     }
     report_or_write(&changes, args.dry_run, &mut problems);
     if !args.dry_run {

@@ -22,7 +22,10 @@ pub struct JoinContext<'a> {
 
 /// Every left pane, and every right pane of a session that has a split, in tree order: the sessions of
 /// every workspace (the 0.44 `root: true` group of top-level sessions included), top-level sessions
-/// listed beside the workspaces, and companions nested under a session.
+/// listed beside the workspaces, and companions nested under a session. The shapes are accepted side by
+/// side because which one agterm sends is unverified, so a session that shows in two of them (a
+/// top-level session under `root` and beside the workspaces, a companion flat and nested) is one pane:
+/// its first listing.
 pub fn join_panes(windows: &[WindowTree], ctx: JoinContext<'_>) -> Vec<PaneView> {
     let mut panes = Vec::new();
     for w in windows {
@@ -31,6 +34,8 @@ pub fn join_panes(windows: &[WindowTree], ctx: JoinContext<'_>) -> Vec<PaneView>
             push_sessions(&mut panes, w, sessions, ctx);
         }
     }
+    let mut seen = std::collections::HashSet::new();
+    panes.retain(|p| seen.insert((p.session_id.clone(), p.role)));
     panes
 }
 
@@ -135,6 +140,13 @@ mod tests {
         serde_json::from_str(json).unwrap()
     }
 
+    fn ids(panes: &[PaneView]) -> Vec<(&str, PaneRole)> {
+        panes
+            .iter()
+            .map(|p| (p.session_id.as_str(), p.role))
+            .collect()
+    }
+
     #[test]
     fn joins_splits_pins_and_live_rows() {
         let w = WindowTree {
@@ -210,12 +222,8 @@ mod tests {
             reports_shell: true,
         };
         let panes = join_panes(&[w], ctx);
-        let ids: Vec<(&str, PaneRole)> = panes
-            .iter()
-            .map(|p| (p.session_id.as_str(), p.role))
-            .collect();
         assert_eq!(
-            ids,
+            ids(&panes),
             [
                 ("A", PaneRole::Left),
                 ("C", PaneRole::Left),
@@ -235,5 +243,30 @@ mod tests {
         );
         assert_eq!(panes[4].shell_in_front, Some(true));
         assert_eq!(panes[5].cwd, None, "scratchCwd is not the pane's cwd");
+    }
+
+    /// Both unverified shapes at once: a top-level session under `root` and beside the workspaces, a
+    /// companion flat (with `parentID`) and nested under its parent. Each is one pane.
+    #[test]
+    fn a_session_listed_in_two_shapes_is_one_pane() {
+        let w = WindowTree {
+            window: WindowInfo::default(),
+            tree: tree(
+                r#"{"workspaces":[
+                  {"id":"R","root":true,"sessions":[
+                    {"id":"a","split":true,"companions":[{"id":"C","parentID":"A"}]}]},
+                  {"id":"WS","sessions":[{"id":"C","parentID":"A"}]}],
+                  "sessions":[{"id":"A","split":true}]}"#,
+            ),
+        };
+        let panes = join_panes(&[w], JoinContext::default());
+        assert_eq!(
+            ids(&panes),
+            [
+                ("A", PaneRole::Left),
+                ("A", PaneRole::Right),
+                ("C", PaneRole::Left)
+            ]
+        );
     }
 }

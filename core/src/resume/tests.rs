@@ -227,6 +227,20 @@ fn an_over_long_line_becomes_a_0700_script_that_runs_the_same_words() {
 }
 
 #[test]
+fn an_over_long_line_is_refused_when_the_state_folder_is_not_utf8() {
+    use std::os::unix::ffi::OsStrExt;
+    let root = tempfile::tempdir().unwrap();
+    let state_dir = root.path().join(std::ffi::OsStr::from_bytes(b"st\xff"));
+    let state = StateDir::at(&state_dir);
+    let long = "y".repeat(1200);
+    let flags = words(&["--append-system-prompt", &long]);
+    let l = ResumeLine::build(agent("claude").unwrap(), ID, &flags, "/w", None).unwrap();
+    // `sh '<lossy path>'` would name a script that does not exist.
+    let err = l.into_typable(&state, "x").unwrap_err();
+    assert!(err.to_string().contains("not UTF-8"), "{err}");
+}
+
+#[test]
 fn a_short_line_is_typed_as_it_is() {
     let state_root = tempfile::tempdir().unwrap();
     let l = ResumeLine::build(agent("codex").unwrap(), ID, &[], "/w", None).unwrap();

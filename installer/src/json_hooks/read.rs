@@ -153,17 +153,60 @@ pub(super) struct Doc<'a> {
     pub bom: &'a str,
     pub root: CstRootNode,
     pub hooks: Option<CstObject>,
+    /// Values too deep for the tree, masked in it (see [`super::deep`]).
+    masks: Vec<(String, String)>,
 }
 
-/// Parses `text` as `agent` would, refusing what the agent would not load.
+impl Doc<'_> {
+    /// The file's text after edits of the tree: the BOM and every masked value as they were.
+    pub fn text(&self) -> Result<String, Refusal> {
+        Ok(format!("{}{}", self.bom, self.body()?))
+    }
+
+    /// The text after the BOM.
+    pub fn body(&self) -> Result<String, Refusal> {
+        super::deep::unmask(self.root.to_string(), &self.masks)
+    }
+}
+
+/// Parses `text` as `agent` would, refusing what the agent would not load. Claude Code loads a file with a
+/// value nested deeper than our tree parses (it skips that value); Codex's parser stops at 128 levels and
+/// ignores the file, so only Claude's files are masked.
 pub(super) fn read<'a>(text: &'a str, agent: &str) -> Result<Doc<'a>, Refusal> {
     let (bom, body) = split_bom(text, agent)?;
-    let root = parse(body)?;
+    let masked = match agent {
+        "claude" => super::deep::mask(body)?,
+        _ => super::deep::Masked {
+            text: body.to_string(),
+            masks: Vec::new(),
+        },
+    };
+    let root = parse(&masked.text)?;
     if agent == "codex" {
-        codex_top_level_keys(body, &root)?;
+        codex_can_read(body)?;
+        codex_top_level_keys(&masked.text, &root)?;
     }
-    let hooks = hooks_object(body, &root)?;
-    Ok(Doc { bom, root, hooks })
+    let hooks = hooks_object(&masked.text, &root)?;
+    Ok(Doc {
+        bom,
+        root,
+        hooks,
+        masks: masked.masks,
+    })
+}
+
+/// Codex reads `hooks.json` through `serde_json`'s value tree, which stops at 128 levels of nesting (the
+/// real Codex reads 127 and ignores a file nested one deeper, our hooks included).
+fn codex_can_read(body: &str) -> Result<(), Refusal> {
+    match super::deep::opening_at_depth(body, 128) {
+        Some(at) => Err(Refusal::at_offset(
+            body,
+            at,
+            "nested 128 levels deep here, deeper than Codex reads: it would ignore the whole file, our hooks \
+             included; flatten it first",
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Codex reads `hooks.json` with unknown fields denied: a top-level key other than `description` and

@@ -23,20 +23,52 @@ fn agent_up(rows: &[PlanRow], i: usize, panes: &[PaneView]) -> bool {
         .is_some_and(|(fg, spec)| foreground_agent_args(spec, fg).is_some())
 }
 
+/// Whether row `i`'s typed line already ran and gave the prompt back without its agent ever showing in
+/// the foreground (an argument error exits faster than a poll): the shell holds the pane again, its
+/// prompt line is empty, and the screen shows the typed line (its id, or its script's name) more often
+/// than before the typing — so the line was echoed and finished, not still waiting to be read.
+fn ran_and_returned(term: &mut dyn Terminal, row: &PlanRow, pane: &PaneView, before: &str) -> bool {
+    let idle_shell =
+        pane.foreground.as_ref().is_none_or(|f| f.is_empty()) && pane.shell_in_front != Some(false);
+    let (Some(target), true) = (row.target.as_ref(), idle_shell) else {
+        return false;
+    };
+    let Ok(now) = term.screen(target, ScreenRange::Visible) else {
+        return false;
+    };
+    let key = row.key.to_string();
+    let marks = |screen: &str| {
+        screen
+            .lines()
+            .filter(|l| {
+                row.session_id.as_deref().is_some_and(|id| l.contains(id)) || l.contains(&key)
+            })
+            .count()
+    };
+    typed_on_prompt(&now, pane.cwd.as_deref()).is_none() && marks(&now) > marks(before)
+}
+
 /// Polls until each typed pane's agent has been in the foreground for `settle`, or the timeout. An
-/// agent seen and then gone exited at once (`Exited`, with the screen's last line). Returns the rows
-/// whose agent stayed up.
+/// agent seen and then gone, or whose line ran and returned to the prompt unseen, exited at once
+/// (`Exited`, with the screen's last line). Returns the rows whose agent stayed up.
 pub(super) fn confirm(
     term: &mut dyn Terminal,
     rows: &[PlanRow],
-    typed: &[usize],
+    typed: &[(usize, String)],
     opts: &ExecOptions,
     outcomes: &mut [Option<Outcome>],
     progress: &mut dyn Progress,
 ) -> Vec<usize> {
     let started = Instant::now();
     let deadline = started + opts.confirm_timeout + opts.settle;
-    let mut waiting: Vec<(usize, Option<Instant>)> = typed.iter().map(|&i| (i, None)).collect();
+    let mut waiting: Vec<(usize, Option<Instant>)> =
+        typed.iter().map(|(i, _)| (*i, None)).collect();
+    let before = |i: usize| {
+        typed
+            .iter()
+            .find(|(j, _)| *j == i)
+            .map_or("", |(_, s)| s.as_str())
+    };
     let mut done = Vec::new();
     let mut exited = Vec::new();
     loop {
@@ -53,7 +85,15 @@ pub(super) fn confirm(
                     done.push(*i);
                     false
                 }
-                (true, Some(_)) | (false, None) => true,
+                (true, Some(_)) => true,
+                (false, None) => {
+                    let gone = find_pane(&panes, rows[*i].target.as_ref().expect("typed"))
+                        .is_some_and(|p| ran_and_returned(term, &rows[*i], p, before(*i)));
+                    if gone {
+                        exited.push(*i);
+                    }
+                    !gone
+                }
                 (false, Some(_)) => {
                     exited.push(*i);
                     false

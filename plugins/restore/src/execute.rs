@@ -8,7 +8,7 @@
 
 use crate::dialog::{answer_keys, choice_label, claude_ready, find_dialog};
 use crate::plan::{foreground_agent_args, not_idle, PlanRow};
-use crate::prompt::typed_on_prompt;
+use crate::prompt::{root_prompt, typed_on_prompt};
 use crate::render::pane_label;
 use agterm_backup_core::agent::agent;
 use agterm_backup_core::printable::printable;
@@ -136,17 +136,18 @@ pub fn type_plan(
     progress: &mut dyn Progress,
 ) -> Vec<Option<Outcome>> {
     let mut outcomes: Vec<Option<Outcome>> = vec![None; rows.len()];
-    let mut typed: Vec<usize> = Vec::new();
+    // Each typed row with its screen from right before the typing.
+    let mut typed: Vec<(usize, String)> = Vec::new();
     for (i, row) in rows.iter().enumerate() {
         if row.line().is_none() {
             continue;
         }
         let label = pane_label(row);
         match type_one(term, row, state) {
-            Ok(()) => {
+            Ok(before) => {
                 let agent = row.agent.as_deref().unwrap_or("agent");
                 progress.line(&format!("{label}: typed {agent}"));
-                typed.push(i);
+                typed.push((i, before));
             }
             Err(outcome) => {
                 let why = match &outcome {
@@ -170,8 +171,9 @@ pub fn type_plan(
 }
 
 /// Re-checks one `type` row's pane right before typing — the plan may be seconds old — and types its
-/// line, rebuilt for where the pane's shell is now (the `cd` is added or dropped accordingly).
-fn type_one(term: &mut dyn Terminal, row: &PlanRow, state: &StateDir) -> Result<(), Outcome> {
+/// line, rebuilt for where the pane's shell is now (the `cd` is added or dropped accordingly). Returns
+/// the pane's screen from before the typing.
+fn type_one(term: &mut dyn Terminal, row: &PlanRow, state: &StateDir) -> Result<String, Outcome> {
     let (Some(target), Some(spec), Some(id), Some(cwd)) = (
         row.target.as_ref(),
         row.agent.as_deref().and_then(agent),
@@ -197,13 +199,21 @@ fn type_one(term: &mut dyn Terminal, row: &PlanRow, state: &StateDir) -> Result<
             printable(&text)
         )));
     }
+    if root_prompt(&screen) && !nix::unistd::geteuid().is_root() {
+        return Err(Outcome::NotIdle(
+            "its prompt ends in `#`: a root shell (sudo -i, su) seems to hold the pane, and restore \
+             does not start agents as root; exit it and run restore again"
+                .into(),
+        ));
+    }
     let resume = ResumeLine::build(spec, id, &row.flags, cwd, pane.cwd.as_deref())
         .map_err(|e| Outcome::Failed(e.to_string()))?;
     let line = resume
         .into_typable(state, &row.key.to_string())
         .map_err(|e| Outcome::Failed(format!("could not write the resume script: {e}")))?;
     term.type_text(target, &format!("{line}\n"))
-        .map_err(|e| Outcome::Failed(format!("typing failed: {e}")))
+        .map_err(|e| Outcome::Failed(format!("typing failed: {e}")))?;
+    Ok(screen)
 }
 
 /// Watches the screens of `watch` rows for Claude's dialog and answers `choice`; stops per pane once

@@ -335,3 +335,45 @@ fn an_agent_that_exits_at_once_is_not_running() {
     }
     assert!(reads.get() >= 3);
 }
+
+#[test]
+fn an_agent_that_exits_before_it_is_ever_seen_is_not_running() {
+    let (rows, mut term) = setup();
+    for r in &rows {
+        let t = r.target.as_ref().unwrap();
+        term.set_screen(
+            t,
+            "Resume this session with:\nclaude --resume 77e8ca85-2b1c-4a8e-9d0b-0c1d2e3f4a5b\n$ ",
+        );
+    }
+    // The line runs and the agent refuses its arguments between two polls: agterm never shows it.
+    term.react = Some(Box::new(|_, text, _, screen| {
+        if text.contains("'claude'") {
+            screen.push_str(text);
+            screen.push_str("error: option '--max-turns <turns>' argument missing\n$ ");
+        }
+    }));
+    let out = quiet(&mut term, &rows, &fast(None));
+    for o in &out {
+        assert!(
+            matches!(o, Some(Outcome::Exited(l)) if l.contains("argument missing")),
+            "{out:?}"
+        );
+    }
+}
+
+#[test]
+fn a_typed_line_not_yet_run_is_not_an_exit() {
+    let (rows, mut term) = setup();
+    // The shell echoed the line but has not run it yet (a slow start): no verdict but unconfirmed.
+    term.react = Some(Box::new(|_, text, _, screen| {
+        screen.push_str("$ ");
+        screen.push_str(text.trim_end());
+    }));
+    let out = quiet(&mut term, &rows, &fast(None));
+    assert!(
+        out.iter()
+            .all(|o| matches!(o, Some(Outcome::TypedUnconfirmed))),
+        "{out:?}"
+    );
+}

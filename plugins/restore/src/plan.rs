@@ -2,23 +2,23 @@
 //!
 //! Precedence, first match wins (the style of agterm's `CommandRestore.restorePlan`):
 //!
-//! | #  | condition                                                                   | row                       |
-//! |----|-----------------------------------------------------------------------------|---------------------------|
-//! | 1  | no record, or every record was written after the cutoff                     | skip `no-record`          |
-//! | 2  | the chosen record's agent is unknown or its session id is invalid           | skip `invalid-id`         |
-//! | 3  | no open pane joins the record (pane id, else session id + role)             | skip `pane-gone`          |
-//! | 4  | the user ended the chosen conversation (its newest record, `ended_by_user`) | skip `ended`              |
-//! | 5  | another joined pane's record names the same (agent, conversation), newer    | skip `duplicate`          |
-//! | 6  | the pane lives on another machine (agterm remote session)                   | skip `remote`             |
-//! | 7  | the agent in the foreground runs a conversation started in this launch      | skip `new-conversation`   |
-//! | 8  | the pane's foreground is the agent (a Live daemon kept it, a pin fired, …)  | skip `already-running`    |
-//! | 9  | anything else in the foreground (vim, a build, …)                           | skip `busy`               |
-//! | 10 | a pin agterm is still to type itself (Re-run; unrealized, or just launched) | skip `pinned`             |
-//! | 11 | the pane's terminal is not up (`realized: false`) after restore's wait      | skip `not-realized`       |
-//! | 12 | agterm sees no shell in front either (a setuid `sudo` it cannot read)       | skip `hidden-foreground`  |
-//! | 13 | the conversation's transcript / rollout is gone                             | skip `transcript-gone`    |
-//! | 14 | a directory or flag no shell line can carry                                 | skip `unquotable`         |
-//! | 15 | otherwise                                                                   | `type <resume line>`      |
+//! | #  | condition                                                                          | row                                 |
+//! |----|------------------------------------------------------------------------------------|-------------------------------------|
+//! | 1  | no record, or every record was written after the cutoff                            | skip `no-record`                    |
+//! | 2  | the chosen record's agent is unknown / its session id is invalid                   | skip `unknown-agent` / `invalid-id` |
+//! | 3  | no open pane joins the record (pane id, else session id + role)                    | skip `pane-gone`                    |
+//! | 4  | the user ended the conversation (its newest record in any pane)                    | skip `ended`                        |
+//! | 5  | another joined pane held the same (agent, conversation) later (in this launch too) | skip `duplicate`                    |
+//! | 6  | the pane lives on another machine (agterm remote session)                          | skip `remote`                       |
+//! | 7  | the agent in the foreground runs a conversation started in this launch             | skip `new-conversation`             |
+//! | 8  | the pane's foreground is the agent (a Live daemon kept it, a pin fired, …)         | skip `already-running`              |
+//! | 9  | anything else in the foreground (vim, a build, …)                                  | skip `busy`                         |
+//! | 10 | a pin agterm is still to type itself (Re-run; unrealized, or just launched)        | skip `pinned`                       |
+//! | 11 | the pane's terminal is not up (`realized: false`) after restore's wait             | skip `not-realized`                 |
+//! | 12 | agterm sees no shell in front either (a setuid `sudo` it cannot read)              | skip `hidden-foreground`            |
+//! | 13 | the conversation's transcript / rollout is gone                                    | skip `transcript-gone`              |
+//! | 14 | a directory or flag no shell line can carry                                        | skip `unquotable`                   |
+//! | 15 | otherwise                                                                          | `type <resume line>`                |
 //!
 //! Each skip row is one [`SkipReason`] variant (`skip.rs`); a new decision is a new row here. Rows 1–3
 //! and 5 are computed for all panes first (`plan_join.rs`), since row 5 compares panes with each other.
@@ -30,10 +30,12 @@
 //! rule is off (the table says so) and the current record is used.
 //!
 //! **One conversation, one pane (row 5).** A conversation quit in pane A and resumed by hand in pane B
-//! leaves both records naming it. It goes to the pane whose record in force (after the journal rule) is
-//! newest — the one that held it last; the others name that pane. Only panes that joined compete, so a
-//! conversation whose newest pane is closed comes back in the next one. A second restore keeps the
-//! choice: the pane typed the first time runs the agent now (row 8), the others stay `duplicate`.
+//! leaves both records naming it. It goes to the pane whose newest record naming it is newest — the one
+//! that held it last, including after the cutoff (a pane restore typed it into, or the user resumed it
+//! in by hand since the launch, holds it now); the others name that pane. Only panes that joined
+//! compete, so a conversation whose newest pane is closed comes back in the next one. A second restore
+//! keeps the choice: the pane typed the first time runs the agent now (row 8), the others stay
+//! `duplicate`.
 //!
 //! **Pins (row 10).** In Re-run mode agterm types a pane's pin itself once the pane is realized, so a line
 //! typed by restore would land in the agent's input box. A pin *will fire* while its pane is not realized
@@ -61,7 +63,7 @@ use agterm_backup_core::record::{LiveRecord, PinOutcome};
 use agterm_backup_core::resume::ResumeLine;
 use agterm_backup_core::terminal::{PaneRef, PaneView, RestoreMode};
 use chrono::{DateTime, Utc};
-use join::{holders, join, winner, Joined};
+use join::{holder, holders, join, Joined};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -170,7 +172,7 @@ pub fn plan(input: &PlanInput<'_>) -> Vec<PlanRow> {
     let joined: Vec<Joined<'_>> = input
         .captured
         .iter()
-        .map(|c| join(c, cut, &by_id, &by_session))
+        .map(|c| join(c, cut, input.launched_at, &by_id, &by_session))
         .collect();
     let holders = holders(&joined);
     joined
@@ -178,14 +180,19 @@ pub fn plan(input: &PlanInput<'_>) -> Vec<PlanRow> {
         .zip(input.captured)
         .enumerate()
         .map(|(i, (j, c))| {
-            let held_by = winner(&holders, &joined, i).map(|w| SkipReason::Duplicate {
-                winner: input.captured[w].key.clone(),
-                winner_name: joined[w]
-                    .pane
-                    .and_then(|(p, _)| input.panes[p].session_name.clone())
-                    .filter(|n| !n.is_empty()),
-            });
-            plan_one(input, c, j, held_by)
+            let held = holder(&holders, &joined, i);
+            let held_by = held
+                .filter(|&(w, _)| w != i)
+                .map(|(w, _)| SkipReason::Duplicate {
+                    winner: input.captured[w].key.clone(),
+                    winner_name: joined[w]
+                        .pane
+                        .and_then(|(p, _)| input.panes[p].session_name.clone())
+                        .filter(|n| !n.is_empty()),
+                });
+            // Row 4 asks the conversation, not the pane: its newest word is the holder's.
+            let newest = held.map(|(_, r)| r).or(j.latest);
+            plan_one(input, c, j, newest, held_by)
         })
         .collect()
 }
@@ -194,6 +201,7 @@ fn plan_one(
     input: &PlanInput<'_>,
     c: &CapturedPane,
     j: &Joined<'_>,
+    newest: Option<&LiveRecord>,
     held_by: Option<SkipReason>,
 ) -> PlanRow {
     let mut row = PlanRow {
@@ -227,11 +235,14 @@ fn plan_one(
     row.flags = rec.flags.clone();
     // 2. A known agent and a valid id.
     let Some(spec) = j.spec else {
-        let why = match agent(&rec.agent) {
-            None => format!("unknown agent {:?}", rec.agent),
-            Some(_) => format!("{:?} is not a session id", rec.session_id),
-        };
-        return row.skip(SkipReason::InvalidId { why });
+        return row.skip(match agent(&rec.agent) {
+            None => SkipReason::UnknownAgent {
+                agent: rec.agent.clone(),
+            },
+            Some(_) => SkipReason::InvalidId {
+                why: format!("{:?} is not a session id", rec.session_id),
+            },
+        });
     };
     // 3. The pane, by persistent pane id where both sides have one, else by session + role.
     let Some((index, joined_by)) = j.pane else {
@@ -247,12 +258,9 @@ fn plan_one(
         pane_id: pane.pane_id.clone(),
     });
     // 4. A conversation the user ended stays ended. The newest word on the chosen conversation counts:
-    // the current record when it names the same one (ended after the cutoff, or resumed again since).
-    let latest = c
-        .record
-        .as_ref()
-        .filter(|r| r.agent == rec.agent && r.session_id == rec.session_id)
-        .unwrap_or(rec);
+    // the current record when it names the same one (ended after the cutoff, or resumed again since),
+    // or the pane that held it last (ended there, it is ended here too).
+    let latest = newest.unwrap_or(rec);
     if latest.ended_by_user() {
         let reason = latest.end_reason().unwrap_or_default().to_string();
         return row.skip(SkipReason::Ended { reason });

@@ -15,11 +15,19 @@ pub(super) struct Joined<'a> {
     pub record: Option<(&'a LiveRecord, bool)>,
     pub spec: Option<&'static AgentSpec>,
     pub pane: Option<(usize, JoinedBy)>,
+    /// The newest word on the conversation in force: the current record when it names the same one
+    /// (resumed again after the cutoff, or ended since), else the record in force.
+    pub latest: Option<&'a LiveRecord>,
+    /// The current record, when it was written in this launch (after agterm's launch time) and names
+    /// another conversation than the one in force: the pane holds that one now (resumed by hand), so no
+    /// other pane may get it. A record between an `--as-of` and the launch holds nothing now.
+    pub holds_now: Option<&'a LiveRecord>,
 }
 
 pub(super) fn join<'a>(
     c: &'a CapturedPane,
     cut: Option<DateTime<Utc>>,
+    launched_at: Option<DateTime<Utc>>,
     by_id: &HashMap<String, usize>,
     by_session: &HashMap<(String, PaneRole), usize>,
 ) -> Joined<'a> {
@@ -27,7 +35,21 @@ pub(super) fn join<'a>(
     let spec = record
         .and_then(|(r, _)| agent(&r.agent))
         .filter(|_| record.is_some_and(|(r, _)| is_valid_session_id(&r.session_id)));
-    let pane = record.and_then(|(rec, _)| {
+    let same = |a: &LiveRecord, b: &LiveRecord| {
+        a.agent == b.agent && a.session_id.eq_ignore_ascii_case(&b.session_id)
+    };
+    let in_this_launch = |r: &LiveRecord| launched_at.is_some_and(|l| r.written_at() > Some(l));
+    // The current record, unless it is the agent dying with the old terminal (a `SessionEnd` that is
+    // not the user's, landing after the new launch): that says nothing about who holds it now.
+    let current = c
+        .record
+        .as_ref()
+        .filter(|r| !(in_this_launch(r) && r.event == "SessionEnd" && !r.ended_by_user()));
+    let latest = record.map(|(rec, _)| current.filter(|r| same(r, rec)).unwrap_or(rec));
+    // Also a pane with nothing in force (its first record is from this launch) holds what it runs now.
+    let holds_now =
+        current.filter(|r| in_this_launch(r) && record.is_none_or(|(rec, _)| !same(r, rec)));
+    let pane = record.map(|(r, _)| r).or(holds_now).and_then(|rec| {
         rec.pane_id
             .as_ref()
             .and_then(|id| by_id.get(&id.to_ascii_uppercase()))
@@ -38,38 +60,51 @@ pub(super) fn join<'a>(
                     .map(|&i| (i, JoinedBy::SessionRole))
             })
     });
-    Joined { record, spec, pane }
+    Joined {
+        record,
+        spec,
+        pane,
+        latest,
+        holds_now,
+    }
 }
 
-/// For each (agent, conversation) named by a joined row, the row that holds it: the newest record in
-/// force, the first such row on a tie (input order).
-pub(super) fn holders(joined: &[Joined<'_>]) -> HashMap<(String, String), usize> {
-    let mut out: HashMap<(String, String), usize> = HashMap::new();
+/// For each (agent, conversation) named by a joined row, the row that holds it: the pane whose newest
+/// word on it is newest, the first such row on a tie (input order). A pane's word is its newest record
+/// naming the conversation, so the journal rule decides what a pane is restored to, not who held a
+/// conversation last: a pane restore typed (or the user resumed it in) after the cutoff holds it now,
+/// which a second restore must not hand to another pane.
+pub(super) fn holders<'a>(
+    joined: &[Joined<'a>],
+) -> HashMap<(String, String), (usize, &'a LiveRecord)> {
+    let mut newest: HashMap<(String, String), (usize, &'a LiveRecord)> = HashMap::new();
     for (i, j) in joined.iter().enumerate() {
-        let (Some((rec, _)), Some(_), Some(_)) = (j.record, j.spec, j.pane) else {
+        if j.pane.is_none() {
             continue;
-        };
-        let key = (rec.agent.clone(), rec.session_id.to_ascii_lowercase());
-        let newer = |held: &usize| {
-            let old = joined[*held].record.and_then(|(r, _)| r.written_at());
-            rec.written_at() > old
-        };
-        if out.get(&key).is_none_or(newer) {
-            out.insert(key, i);
+        }
+        let in_force = j.latest.filter(|_| j.spec.is_some());
+        for rec in in_force.into_iter().chain(j.holds_now) {
+            let held = newest.entry(conversation(rec)).or_insert((i, rec));
+            if rec.written_at() > held.1.written_at() {
+                *held = (i, rec);
+            }
         }
     }
-    out
+    newest
 }
 
-/// The row that holds row `i`'s conversation, when that is another row.
-pub(super) fn winner(
-    holders: &HashMap<(String, String), usize>,
-    joined: &[Joined<'_>],
+fn conversation(rec: &LiveRecord) -> (String, String) {
+    (rec.agent.clone(), rec.session_id.to_ascii_lowercase())
+}
+
+/// The row that holds row `i`'s conversation (possibly `i` itself), with its newest record naming it.
+pub(super) fn holder<'a>(
+    holders: &HashMap<(String, String), (usize, &'a LiveRecord)>,
+    joined: &[Joined<'a>],
     i: usize,
-) -> Option<usize> {
+) -> Option<(usize, &'a LiveRecord)> {
     let (rec, _) = joined[i].record?;
-    let key = (rec.agent.clone(), rec.session_id.to_ascii_lowercase());
-    holders.get(&key).copied().filter(|&w| w != i)
+    holders.get(&conversation(rec)).copied()
 }
 
 /// The record in force at `cut`: the current one when written at or before it, else the newest journal

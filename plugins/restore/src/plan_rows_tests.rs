@@ -128,21 +128,183 @@ fn the_journal_rule_decides_who_held_it_last() {
     assert!(rows[1].from_journal);
 }
 
+/// Pane `i` holding `id` before the cutoff (its journal's first line at `since`, its record at `last`),
+/// and now `now_id` written at `now` (after the cutoff).
+fn held_then(i: usize, id: &str, since: &str, now_id: &str, now: &str) -> CapturedPane {
+    let mut c = nth_record(i, "claude", id, since);
+    let first = c.record.clone().unwrap();
+    let mut current = first.clone();
+    current.session_id = now_id.into();
+    current.ts = now.into();
+    c.journal = vec![first];
+    if now_id != id {
+        c.journal.push(current.clone());
+    }
+    c.record = Some(current);
+    c
+}
+
+#[test]
+fn a_pane_holding_the_conversation_since_the_launch_keeps_it_on_the_next_restore() {
+    const LAUNCH: &str = "2026-12-01T09:00:00Z";
+    // Both panes had A open at once; pane 1 last wrote at 11:45, pane 0 at 11:30, so the first restore
+    // typed A into pane 1. Pane 1's journal still starts at 11:00 (no journal line for the same
+    // conversation), its record is now the resumed one, written after the launch.
+    let mut p0 = nth_record(0, "claude", ID_A, "2026-11-30T11:30:00Z");
+    p0.journal = vec![nth_record(0, "claude", ID_A, "2026-11-30T10:00:00Z")
+        .record
+        .unwrap()];
+    let p1 = held_then(
+        1,
+        ID_A,
+        "2026-11-30T11:00:00Z",
+        ID_A,
+        "2026-12-01T09:05:00Z",
+    );
+    let mut panes = [nth_pane(0), nth_pane(1)];
+    panes[1].foreground = Some(vec!["claude".into(), "--resume".into(), ID_A.into()]);
+    let captured = [p0, p1];
+    let rows = run_mode(&captured, &panes, Some(RestoreMode::None), Some(LAUNCH));
+    assert_eq!(
+        (code(&rows[0]), code(&rows[1])),
+        ("duplicate", "already-running")
+    );
+    // Resumed by hand after the launch in pane 2, which held B before it: A is not typed into pane 0.
+    let captured = [
+        nth_record(0, "claude", ID_A, "2026-11-30T11:30:00Z"),
+        held_then(
+            2,
+            ID_B,
+            "2026-11-30T09:00:00Z",
+            ID_A,
+            "2026-12-01T09:10:00Z",
+        ),
+    ];
+    let mut panes = [nth_pane(0), nth_pane(2)];
+    panes[1].foreground = Some(vec!["claude".into(), "--resume".into(), ID_A.into()]);
+    let rows = run_mode(&captured, &panes, Some(RestoreMode::None), Some(LAUNCH));
+    assert_eq!(code(&rows[0]), "duplicate");
+    let Action::Skip { reason } = &rows[0].action else {
+        unreachable!()
+    };
+    assert!(reason.describe().contains("s2"), "{}", reason.describe());
+    assert_eq!(code(&rows[1]), "new-conversation");
+    // Pane 3's first record is from this launch (nothing in force): it holds A all the same.
+    let captured = [
+        nth_record(0, "claude", ID_A, "2026-11-30T11:30:00Z"),
+        nth_record(3, "claude", ID_A, "2026-12-01T09:10:00Z"),
+    ];
+    let rows = run_mode(
+        &captured,
+        &[nth_pane(0), nth_pane(3)],
+        Some(RestoreMode::None),
+        Some(LAUNCH),
+    );
+    assert_eq!((code(&rows[0]), code(&rows[1])), ("duplicate", "no-record"));
+    // Pane 0's agent died with the old terminal, its SessionEnd landing after the launch: that does not
+    // make pane 0 the holder over pane 1, which restore typed the conversation into.
+    let mut p0 = nth_record(0, "claude", ID_A, "2026-11-30T11:30:00Z");
+    let mut late_end = p0.record.clone().unwrap();
+    late_end.event = "SessionEnd".into();
+    late_end.set_end_reason(Some("other"));
+    late_end.ts = "2026-12-01T09:07:00Z".into();
+    p0.journal = vec![p0.record.replace(late_end).unwrap()];
+    let p1 = held_then(
+        1,
+        ID_A,
+        "2026-11-30T11:45:00Z",
+        ID_A,
+        "2026-12-01T09:05:00Z",
+    );
+    let mut panes = [nth_pane(0), nth_pane(1)];
+    panes[1].foreground = Some(vec!["claude".into(), "--resume".into(), ID_A.into()]);
+    let rows = run_mode(&[p0, p1], &panes, Some(RestoreMode::None), Some(LAUNCH));
+    assert_eq!(
+        (code(&rows[0]), code(&rows[1])),
+        ("duplicate", "already-running")
+    );
+}
+
+#[test]
+fn as_of_gives_each_pane_what_it_held_then() {
+    // At 10:30 pane 0 held A and pane 1 held B; pane 0 moved on to B at 11:00, before the launch.
+    // Restoring as of 10:30 gives pane 0 A and pane 1 B: pane 0 does not hold B now.
+    let p0 = held_then(
+        0,
+        ID_A,
+        "2026-11-30T10:00:00Z",
+        ID_B,
+        "2026-11-30T11:00:00Z",
+    );
+    let captured = [p0, nth_record(1, "claude", ID_B, "2026-11-30T10:15:00Z")];
+    let rows = plan(&PlanInput {
+        captured: &captured,
+        panes: &[nth_pane(0), nth_pane(1)],
+        mode: Some(RestoreMode::None),
+        launched_at: Some(ts("2026-12-01T09:00:00Z")),
+        as_of: Some(ts("2026-11-30T10:30:00Z")),
+        now: None,
+        transcripts: &all_transcripts(&captured),
+    });
+    assert_eq!((code(&rows[0]), code(&rows[1])), ("type", "type"));
+    assert_eq!(rows[0].session_id.as_deref(), Some(ID_A));
+}
+
+#[test]
+fn a_conversation_ended_in_the_pane_that_held_it_last_is_ended_in_every_pane() {
+    // Pane 0's agent died with the terminal at 10:00; the user resumed it in pane 1 and quit it there.
+    let mut p1 = nth_record(1, "claude", ID_A, "2026-11-30T11:00:00Z");
+    let rec = p1.record.as_mut().unwrap();
+    rec.event = "SessionEnd".into();
+    rec.set_end_reason(Some("prompt_input_exit"));
+    let captured = [nth_record(0, "claude", ID_A, "2026-11-30T10:00:00Z"), p1];
+    let rows = run_mode(&captured, &[nth_pane(0), nth_pane(1)], None, None);
+    assert_eq!((code(&rows[0]), code(&rows[1])), ("ended", "ended"));
+    // Resumed by hand after the launch in pane 2 and quit there: ended for pane 0 too.
+    let mut p2 = held_then(
+        2,
+        ID_B,
+        "2026-11-30T09:00:00Z",
+        ID_A,
+        "2026-12-01T09:10:00Z",
+    );
+    p2.record
+        .as_mut()
+        .unwrap()
+        .set_end_reason(Some("prompt_input_exit"));
+    let captured = [nth_record(0, "claude", ID_A, "2026-11-30T10:00:00Z"), p2];
+    let rows = run_mode(
+        &captured,
+        &[nth_pane(0), nth_pane(2)],
+        Some(RestoreMode::None),
+        Some("2026-12-01T09:00:00Z"),
+    );
+    assert_eq!((code(&rows[0]), code(&rows[1])), ("ended", "type"));
+}
+
 /// A second restore: the first one typed the winner, whose hook then wrote a record in this launch and
-/// whose foreground is the agent now; nothing is typed again.
-fn second_pass(first: &[PlanRow], captured: &[CapturedPane], panes: &mut [PaneView]) {
-    for (row, c) in first.iter().zip(captured) {
+/// whose foreground is the agent now; nothing is typed again. The winner's journal keeps only the line
+/// of when it first took the conversation (no journal line for the same one), here the oldest time of
+/// all, so the journal rule alone would make it the oldest holder.
+fn second_pass(first: &[PlanRow], captured: &mut [CapturedPane], panes: &mut [PaneView]) {
+    for (row, c) in first.iter().zip(captured.iter_mut()) {
         if row.line().is_some() {
             let i = panes
                 .iter()
                 .position(|p| Some(&p.session_id) == row.target.as_ref().map(|t| &t.session_id))
                 .unwrap();
-            let rec = c.record.as_ref().unwrap();
+            let rec = c.record.clone().unwrap();
             panes[i].foreground = Some(vec![
                 rec.agent.clone(),
                 "--resume".into(),
                 rec.session_id.clone(),
             ]);
+            let mut first_held = rec.clone();
+            first_held.ts = "2026-11-29T00:00:00Z".into();
+            c.journal = vec![first_held];
+            let mut resumed = rec;
+            resumed.ts = "2026-12-01T09:05:00Z".into();
+            c.record = Some(resumed);
         }
     }
 }
@@ -169,7 +331,8 @@ proptest! {
             .collect();
         let mut panes: Vec<PaneView> =
             (0..held.len()).filter(|&i| open[i]).map(nth_pane).collect();
-        let rows = run_mode(&captured, &panes, Some(RestoreMode::None), None);
+        const LAUNCH: Option<&str> = Some("2026-12-01T09:00:00Z");
+        let rows = run_mode(&captured, &panes, Some(RestoreMode::None), LAUNCH);
         for (i, (id, ag, _)) in held.iter().enumerate() {
             let same: Vec<usize> = (0..held.len())
                 .filter(|&j| held[j].0 == *id && held[j].1 == *ag && open[j])
@@ -190,8 +353,9 @@ proptest! {
                 prop_assert_eq!(winner, &captured[newest].key);
             }
         }
-        second_pass(&rows, &captured, &mut panes);
-        let again = run_mode(&captured, &panes, Some(RestoreMode::None), None);
+        let mut captured = captured;
+        second_pass(&rows, &mut captured, &mut panes);
+        let again = run_mode(&captured, &panes, Some(RestoreMode::None), LAUNCH);
         prop_assert!(again.iter().all(|r| r.line().is_none()), "{:?}", again);
     }
 }

@@ -100,7 +100,7 @@ fn every_skip_reason() {
                 &t
             )[0]
         ),
-        "invalid-id"
+        "unknown-agent"
     );
     // pane gone: the only pane is the split of another session
     let mut other = pane(PaneRole::Right);

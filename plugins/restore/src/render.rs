@@ -75,7 +75,9 @@ pub fn footer(ctx: &PlanContext, rows: &[PlanRow]) -> String {
     if ctx.dry_run {
         for r in rows {
             if let Some(line) = r.line() {
-                out.push_str(&format!("would type into {}: {line}\n", pane_label(r)));
+                let text = format!("would type into {}: {line}", pane_label(r));
+                out.push_str(&agterm_backup_core::printable::printable(&text));
+                out.push('\n');
             }
         }
     }
@@ -318,6 +320,25 @@ mod tests {
         assert_eq!(to_json(&ctx, &rows(), &[])["journal_rule"], "launch");
         ctx.cutoff = Some(t - chrono::Duration::hours(1));
         assert_eq!(ctx.journal_rule(), "as-of");
+    }
+
+    #[test]
+    fn the_dry_run_footer_escapes_the_session_name() {
+        let ctx = PlanContext {
+            dry_run: true,
+            ..PlanContext::default()
+        };
+        let mut rows = rows();
+        rows[0].pane_name = Some("api\u{1b}]0;pwned\u{7}\u{9b}2J".into());
+        let text = footer(&ctx, &rows);
+        assert!(
+            text.contains(r"would type into api\x1b]0;pwned\x07\u{9b}2J · left"),
+            "{text}"
+        );
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{text:?}"
+        );
     }
 
     #[test]

@@ -10,6 +10,10 @@ pub enum SkipReason {
     NoRecord {
         why: String,
     },
+    /// The record names an agent this release does not know (written by a newer one, or damaged).
+    UnknownAgent {
+        agent: String,
+    },
     InvalidId {
         why: String,
     },
@@ -18,7 +22,7 @@ pub enum SkipReason {
     Ended {
         reason: String,
     },
-    /// Another pane held the same conversation later; it is resumed there only.
+    /// Another pane held the same conversation later; only that pane's row may resume it.
     Duplicate {
         winner: PaneKey,
         winner_name: Option<String>,
@@ -66,6 +70,7 @@ impl SkipReason {
     pub fn code(&self) -> &'static str {
         match self {
             SkipReason::NoRecord { .. } => "no-record",
+            SkipReason::UnknownAgent { .. } => "unknown-agent",
             SkipReason::InvalidId { .. } => "invalid-id",
             SkipReason::PaneGone => "pane-gone",
             SkipReason::Ended { .. } => "ended",
@@ -86,6 +91,9 @@ impl SkipReason {
     pub fn describe(&self) -> String {
         match self {
             SkipReason::NoRecord { why } => format!("no record: {why}"),
+            SkipReason::UnknownAgent { agent } => format!(
+                "unknown agent {agent:?}: this agterm-backup cannot resume it; a newer release may"
+            ),
             SkipReason::InvalidId { why } => format!("invalid id: {why}"),
             SkipReason::PaneGone => "pane gone: no open pane has this id or session".into(),
             SkipReason::Ended { reason } => format!(
@@ -99,7 +107,9 @@ impl SkipReason {
                     Some(name) => format!("{name} · {}", winner.role),
                     None => winner.to_string(),
                 };
-                format!("duplicate: pane {who} held this conversation last; it is resumed there only")
+                format!(
+                    "duplicate: pane {who} held this conversation last; only that pane's row may resume it"
+                )
             }
             SkipReason::Remote => {
                 "remote: the pane lives on another machine; restore types only into local panes"
