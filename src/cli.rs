@@ -105,8 +105,8 @@ pub struct ApplyArgs {
     /// Print a unified diff of each change and write nothing
     #[arg(long)]
     pub dry_run: bool,
-    /// Which agents to wire (comma-separated)
-    #[arg(long, value_delimiter = ',', default_values_t = vec!["claude".to_string(), "codex".to_string()])]
+    /// Which agents to wire (comma-separated); gemini, copilot and qwen only where installed or set up
+    #[arg(long, value_delimiter = ',', default_values_t = agterm_backup_installer::ALL_AGENTS.map(String::from))]
     pub agents: Vec<String>,
     /// Leave agterm's restore-denylist.conf alone
     #[arg(long)]
@@ -126,7 +126,7 @@ pub struct RemoveArgs {
     #[arg(long)]
     pub dry_run: bool,
     /// Which agents to unwire (comma-separated); agterm's denylist block goes too
-    #[arg(long, value_delimiter = ',', default_values_t = vec!["claude".to_string(), "codex".to_string()])]
+    #[arg(long, value_delimiter = ',', default_values_t = agterm_backup_installer::ALL_AGENTS.map(String::from))]
     pub agents: Vec<String>,
 }
 

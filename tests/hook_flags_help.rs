@@ -8,7 +8,7 @@
 //! its binary (`codex resume <flag> --help`: clap names an unknown flag, or a missing value). Without
 //! the CLIs these tests skip, except under `CI`, where they fail.
 
-use agterm_backup_core::agent::{AgentSpec, Takes, CLAUDE, CODEX};
+use agterm_backup_core::agent::{AgentSpec, Takes, CLAUDE, CODEX, COPILOT};
 use std::process::Command;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,6 +52,8 @@ fn parse_options(help: &str) -> Vec<HelpOption> {
             };
             let arity = match arg.chars().next() {
                 None => Arity::Switch,
+                // clap's `[<tools>...]` (Copilot): the words up to the next option.
+                Some('[') if arg.contains("...") => Arity::Variadic,
                 Some('[') => Arity::Optional,
                 Some(_) if arg.contains("...") => Arity::Variadic,
                 Some(_) => Arity::One,
@@ -107,6 +109,10 @@ fn run_cli(cli: &std::path::Path, args: &[&str]) -> std::process::Output {
         .env("HOME", home.path())
         .env("CODEX_HOME", home.path().join("codex"))
         .env("DISABLE_AUTOUPDATER", "1")
+        .env(
+            "COPILOT_CACHE_HOME",
+            agterm_backup_testkit::agents::copilot_cache(),
+        )
         .stdin(std::process::Stdio::null())
         .output()
         .unwrap()
@@ -271,6 +277,34 @@ fn codex_table_matches_codex_help_and_the_binary() {
     assert!(
         problems.is_empty(),
         "codex table vs the CLI:\n{}",
+        problems.join("\n")
+    );
+}
+
+/// Copilot's `--help` lists every option it has (clap): each must be a row with its arity, every row an
+/// option of `--help`, every command classified.
+#[test]
+fn copilot_table_matches_copilot_help() {
+    let Some(cli) = agterm_backup_testkit::paths::agent_cli("copilot") else {
+        return;
+    };
+    let help = help_of(&cli, &["--help"]);
+    let options = parse_options(&help);
+    assert!(options.len() > 60, "parsed only {} options", options.len());
+    let mut problems = disagreements(&COPILOT, &options);
+    let listed: Vec<&str> = options
+        .iter()
+        .flat_map(|o| o.names.iter().map(String::as_str))
+        .collect();
+    for name in COPILOT.flags.iter().flat_map(|f| f.names.iter()) {
+        if !listed.contains(name) {
+            problems.push(format!("{name} is in the table but not in --help"));
+        }
+    }
+    problems.extend(unclassified_commands(&COPILOT, &help));
+    assert!(
+        problems.is_empty(),
+        "copilot table vs --help:\n{}",
         problems.join("\n")
     );
 }

@@ -3,14 +3,22 @@
 #   - tmux (the fake agterm's panes are real shells in a private tmux server; the tmux terminal's tests
 #     rebuild layouts in it, once with tmuxp), zsh and fish (their
 #     completion scripts are run for real), ruby (the Homebrew formula is parsed)
-#   - the real agent CLIs, pinned, from npm, into target/agent-clis (the end-to-end tests run them offline
+#   - the real agent CLIs (Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code, opencode), pinned,
+#     from npm, into target/agent-clis (the end-to-end tests run them offline
 #     against a stub model server on 127.0.0.1; without them those tests print SKIPPED)
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-CLAUDE_CODE_VERSION=2.1.328
-CODEX_VERSION=0.169.0
+# The agent CLIs, pinned: `package@version` and the `--version` output that proves it is installed.
+AGENT_CLIS=(
+  "@anthropic-ai/claude-code@2.1.328 claude 2.1.328"
+  "@openai/codex@0.169.0 codex 0.169.0"
+  "@google/gemini-cli@0.61.0 gemini 0.61.0"
+  "@github/copilot@1.0.102 copilot 1.0.102"
+  "@qwen-code/qwen-code@0.24.4 qwen 0.24.4"
+  "opencode-ai@1.18.33 opencode 1.18.33"
+)
 
 need_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -41,14 +49,22 @@ if ! command -v npm >/dev/null 2>&1; then
 fi
 
 dir=target/agent-clis
-have() { [ -x "$dir/node_modules/.bin/$1" ] && "$dir/node_modules/.bin/$1" --version 2>/dev/null | grep -q "$2"; }
-if have claude "$CLAUDE_CODE_VERSION" && have codex "$CODEX_VERSION"; then
+have() { [ -x "$dir/node_modules/.bin/$1" ] && "$dir/node_modules/.bin/$1" --version 2>/dev/null | grep -qF "$2"; }
+wanted=()
+for entry in "${AGENT_CLIS[@]}"; do
+  read -r package bin version <<<"$entry"
+  have "$bin" "$version" || wanted+=("$package")
+done
+if [ ${#wanted[@]} -eq 0 ]; then
   echo "install-deps: agent CLIs present in $dir"
 else
   mkdir -p "$dir"
-  # A private prefix: nothing lands on the user's PATH or in their ~/.claude / ~/.codex.
-  (cd "$dir" && HOME="$PWD/.npm-home" npm install --no-audit --no-fund --loglevel=error \
-      --cache "$PWD/.npm-cache" \
-      "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" >/dev/null)
-  echo "install-deps: installed claude-code $CLAUDE_CODE_VERSION and codex $CODEX_VERSION into $dir"
+  # A private prefix: nothing lands on the user's PATH or in their ~/.claude, ~/.codex, ~/.gemini, …
+  # Only the missing packages are named, at exact versions; the lockfile keeps the others as they are.
+  (cd "$dir" && HOME="$PWD/.npm-home" npm install --no-audit --no-fund --loglevel=error --save-exact \
+      --cache "$PWD/.npm-cache" "${wanted[@]}" >/dev/null)
+  echo "install-deps: installed ${wanted[*]} into $dir"
 fi
+# Qwen Code ships ripgrep without its execute bit (npm drops it); without it Qwen shows an error box.
+find "$dir/node_modules/@qwen-code" -path '*vendor/ripgrep*' -name rg -type f ! -perm -u+x \
+  -exec chmod +x {} + 2>/dev/null || true

@@ -358,9 +358,9 @@ fn hooks_json_users_get_hooks_json_and_a_features_warning() {
 #[test]
 fn unknown_agent_is_bad_usage() {
     let s = Sandbox::new();
-    let out = s.run(&["installer", "apply", "--agents", "claude,gemini"]);
+    let out = s.run(&["installer", "apply", "--agents", "claude,grok"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("gemini"));
+    assert!(text(&out.stderr).contains("grok"));
     assert!(!s.claude_settings().exists());
 }
 

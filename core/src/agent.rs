@@ -1,5 +1,6 @@
-//! The agent table. Each supported agent is one [`AgentSpec`] row: adding gemini, grok, kimi, copilot or
-//! opencode to the hook is a data change here (plus its hook wiring in the installer).
+//! The agent table. Each supported agent is one [`AgentSpec`] row: adding an agent to the hook is a data
+//! change here (plus its hook file as a row in the installer). Gemini CLI, Copilot CLI, Qwen Code and
+//! opencode are in `agent/more.rs`, their options in `agent/{gemini,copilot,qwen,opencode}.rs`.
 //!
 //! Every launch option is one [`FlagSpec`] row: its names (aliases and short forms), how many words it
 //! takes, and what a resume does with it. The rows for `claude` and `codex` come from the option
@@ -9,6 +10,13 @@
 
 mod claude;
 mod codex;
+mod copilot;
+mod gemini;
+mod more;
+mod opencode;
+mod qwen;
+
+pub use more::{COPILOT, GEMINI, OPENCODE, QWEN};
 
 /// How an agent is told to re-enter a conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,6 +81,12 @@ pub struct AgentSpec {
     pub session_subcommands: &'static [&'static str],
     /// Subcommands that make the run headless (`codex exec`) or are not a conversation at all.
     pub headless_subcommands: &'static [&'static str],
+    /// The agent's own hook event names mapped onto ours (`SessionStart`, `UserPromptSubmit`,
+    /// `PreToolUse`, `Stop`, `SessionEnd`): Gemini's `BeforeAgent` is a prompt. A name not listed is ours.
+    pub moments: &'static [(&'static str, &'static str)],
+    /// A positional prompt makes the run one-shot (`qwen "fix it"`): a first positional word that is not a
+    /// subcommand is headless, not only dropped.
+    pub positional_prompt_headless: bool,
     /// Environment variable that carries the agent's own pid into its hooks, if any.
     pub pid_env: Option<&'static str>,
     /// `(variable, value)`: when the variable is set in the hook's environment to anything but `value`,
@@ -81,6 +95,14 @@ pub struct AgentSpec {
 }
 
 impl AgentSpec {
+    /// Which of our moments the agent's hook event `event` is (see [`AgentSpec::moments`]).
+    pub fn moment<'a>(&self, event: &'a str) -> &'a str {
+        self.moments
+            .iter()
+            .find(|(theirs, _)| *theirs == event)
+            .map_or(event, |(_, ours)| ours)
+    }
+
     /// The row of the option named `name` (exactly as written, without `=value`).
     pub fn flag(&self, name: &str) -> Option<&'static FlagSpec> {
         self.flags.iter().find(|f| f.names.contains(&name))
@@ -88,7 +110,7 @@ impl AgentSpec {
 }
 
 /// Every agent agterm-backup knows.
-pub const AGENTS: &[AgentSpec] = &[CLAUDE, CODEX, GEMINI, OPENCODE, COPILOT, GROK, KIMI];
+pub const AGENTS: &[AgentSpec] = &[CLAUDE, CODEX, GEMINI, OPENCODE, COPILOT, QWEN, GROK, KIMI];
 
 /// A [`FlagSpec`] row, short enough for a table.
 const fn f(names: &'static [&'static str], takes: Takes, role: FlagRole) -> FlagSpec {
@@ -96,7 +118,7 @@ const fn f(names: &'static [&'static str], takes: Takes, role: FlagRole) -> Flag
 }
 
 use FlagRole::{Headless, Keep, Session};
-use Takes::{Many, Nothing, One, Optional};
+use Takes::{Nothing, One, Optional};
 
 pub const CLAUDE: AgentSpec = AgentSpec {
     name: "claude",
@@ -131,6 +153,8 @@ pub const CLAUDE: AgentSpec = AgentSpec {
         "config",
         "migrate-installer",
     ],
+    moments: &[],
+    positional_prompt_headless: false,
     pid_env: Some("CLAUDE_PID"),
     interactive_entrypoint: Some(("CLAUDE_CODE_ENTRYPOINT", "cli")),
 };
@@ -175,70 +199,14 @@ pub const CODEX: AgentSpec = AgentSpec {
         "features",
         "help",
     ],
+    moments: &[],
+    positional_prompt_headless: false,
     pid_env: None,
     interactive_entrypoint: None,
 };
 
-// The agents below are not pinned and installed for the tests yet: their rows are from their
+// Grok and Kimi are not pinned and installed for the tests yet: their rows are from their
 // documentation, and an option they do not list is dropped (and reported), never replayed blind.
-
-pub const GEMINI: AgentSpec = AgentSpec {
-    name: "gemini",
-    binaries: &["gemini"],
-    npm_packages: &["@google/gemini-cli"],
-    resume: ResumeGrammar::FlagThenId("--resume"),
-    flags: &[
-        f(&["--model", "-m"], One, Keep),
-        f(&["--approval-mode"], One, Keep),
-        f(&["--extensions", "-e"], One, Keep),
-        f(&["--include-directories"], Many, Keep),
-        f(&["--resume", "-r"], Optional, Session),
-        f(&["-p", "--prompt"], Nothing, Headless),
-    ],
-    session_subcommands: &[],
-    headless_subcommands: &["mcp", "extensions"],
-    pid_env: None,
-    interactive_entrypoint: None,
-};
-
-pub const OPENCODE: AgentSpec = AgentSpec {
-    name: "opencode",
-    binaries: &["opencode"],
-    npm_packages: &["opencode-ai"],
-    resume: ResumeGrammar::FlagThenId("--session"),
-    flags: &[
-        f(&["--model", "-m"], One, Keep),
-        f(&["--agent"], One, Keep),
-        f(&["--port"], One, Keep),
-        f(&["--hostname"], One, Keep),
-        f(&["--continue", "-c"], Nothing, Session),
-        f(&["--fork"], Nothing, Session),
-        f(&["--session", "-s"], One, Session),
-    ],
-    session_subcommands: &[],
-    headless_subcommands: &["run", "serve", "auth", "session", "upgrade"],
-    pid_env: None,
-    interactive_entrypoint: None,
-};
-
-pub const COPILOT: AgentSpec = AgentSpec {
-    name: "copilot",
-    binaries: &["copilot"],
-    npm_packages: &["@github/copilot"],
-    resume: ResumeGrammar::FlagEqualsId("--resume"),
-    flags: &[
-        f(&["--model"], One, Keep),
-        f(&["--agent"], One, Keep),
-        f(&["--add-dir"], Many, Keep),
-        f(&["--continue"], Nothing, Session),
-        f(&["--resume"], Optional, Session),
-        f(&["-p", "--prompt"], Nothing, Headless),
-    ],
-    session_subcommands: &[],
-    headless_subcommands: &[],
-    pid_env: None,
-    interactive_entrypoint: None,
-};
 
 pub const GROK: AgentSpec = AgentSpec {
     name: "grok",
@@ -255,6 +223,8 @@ pub const GROK: AgentSpec = AgentSpec {
     ],
     session_subcommands: &[],
     headless_subcommands: &[],
+    moments: &[],
+    positional_prompt_headless: false,
     pid_env: None,
     interactive_entrypoint: None,
 };
@@ -273,6 +243,8 @@ pub const KIMI: AgentSpec = AgentSpec {
     ],
     session_subcommands: &[],
     headless_subcommands: &[],
+    moments: &[],
+    positional_prompt_headless: false,
     pid_env: None,
     interactive_entrypoint: None,
 };

@@ -141,7 +141,8 @@ pub fn filter_launch_args(spec: &AgentSpec, args: &[String]) -> LaunchArgs {
         let word = &args[next];
         next += 1;
         if word == "--" {
-            // Everything after `--` is positional: dropped.
+            // Everything after `--` is positional: dropped (a one-shot prompt for some agents).
+            out.headless |= spec.positional_prompt_headless && next < args.len();
             break;
         }
         if word.starts_with("--") {
@@ -174,6 +175,8 @@ pub fn filter_launch_args(spec: &AgentSpec, args: &[String]) -> LaunchArgs {
                 out.subcommand = Some(word.clone());
             } else if spec.headless_subcommands.contains(&word.as_str()) {
                 out.subcommand = Some(word.clone());
+                out.headless = true;
+            } else if spec.positional_prompt_headless {
                 out.headless = true;
             }
         }
@@ -208,3 +211,6 @@ pub fn replayable(spec: &AgentSpec, recorded: &[String]) -> Vec<String> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod more_tests;

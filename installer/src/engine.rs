@@ -9,9 +9,10 @@
 //! the original (an empty container it had, a missing final newline) is put back. A refresh of our entries
 //! keeps the backup of the original, so all this still works after `apply` ran again.
 
+use crate::agent_hooks::{self, HookFile};
 use crate::fsio::{self, CommitError, FileState};
 use crate::refusal::{decode_utf8, FileRefusal, Refusal};
-use crate::{codex_toml, json_hooks, tmux_conf, unapply};
+use crate::{codex_toml, json_hooks, opencode_plugin, tmux_conf, unapply};
 use agterm_backup_denylist as denylist;
 use std::path::{Path, PathBuf};
 
@@ -28,6 +29,10 @@ pub enum TargetKind {
     Denylist,
     /// The user's tmux config (tmux-resurrect's post-restore hook).
     TmuxConf,
+    /// The hook file of another agent, given by its row (Gemini, Copilot, Qwen).
+    AgentHooks(&'static HookFile),
+    /// opencode's `plugins/agterm-backup.js`: a whole file of ours.
+    OpencodePlugin,
 }
 
 impl TargetKind {
@@ -38,6 +43,8 @@ impl TargetKind {
             TargetKind::CodexConfig | TargetKind::CodexHooksJson => "codex",
             TargetKind::Denylist => "denylist",
             TargetKind::TmuxConf => "tmux",
+            TargetKind::AgentHooks(row) => row.agent,
+            TargetKind::OpencodePlugin => "opencode",
         }
     }
 
@@ -68,6 +75,8 @@ impl Target {
             TargetKind::CodexConfig => codex_toml::apply(original, &self.command),
             TargetKind::Denylist => Ok(denylist::with_our_block(original)),
             TargetKind::TmuxConf => tmux_conf::apply(original, &self.command),
+            TargetKind::AgentHooks(row) => agent_hooks::apply(row, original, &self.command),
+            TargetKind::OpencodePlugin => opencode_plugin::apply(original, &self.command),
         }
     }
 
@@ -81,6 +90,8 @@ impl Target {
             }
             TargetKind::Denylist => Ok(denylist::without_our_block(current)),
             TargetKind::TmuxConf => Ok(tmux_conf::remove(current)),
+            TargetKind::AgentHooks(row) => agent_hooks::remove(row, current),
+            TargetKind::OpencodePlugin => opencode_plugin::remove(current),
         }
     }
 
@@ -89,9 +100,11 @@ impl Target {
         match self.kind {
             TargetKind::CodexConfig => codex_toml::notes(text),
             TargetKind::Denylist => denylist::notes(text),
-            TargetKind::ClaudeSettings | TargetKind::CodexHooksJson | TargetKind::TmuxConf => {
-                Vec::new()
-            }
+            TargetKind::ClaudeSettings
+            | TargetKind::CodexHooksJson
+            | TargetKind::AgentHooks(_)
+            | TargetKind::OpencodePlugin
+            | TargetKind::TmuxConf => Vec::new(),
         }
     }
 
@@ -128,6 +141,8 @@ impl Target {
             TargetKind::CodexConfig => codex_toml::has_ours(text),
             TargetKind::Denylist => denylist::find_block(text).is_some(),
             TargetKind::TmuxConf => tmux_conf::has_ours(text),
+            TargetKind::AgentHooks(row) => agent_hooks::has_ours(row, text),
+            TargetKind::OpencodePlugin => opencode_plugin::is_ours(text),
         }
     }
 }
@@ -309,6 +324,8 @@ pub fn plan_remove(target: &Target) -> Result<Change, Problem> {
                 {
                     None
                 }
+                // A whole file of ours (opencode's plugin) goes whatever binary it names.
+                None if cut.is_empty() && target.kind == TargetKind::OpencodePlugin => None,
                 None => Some(cut),
             }
         }

@@ -12,6 +12,7 @@ use crate::refusal::Refusal;
 use crate::{EventState, HookPlace, OUR_EVENTS};
 use jsonc_parser::cst::{CstInputValue, CstObject, CstStringLit};
 use read::read;
+pub(crate) use read::{offset_of, only_one, parse_with, strict};
 
 /// One handler of ours found in the file.
 struct Found {
@@ -75,17 +76,8 @@ fn our_group(command: &str) -> CstInputValue {
 /// ours exists (only its command string changes) and any further one of ours on that event removed (the
 /// agent would run each), else appended as a new group at the end of the event.
 pub fn apply(original: Option<&str>, agent: &str, command: &str) -> Result<String, Refusal> {
-    // An empty or whitespace-only file counts as `{}`, as agterm and Claude treat it; its whitespace
-    // stays after the object.
-    let blank;
-    let text = match original {
-        Some(t) if !t.trim_start_matches('\u{feff}').trim().is_empty() => t,
-        Some(t) if !t.is_empty() => {
-            blank = format!("{{}}{t}");
-            &blank
-        }
-        _ => "{}\n",
-    };
+    let text = object_text(original);
+    let text = text.as_ref();
     let doc = read(text, agent)?;
     let (bom, root, hooks) = (doc.bom, &doc.root, &doc.hooks);
     let existing = match &hooks {
@@ -121,10 +113,20 @@ pub fn apply(original: Option<&str>, agent: &str, command: &str) -> Result<Strin
     Ok(format!("{bom}{}", keep_on_one_line(body, doc.body()?)))
 }
 
+/// The text to edit: an empty or whitespace-only file counts as `{}`, as agterm and the agents treat it;
+/// its whitespace stays after the object. No file at all is `{}` and a newline.
+pub(crate) fn object_text(original: Option<&str>) -> std::borrow::Cow<'_, str> {
+    match original {
+        Some(t) if !t.trim_start_matches('\u{feff}').trim().is_empty() => t.into(),
+        Some(t) if !t.is_empty() => format!("{{}}{t}").into(),
+        _ => "{}\n".into(),
+    }
+}
+
 /// A file written on one line stays on one line: the JSON tree spreads what it inserts over indented lines,
 /// and in a file without a newline every newline (with the indent after it) is one it inserted. Kept as the
 /// tree wrote it when that would drop a byte of the user's.
-fn keep_on_one_line(original: &str, edited: String) -> String {
+pub(crate) fn keep_on_one_line(original: &str, edited: String) -> String {
     if original.contains('\n') {
         return edited;
     }

@@ -10,12 +10,14 @@
 //! targets from the environment, [`status`] reports them, [`trust`] asks Codex's app-server to trust our
 //! hooks.
 
+pub mod agent_hooks;
 pub mod claude_plugin;
 pub mod codex_toml;
 pub mod command;
 pub mod engine;
 pub mod fsio;
 pub mod json_hooks;
+pub mod opencode_plugin;
 pub mod paths;
 pub mod refusal;
 pub mod status;
@@ -25,6 +27,10 @@ pub mod unapply;
 
 pub use engine::{Change, Problem, Target, TargetKind};
 pub use refusal::{FileRefusal, Refusal};
+
+/// Every agent the installer wires, in the order it lists them (the default of `--agents`). The agents
+/// after Claude and Codex are wired only where they are installed or set up ([`paths::absent_agents`]).
+pub const ALL_AGENTS: [&str; 6] = ["claude", "codex", "gemini", "copilot", "qwen", "opencode"];
 
 /// The hook events we wire, in the order we write them. Only long-standing names: Claude Code drops a
 /// whole settings file that names an event it does not know. `SessionEnd` (its `reason` tells a user's

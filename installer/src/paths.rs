@@ -5,9 +5,13 @@
 //!   there (and our block is not already in `config.toml`): Codex warns when one layer uses both, and
 //!   runs the hooks of both, so ours found in the other file is taken out (`stray_codex_target`).
 //! - agterm's denylist: see `agterm_backup_denylist::config_dir`.
+//! - Gemini CLI, Copilot CLI, Qwen Code: their [`HookFile`] rows; each only where the agent is installed
+//!   (on `PATH`) or its config folder exists ([`absence`] says why one is left out).
 
+use crate::agent_hooks::{hook_file, HookFile};
 use crate::command::hook_command;
 use crate::engine::{Target, TargetKind};
+use crate::opencode_plugin;
 use std::path::{Path, PathBuf};
 
 /// Reads the environment and the files that decide where things go.
@@ -137,11 +141,31 @@ pub fn targets(
                     command: hook_command(binary, "codex"),
                 });
             }
-            other => {
-                return Err(format!(
-                    "unknown agent `{other}` in --agents; the installer knows claude and codex"
-                ))
+            "opencode" => {
+                let home = home(lookup)?;
+                let dir = opencode_plugin::config_dir(|k| lookup.env(k), &home);
+                if lookup.exists(&dir) || on_path(lookup, "opencode") {
+                    out.push(Target {
+                        kind: TargetKind::OpencodePlugin,
+                        path: opencode_plugin::path(|k| lookup.env(k), &home),
+                        command: hook_command(binary, "opencode"),
+                    });
+                }
             }
+            other => match hook_file(other) {
+                Some(row) if absence(lookup, row)?.is_none() => out.push(Target {
+                    kind: TargetKind::AgentHooks(row),
+                    path: row.path(|k| lookup.env(k), &home(lookup)?),
+                    command: hook_command(binary, row.agent),
+                }),
+                Some(_) => {}
+                None => {
+                    return Err(format!(
+                        "unknown agent `{other}` in --agents; the installer knows {}",
+                        crate::ALL_AGENTS.join(", ")
+                    ))
+                }
+            },
         }
     }
     out.dedup();
@@ -160,6 +184,53 @@ pub fn targets(
         });
     }
     Ok(out)
+}
+
+/// Why `row`'s agent is left out (`None` when it is installed or set up here): neither its command on
+/// `PATH` nor its config folder exists.
+pub fn absence(lookup: &dyn Lookup, row: &HookFile) -> Result<Option<String>, String> {
+    let home = home(lookup)?;
+    let folder = row.folder(|k| lookup.env(k), &home);
+    let config_dirs = [folder, home.join(row.config_dir)];
+    if config_dirs.iter().any(|d| lookup.exists(d)) {
+        return Ok(None);
+    }
+    if on_path(lookup, row.agent) {
+        return Ok(None);
+    }
+    Ok(Some(format!(
+        "not installed here (no `{}` on PATH, no {})",
+        row.agent,
+        home.join(row.config_dir).display()
+    )))
+}
+
+/// Whether `command` is in an absolute `$PATH` folder.
+fn on_path(lookup: &dyn Lookup, command: &str) -> bool {
+    let path = lookup.env("PATH").unwrap_or_default();
+    std::env::split_paths(&path).any(|d| d.is_absolute() && lookup.exists(&d.join(command)))
+}
+
+/// The agents of `agents` left out because they are not installed, with why.
+pub fn absent_agents(lookup: &dyn Lookup, agents: &[String]) -> Vec<(&'static str, String)> {
+    let mut out: Vec<(&'static str, String)> = agents
+        .iter()
+        .filter_map(|a| hook_file(a.trim()))
+        .filter_map(|row| Some((row.agent, absence(lookup, row).ok()??)))
+        .collect();
+    if agents.iter().any(|a| a.trim() == "opencode") {
+        if let Ok(home) = home(lookup) {
+            let dir = opencode_plugin::config_dir(|k| lookup.env(k), &home);
+            if !lookup.exists(&dir) && !on_path(lookup, "opencode") {
+                let why = format!(
+                    "not installed here (no `opencode` on PATH, no {})",
+                    dir.display()
+                );
+                out.push(("opencode", why));
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -246,8 +317,8 @@ mod tests {
     #[test]
     fn unknown_agent_is_named() {
         let f = fake(&[("HOME", "/h")], &[]);
-        let err = targets(&f, Path::new("/b/agterm-backup"), &["gemini".into()], true).unwrap_err();
-        assert!(err.contains("gemini"), "{err}");
+        let err = targets(&f, Path::new("/b/agterm-backup"), &["vim".into()], true).unwrap_err();
+        assert!(err.contains("vim") && err.contains("gemini"), "{err}");
         let t = targets(
             &f,
             Path::new("/b/agterm-backup"),
@@ -257,5 +328,50 @@ mod tests {
         .unwrap();
         assert_eq!(t.len(), 2);
         assert_eq!(t[1].command, "'/b/agterm-backup' hook codex");
+    }
+
+    #[test]
+    fn other_agents_only_where_installed_or_set_up() {
+        let all: Vec<String> = ["claude", "gemini", "copilot", "qwen"]
+            .map(String::from)
+            .to_vec();
+        let bin = Path::new("/b/agterm-backup");
+        // Nothing of theirs here: only Claude, and each of the others named with why.
+        let f = fake(&[("HOME", "/h"), ("PATH", "/usr/bin")], &[]);
+        let t = targets(&f, bin, &all, false).unwrap();
+        assert_eq!(t.len(), 1);
+        let skipped = absent_agents(&f, &all);
+        assert_eq!(
+            skipped.iter().map(|s| s.0).collect::<Vec<_>>(),
+            ["gemini", "copilot", "qwen"]
+        );
+        assert!(
+            skipped[0].1.contains("no `gemini` on PATH") && skipped[0].1.contains("/h/.gemini")
+        );
+        // Gemini on PATH, Qwen's folder present, Copilot moved by COPILOT_HOME.
+        let f = fake(
+            &[
+                ("HOME", "/h"),
+                ("PATH", "/usr/bin:relative:/opt/g/bin"),
+                ("COPILOT_HOME", "/c"),
+            ],
+            &[("/opt/g/bin/gemini", ""), ("/h/.qwen", ""), ("/c", "")],
+        );
+        let t = targets(&f, bin, &all, false).unwrap();
+        let paths: Vec<String> = t.iter().map(|t| t.path.display().to_string()).collect();
+        assert_eq!(
+            paths,
+            [
+                "/h/.claude/settings.json",
+                "/h/.gemini/settings.json",
+                "/c/hooks/agterm-backup.json",
+                "/h/.qwen/settings.json"
+            ]
+        );
+        assert_eq!(t[2].command, "'/b/agterm-backup' hook copilot");
+        assert!(absent_agents(&f, &all).is_empty());
+        // A command found only through a relative PATH entry does not count.
+        let f = fake(&[("HOME", "/h"), ("PATH", "bin")], &[("bin/qwen", "")]);
+        assert_eq!(absent_agents(&f, &["qwen".into()]).len(), 1);
     }
 }

@@ -85,6 +85,8 @@ fn file_name(kind: TargetKind) -> &'static str {
         TargetKind::CodexHooksJson => "hooks.json",
         TargetKind::Denylist => "restore-denylist.conf",
         TargetKind::TmuxConf => "tmux.conf",
+        TargetKind::AgentHooks(row) => row.file_name,
+        TargetKind::OpencodePlugin => "plugins/agterm-backup.js",
     }
 }
 
@@ -109,6 +111,24 @@ fn event_states(target: &Target, text: Option<&str>) -> Result<Vec<EventState>, 
         TargetKind::CodexHooksJson => json_hooks::inspect(text, "codex", &target.command),
         TargetKind::CodexConfig => codex_toml::inspect(text, &target.command),
         TargetKind::Denylist | TargetKind::TmuxConf => Ok(Vec::new()),
+        TargetKind::AgentHooks(row) => crate::agent_hooks::inspect(row, text, &target.command),
+        // One plugin serves every moment: each of the four is where the plugin is.
+        TargetKind::OpencodePlugin => {
+            let found = crate::opencode_plugin::inspect(text, &target.command);
+            Ok(crate::OUR_EVENTS
+                .iter()
+                .map(|&event| EventState {
+                    event,
+                    runs: usize::from(found.is_some()),
+                    place: found.as_ref().map(|(binary, current)| crate::HookPlace {
+                        group: 0,
+                        handler: 0,
+                        binary: binary.clone(),
+                        current: *current,
+                    }),
+                })
+                .collect())
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-//! The whole installer corpus (tests/corpus/installer/) through the engine on real files, with random
+//! The whole installer corpus (tests/corpus/installer/ and installer-more/) through the engine on real files, with random
 //! user edits before `apply` and between `apply` and `remove`: `remove` gives back exactly the file with
 //! both user edits and none of ours. (Files that already hold an entry of ours and refused files are left
 //! to tests/installer_corpus.rs.)
@@ -17,7 +17,11 @@ fn corpus_dir() -> PathBuf {
 /// Every corpus file the installer accepts and that holds nothing of ours: (kind, name, text).
 fn eligible() -> Vec<(TargetKind, String, String)> {
     let mut out = Vec::new();
-    for dir in std::fs::read_dir(corpus_dir()).unwrap() {
+    let more = corpus_dir().with_file_name("installer-more");
+    let dirs = std::fs::read_dir(corpus_dir())
+        .unwrap()
+        .chain(std::fs::read_dir(more).unwrap());
+    for dir in dirs {
         let dir = dir.unwrap().path();
         let kind = match dir.file_name().unwrap().to_str().unwrap() {
             "claude" => TargetKind::ClaudeSettings,
@@ -25,7 +29,11 @@ fn eligible() -> Vec<(TargetKind, String, String)> {
             "codex-hooks-json" => TargetKind::CodexHooksJson,
             "denylist" => TargetKind::Denylist,
             "tmux" => TargetKind::TmuxConf,
-            other => panic!("unknown corpus folder {other}"),
+            // Gemini, Qwen, Copilot: tests/corpus/installer-more/.
+            other => match agterm_backup_installer::agent_hooks::hook_file(other) {
+                Some(row) => TargetKind::AgentHooks(row),
+                None => panic!("unknown corpus folder {other}"),
+            },
         };
         for file in std::fs::read_dir(&dir).unwrap() {
             let path = file.unwrap().path();
@@ -55,6 +63,8 @@ fn target(kind: TargetKind, path: &Path) -> Target {
                 command: "/opt/x y/agterm-backup".into(),
             }
         }
+        TargetKind::AgentHooks(row) => row.agent,
+        TargetKind::OpencodePlugin => "opencode",
     };
     Target {
         kind,

@@ -8,7 +8,9 @@ use crate::cli::{ApplyArgs, JsonArgs, RemoveArgs};
 use crate::{CliError, CliResult};
 use agterm_backup_installer::engine::{self, Change, Problem};
 use agterm_backup_installer::paths::{self, Process};
-use agterm_backup_installer::{codex_toml, command, json_hooks, status, trust, TargetKind};
+use agterm_backup_installer::{
+    codex_toml, command, json_hooks, status, trust, TargetKind, ALL_AGENTS,
+};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -118,6 +120,9 @@ pub fn apply(args: ApplyArgs) -> CliResult {
     let binary = this_binary()?;
     let mut targets = paths::targets(&Process, &binary, &args.agents, !args.no_denylist)
         .map_err(CliError::refused)?;
+    for (agent, why) in paths::absent_agents(&Process, &args.agents) {
+        say!("{agent:<9} skipped: {why}");
+    }
     // The plugin route already runs the hook: adding it to settings.json too would run it twice.
     targets.retain(|t| {
         let plugin = (t.kind == TargetKind::ClaudeSettings)
@@ -241,6 +246,21 @@ fn warn_about_switches(changes: &[Change]) {
                  ours included; remove it to let agterm-backup capture Claude sessions",
                 change.target.path.display()
             );
+        }
+    }
+    for change in changes {
+        if let (TargetKind::AgentHooks(row), Some(after)) = (change.target.kind, &change.after) {
+            if let Some(setting) =
+                agterm_backup_installer::agent_hooks::hooks_switched_off(row, after)
+            {
+                warn!(
+                    "agterm-backup: warning: {}: `{setting}` keeps {} from running any hook, ours included; \
+                     change it to let agterm-backup capture {} sessions",
+                    change.target.path.display(),
+                    row.agent,
+                    row.agent
+                );
+            }
         }
     }
     if !changes
@@ -382,7 +402,7 @@ fn report_leftovers(changes: &[Change]) {
 }
 
 pub fn status(args: JsonArgs) -> CliResult {
-    let (binary, targets) = targets_for(&["claude".into(), "codex".into()])?;
+    let (binary, targets) = targets_for(&ALL_AGENTS.map(String::from))?;
     let report = status::report(&Process, &binary, &targets);
     if args.json {
         // JSON is escaped already, and must stay exactly JSON.

@@ -61,7 +61,9 @@ fn hook_states() -> (Vec<HookState>, Option<bool>) {
             )
         })
         .unwrap_or_else(|_| PathBuf::from("agterm-backup"));
-    let agents = vec!["claude".to_string(), "codex".to_string()];
+    let agents: Vec<String> = agterm_backup_installer::ALL_AGENTS
+        .map(String::from)
+        .to_vec();
     let Ok(targets) = paths::targets(&Process, &binary, &agents, true) else {
         return (Vec::new(), None);
     };

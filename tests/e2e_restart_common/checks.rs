@@ -5,27 +5,31 @@
 
 use super::observe::{AgentProcess, HookCall};
 use super::{AgentPane, World, AGENT_START, TURN};
+use agterm_backup_core::agent::ResumeGrammar;
 use agterm_backup_core::pane::PaneKey;
+use agterm_backup_core::process::agent_args;
 use agterm_backup_core::state::StateDir;
-use agterm_backup_testkit::agents::{wait_ready, wait_screen, Agent};
+use agterm_backup_testkit::agents::{wait_ready, wait_screen};
 use agterm_backup_testkit::fake_agterm::wait_until;
 use serde_json::Value;
 
 /// The resumed agent runs its own conversation with its launch flags, in its directory, without its old
 /// prompt: argv is exactly `<agent> <resume grammar> <id> <flags…>`.
 pub fn assert_process(pane: &AgentPane, process: &AgentProcess) {
-    let grammar = match pane.agent {
-        Agent::Claude => "--resume",
-        Agent::Codex => "resume",
+    let mut want = match pane.spec().resume {
+        ResumeGrammar::FlagThenId(f) | ResumeGrammar::Subcommand(f) => {
+            vec![f.to_string(), pane.id.clone()]
+        }
+        ResumeGrammar::FlagEqualsId(f) => vec![format!("{f}={}", pane.id)],
     };
-    let mut want = vec![grammar.to_string(), pane.id.clone()];
     want.extend(pane.flags.iter().cloned());
     assert_eq!(
-        &process.argv[1..],
-        want.as_slice(),
-        "{}: argv of the resumed agent (pid {})",
+        agent_args(pane.spec(), &process.argv),
+        Some(want.as_slice()),
+        "{}: argv of the resumed agent (pid {}): {:?}",
         pane.name,
-        process.pid
+        process.pid,
+        process.argv
     );
     assert!(
         !process.argv.iter().any(|w| w.contains(&pane.prompt)),
@@ -36,10 +40,11 @@ pub fn assert_process(pane: &AgentPane, process: &AgentProcess) {
     assert_eq!(process.cwd, pane.dir, "{}: the agent's cwd", pane.name);
 }
 
-/// Codex fires SessionStart lazily: one prompt after the resume, answered, in the pane's conversation.
-pub fn codex_prompt_after_resume(world: &World, pane: &AgentPane) {
+/// Codex and Copilot fire SessionStart lazily: one prompt after the resume, answered, in the pane's
+/// conversation.
+pub fn prompt_after_resume(world: &World, pane: &AgentPane) {
     let tmux_pane = world.fake.pane_tmux_id(&pane.session, pane.role);
-    wait_ready(world.fake.tmux(), &tmux_pane, Agent::Codex, AGENT_START);
+    wait_ready(world.fake.tmux(), &tmux_pane, pane.agent, AGENT_START);
     let prompt = format!("after the restart {}", pane.name);
     world.submit_prompt(pane, &prompt);
     let reply = format!("stub reply to: {prompt}");
@@ -49,7 +54,7 @@ pub fn codex_prompt_after_resume(world: &World, pane: &AgentPane) {
     let asked = world.log.wait(
         TURN,
         &format!("{}'s prompt after the restart", pane.name),
-        |c| c.event() == "UserPromptSubmit" && c.payload["prompt"] == prompt.as_str(),
+        |c| c.event() == pane.agent.prompt_event() && c.payload["prompt"] == prompt.as_str(),
     );
     assert_eq!(
         asked.payload["session_id"],
@@ -143,18 +148,22 @@ fn record(world: &World, pane: &AgentPane) -> Option<Value> {
 }
 
 /// The pane's live record names its conversation and directory (the hook kept up across the restart).
+/// The hook that writes it may still be running when its payload shows in the log: wait for it.
 pub fn assert_record(world: &World, pane: &AgentPane) {
-    let record = record(world, pane);
-    let ok = record.as_ref().is_some_and(|r| {
+    let names_it = |r: &Value| {
         r["session_id"] == pane.id.as_str()
             && r["agent_cwd"] == pane.dir.display().to_string().as_str()
-    });
+    };
+    let ok = wait_until(TURN, || record(world, pane).is_some_and(|r| names_it(&r)));
+    let record = record(world, pane);
+    let log = StateDir::at(&world.rig.state_dir).log_path();
     assert!(
         ok,
-        "{}: record {record:?}, want {} in {}",
+        "{}: record {record:?}, want {} in {}; hook log:\n{}",
         pane.name,
         pane.id,
-        pane.dir.display()
+        pane.dir.display(),
+        std::fs::read_to_string(log).unwrap_or_default()
     );
 }
 

@@ -4,7 +4,7 @@
 
 use super::checks::{
     assert_only_own_conversations, assert_process, assert_record, assert_resumed_session_start,
-    codex_prompt_after_resume, wait_records,
+    prompt_after_resume, wait_records,
 };
 use super::lineup::Lineup;
 use super::observe::wait_resumed_process;
@@ -90,6 +90,14 @@ pub struct Before {
     mark: usize,
 }
 
+impl Before {
+    #[allow(dead_code)] // used by the lineups whose agents agterm replays (e2e_restart_more_agents)
+    /// Moves the mark to now: what ran so far (a bare agent agterm replayed, then quit) is not checked.
+    pub fn mark_now(&mut self, world: &World) {
+        self.mark = world.log.calls().len();
+    }
+}
+
 pub fn before_restart(world: &World) -> Before {
     wait_records(world);
     let transcripts = world.rig.home.claude_transcripts();
@@ -104,6 +112,7 @@ pub fn before_restart(world: &World) -> Before {
                     .to_string()
                     .ends_with(&format!("-{}.jsonl", pane.id))
             }),
+            other => world.rig.home.has_conversation(other.name(), &pane.id),
         };
         assert!(
             on_disk,
@@ -140,8 +149,8 @@ pub fn assert_all_resumed(world: &World, before: &Before) {
             process.cwd.display()
         );
     }
-    for pane in world.panes.iter().filter(|p| p.agent == Agent::Codex) {
-        codex_prompt_after_resume(world, pane);
+    for pane in world.panes.iter().filter(|p| p.agent.lazy_session_start()) {
+        prompt_after_resume(world, pane);
     }
     for pane in &world.panes {
         assert_resumed_session_start(world, pane, before.mark);
@@ -163,7 +172,7 @@ pub fn assert_all_resumed(world: &World, before: &Before) {
 }
 
 /// `restore --yes` typed exactly one line into each pane, naming its conversation.
-fn assert_restore_typed_each_pane_once(world: &World) {
+pub fn assert_restore_typed_each_pane_once(world: &World) {
     let (out, plan) = world.restore_at_prompts();
     let typed = world.fake.typed_log();
     for pane in &world.panes {
@@ -207,7 +216,7 @@ fn live_files(world: &World) -> String {
 }
 
 /// What agterm's launch did to every agent pane (`pin`, `denied`, …).
-fn assert_launch(world: &World, want: &str) {
+pub fn assert_launch(world: &World, want: &str) {
     for pane in &world.panes {
         let actions = world.fake.launch_actions(&pane.session);
         assert!(

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// The project folders (under the rig's root; Claude trusts each).
-pub const DIRS: [&str; 8] = [
+pub const DIRS: [&str; 12] = [
     "main proj",
     "second proj",
     "third proj",
@@ -18,6 +18,10 @@ pub const DIRS: [&str; 8] = [
     "codex two",
     "daemon a",
     "daemon b",
+    "gemini proj",
+    "copilot proj",
+    "qwen proj",
+    "opencode proj",
 ];
 
 /// One agent of a lineup.
@@ -128,6 +132,46 @@ pub const CODEX_DAEMON: Lineup = Lineup {
     ],
 };
 
+/// Gemini CLI, Copilot CLI and Qwen Code (their npm launchers, run by node), each with launch flags, in
+/// two agterm sessions and three directories; Copilot's directory is not its session's.
+#[allow(dead_code)] // each test binary runs one lineup
+pub const MORE: Lineup = Lineup {
+    sessions: &[("gemini proj", true), ("qwen proj", false)],
+    panes: &[
+        PaneSpec {
+            dir: "gemini proj",
+            flags: &["-m", "gemini-2.5-flash"],
+            prompt: "gemini pane USE_TOOL",
+            ..spec("gemini", Agent::Gemini, 0, PaneRole::Left)
+        },
+        PaneSpec {
+            dir: "copilot proj",
+            flags: &["--model", "gpt-4.1"],
+            prompt: "copilot pane says hi",
+            ..spec("copilot", Agent::Copilot, 0, PaneRole::Right)
+        },
+        PaneSpec {
+            dir: "qwen proj",
+            flags: &["-m", "stub-model"],
+            prompt: "qwen pane says hi",
+            ..spec("qwen", Agent::Qwen, 1, PaneRole::Left)
+        },
+    ],
+};
+
+/// opencode (its native binary, with agterm-backup's plugin) in the right pane of a session opened in
+/// another directory.
+#[allow(dead_code)] // each test binary runs one lineup
+pub const OPENCODE: Lineup = Lineup {
+    sessions: &[("qwen proj", true)],
+    panes: &[PaneSpec {
+        dir: "opencode proj",
+        flags: &["-m", "stub/stub-model"],
+        prompt: "opencode pane says hi",
+        ..spec("opencode", Agent::Opencode, 0, PaneRole::Right)
+    }],
+};
+
 /// One agent in one pane, and what it must come back as.
 #[derive(Debug, Clone)]
 pub struct AgentPane {
@@ -149,10 +193,12 @@ pub struct AgentPane {
 
 impl AgentPane {
     pub fn agent_name(&self) -> &'static str {
-        match self.agent {
-            Agent::Claude => "claude",
-            Agent::Codex => "codex",
-        }
+        self.agent.name()
+    }
+
+    /// The agent's row in the agent table.
+    pub fn spec(&self) -> &'static agterm_backup_core::agent::AgentSpec {
+        agterm_backup_core::agent::agent(self.agent_name()).expect("a known agent")
     }
 }
 
@@ -213,13 +259,13 @@ impl World {
             let asked = self
                 .log
                 .wait(TURN, &format!("{}'s first prompt", p.name), |c| {
-                    c.event() == "UserPromptSubmit" && c.payload["prompt"] == p.prompt.as_str()
+                    c.event() == p.agent.prompt_event() && c.payload["prompt"] == p.prompt.as_str()
                 });
             let id = asked.payload["session_id"].as_str().expect("session_id");
             let stop_cwd = p.spec.stop_cwd.map(|d| self.rig.root.join(d));
             self.log
                 .wait(TURN, &format!("{}'s first Stop", p.name), |c| {
-                    c.event() == "Stop"
+                    c.event() == p.agent.stop_event()
                         && c.payload["session_id"] == id
                         && stop_cwd
                             .as_ref()
@@ -238,7 +284,7 @@ impl World {
             self.log
                 .calls()
                 .iter()
-                .any(|c| c.event() == "UserPromptSubmit" && c.payload["prompt"] == prompt)
+                .any(|c| c.event() == pane.agent.prompt_event() && c.payload["prompt"] == prompt)
         };
         for _ in 0..5 {
             let until = Instant::now() + Duration::from_secs(4);
@@ -247,6 +293,11 @@ impl World {
             }
             if submitted() {
                 return;
+            }
+            // A TUI still loading may have dropped the keys (opencode does), or just the Enter.
+            if !self.fake.tmux().capture(&tmux_pane, false).contains(prompt) {
+                type_prompt(self.fake.tmux(), &tmux_pane, prompt);
+                continue;
             }
             self.fake
                 .tmux()

@@ -56,6 +56,18 @@ impl World {
         std::fs::create_dir_all(&agent_bin).unwrap();
         std::os::unix::fs::symlink(&claude, agent_bin.join("claude")).unwrap();
         std::os::unix::fs::symlink(native_codex(), agent_bin.join("codex")).unwrap();
+        // Gemini, Copilot and Qwen as npm installs them: node launchers (where installed; the lineups
+        // that run them check for them first).
+        let clis = agent_cli_dir().expect("agent CLIs");
+        for name in ["gemini", "copilot", "qwen", "opencode"] {
+            if clis.join(name).exists() {
+                std::os::unix::fs::symlink(clis.join(name), agent_bin.join(name)).unwrap();
+            }
+        }
+        let dirs: Vec<PathBuf> = lineup::DIRS.iter().map(|d| rig.root.join(d)).collect();
+        let dir_refs: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+        rig.home.seed_more_agents(&dir_refs, None);
+        rig.home.seed_opencode(&rig.stub);
 
         let mut env = rig.home.env(&rig.stub);
         for (k, v) in env.iter_mut() {

@@ -3,6 +3,7 @@
 //! the conversation each belongs to.
 
 use super::{AgentPane, World};
+use agterm_backup_core::process::agent_args;
 use agterm_backup_core::quote::quote;
 use agterm_backup_testkit::fake_agterm::wait_until;
 use serde_json::Value;
@@ -161,10 +162,6 @@ fn process(pid: u32) -> Option<AgentProcess> {
     Some(AgentProcess { pid, argv, cwd })
 }
 
-fn basename(word: &str) -> &str {
-    word.rsplit('/').next().unwrap_or(word)
-}
-
 /// Waits until the pane's foreground is `pane`'s agent running its conversation id; returns it.
 pub fn wait_resumed_process(world: &World, pane: &AgentPane, timeout: Duration) -> AgentProcess {
     let mut last = None;
@@ -174,10 +171,8 @@ pub fn wait_resumed_process(world: &World, pane: &AgentPane, timeout: Duration) 
             .foreground_pid(&pane.session, pane.role)
             .and_then(process);
         last.as_ref().is_some_and(|p| {
-            p.argv
-                .first()
-                .is_some_and(|a| basename(a) == pane.agent_name())
-                && p.argv.iter().any(|w| w == &pane.id)
+            agent_args(pane.spec(), &p.argv)
+                .is_some_and(|args| args.iter().any(|w| w.ends_with(pane.id.as_str())))
         })
     });
     assert!(

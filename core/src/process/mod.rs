@@ -74,10 +74,20 @@ pub fn agent_args<'a>(spec: &AgentSpec, argv: &'a [String]) -> Option<&'a [Strin
     if !SCRIPT_RUNNERS.contains(&program) {
         return None;
     }
-    let script = argv[1..].iter().position(|a| {
-        spec.npm_packages
-            .iter()
-            .any(|pkg| a.contains(&format!("node_modules/{pkg}/")))
+    // The script is named by its package path, or by the launcher it was started through: npm's
+    // `.bin/gemini` symlink (or a global `/usr/local/bin/gemini`) is what node's argv holds; only the
+    // first word after node's own options counts, and only as a path (a shebang launch always gives
+    // one), so neither `node tool.js gemini` nor `node -e gemini` is Gemini.
+    let launcher = argv[1..]
+        .iter()
+        .position(|a| !a.starts_with('-'))
+        .filter(|&i| argv[i + 1].contains('/') && spec.binaries.contains(&basename(&argv[i + 1])));
+    let script = launcher.or_else(|| {
+        argv[1..].iter().position(|a| {
+            spec.npm_packages
+                .iter()
+                .any(|pkg| a.contains(&format!("node_modules/{pkg}/")))
+        })
     })?;
     Some(&argv[script + 2..])
 }

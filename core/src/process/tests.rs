@@ -1,6 +1,6 @@
 use super::ps::{parse_lsof_name, parse_lstart, parse_table};
 use super::*;
-use crate::agent::{CLAUDE, CODEX};
+use crate::agent::{CLAUDE, CODEX, GEMINI};
 use std::path::Path;
 use std::process::{Child, Command};
 
@@ -33,6 +33,30 @@ fn agents_are_recognised_by_binary_or_npm_script() {
         Some("codex")
     );
     assert_eq!(which_agent(&argv("bash -c codex")), None);
+}
+
+#[test]
+fn node_agents_are_recognised_by_the_launcher_they_ran_through() {
+    // What /proc showed for Gemini CLI 0.61.0 and Qwen Code 0.24.4 started from npm's `.bin`.
+    let gemini =
+        argv("/usr/bin/node --max-old-space-size=12052 /p/node_modules/.bin/gemini -m flash q");
+    assert_eq!(
+        agent_args(&GEMINI, &gemini).map(|a| a.to_vec()),
+        Some(argv("-m flash q"))
+    );
+    let global = argv("node /usr/local/bin/gemini --resume abc");
+    assert_eq!(which_agent(&global).map(|a| a.name), Some("gemini"));
+    let qwen = argv("/usr/bin/node --expose-gc /p/node_modules/@qwen-code/qwen-code/cli.js -y");
+    assert_eq!(which_agent(&qwen).map(|a| a.name), Some("qwen"));
+    assert_eq!(
+        which_agent(&argv("node /p/.bin/qwen")).map(|a| a.name),
+        Some("qwen")
+    );
+    let copilot = argv("/p/node_modules/@github/copilot-linux-x64/copilot --model gpt-4.1");
+    assert_eq!(which_agent(&copilot).map(|a| a.name), Some("copilot"));
+    // Only the script counts, not a later argument that happens to be an agent's name.
+    assert_eq!(which_agent(&argv("node /srv/tool.js gemini")), None);
+    assert_eq!(which_agent(&argv("node -e gemini")), None);
 }
 
 /// pane shell 10 → claude 20 → sh 30 → hook 40

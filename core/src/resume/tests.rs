@@ -1,5 +1,5 @@
 use super::*;
-use crate::agent::{agent, AGENTS};
+use crate::agent::{agent, FlagRole, Takes, AGENTS};
 use proptest::prelude::*;
 use std::os::unix::fs::PermissionsExt;
 use std::process::Command;
@@ -19,6 +19,7 @@ fn grammar_per_agent() {
         ("gemini", "'gemini' '--resume' 'ID' '--model' 'x'"),
         ("opencode", "'opencode' '--session' 'ID' '--model' 'x'"),
         ("copilot", "'copilot' '--resume=ID' '--model' 'x'"),
+        ("qwen", "'qwen' '--resume' 'ID' '--model' 'x'"),
         ("grok", "'grok' '--resume' 'ID' '--model' 'x'"),
         ("kimi", "'kimi' '-r' 'ID' '--model' 'x'"),
     ];
@@ -330,8 +331,12 @@ proptest! {
         let cwd_s = cwd.to_str().unwrap();
         let spec = &AGENTS[which];
         let shell_cwd = shell_here.then_some(cwd_s);
-        // Every agent's table has `--model <value>`: the values carry the hostile words.
-        let flags: Vec<String> = values.iter().flat_map(|v| ["--model".to_string(), v.clone()]).collect();
+        // A kept option that takes the next word whatever it is (`--model <value>`; Qwen's yargs options
+        // take a word only when it is not an option, so its first array option): the values carry the
+        // hostile words.
+        let takes_any = |t: Takes| spec.flags.iter().find(|f| f.role == FlagRole::Keep && f.takes == t);
+        let value_flag = takes_any(Takes::One).or_else(|| takes_any(Takes::Many)).expect("a value option").names[0];
+        let flags: Vec<String> = values.iter().flat_map(|v| [value_flag.to_string(), v.clone()]).collect();
         let l = ResumeLine::build(spec, &id, &flags, cwd_s, shell_cwd).unwrap();
         prop_assert_eq!(l.with_cd, !shell_here);
         let start = if shell_here { cwd.as_path() } else { work.path() };

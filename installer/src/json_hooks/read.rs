@@ -7,7 +7,7 @@ use jsonc_parser::cst::{CstNode, CstObject, CstObjectProp, CstRootNode};
 use jsonc_parser::ParseOptions;
 
 /// Plain JSON, as `JSON.parse` (Claude) and serde (Codex) read it: every JSON5/JSONC extension off.
-pub(super) fn strict() -> ParseOptions {
+pub(crate) fn strict() -> ParseOptions {
     ParseOptions {
         allow_comments: false,
         allow_loose_object_property_names: false,
@@ -24,6 +24,12 @@ pub(super) fn strict() -> ParseOptions {
 
 /// Parses `text` strictly; the top level must be an object (or nothing at all).
 pub(super) fn parse(text: &str) -> Result<CstRootNode, Refusal> {
+    parse_with(text, &strict())
+}
+
+/// Parses `text` with `options` (strict JSON, or with comments for the agents that strip them before
+/// `JSON.parse`: Gemini, Qwen); the top level must be an object (or nothing at all).
+pub(crate) fn parse_with(text: &str, options: &ParseOptions) -> Result<CstRootNode, Refusal> {
     let refuse = |e: jsonc_parser::errors::ParseError| {
         Refusal::at(
             e.line_display(),
@@ -34,8 +40,8 @@ pub(super) fn parse(text: &str) -> Result<CstRootNode, Refusal> {
             ),
         )
     };
-    jsonc_parser::parse_to_value(text, &strict()).map_err(refuse)?;
-    let root = CstRootNode::parse(text, &strict()).map_err(refuse)?;
+    jsonc_parser::parse_to_value(text, options).map_err(refuse)?;
+    let root = CstRootNode::parse(text, options).map_err(refuse)?;
     refuse_raw_control_characters(text, &CstNode::Container(root.clone().into()))?;
     if let Some(value) = root.value() {
         if value.as_object().is_none() {
@@ -70,7 +76,7 @@ fn refuse_raw_control_characters(text: &str, node: &CstNode) -> Result<(), Refus
 }
 
 /// Where a node starts, for refusals.
-pub(super) fn offset_of(text: &str, node: &CstNode) -> usize {
+pub(crate) fn offset_of(text: &str, node: &CstNode) -> usize {
     // The CST does not expose ranges; the text before the node is the concatenation of its previous
     // siblings and ancestors' previous siblings. Counting is cheap enough for config files.
     let mut offset = 0;
@@ -117,7 +123,11 @@ pub(super) fn hooks_object(text: &str, root: &CstRootNode) -> Result<Option<CstO
 
 /// The property `name` of `obj`, refused when it is there more than once: the agents' parsers keep the last
 /// one, so an edit of the first would be inert.
-fn only_one(text: &str, obj: &CstObject, name: &str) -> Result<Option<CstObjectProp>, Refusal> {
+pub(crate) fn only_one(
+    text: &str,
+    obj: &CstObject,
+    name: &str,
+) -> Result<Option<CstObjectProp>, Refusal> {
     let mut same = obj.properties().into_iter().filter(|p| {
         p.name()
             .and_then(|n| n.decoded_value().ok())

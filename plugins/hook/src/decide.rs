@@ -127,7 +127,7 @@ pub fn decide(input: &HookInput<'_>) -> Decision {
             match input.previous {
                 Some(p)
                     if !journal
-                        && !once_per_turn(input.payload)
+                        && !once_per_turn(input.spec, input.payload)
                         && is_fresh_copy(p, &record, input.now) =>
                 {
                     Decision::Fresh
@@ -145,9 +145,9 @@ pub fn decide(input: &HookInput<'_>) -> Decision {
 /// Events that come once per session or once per turn always write the record, so that it says where
 /// each turn ended (`event`, `ts`, `hook_cwd`) at the cost of one write per turn; only the per-tool-call
 /// events (PreToolUse, the storm) are held to [`REFRESH_AFTER_SECS`].
-fn once_per_turn(payload: &Payload) -> bool {
+fn once_per_turn(spec: &AgentSpec, payload: &Payload) -> bool {
     matches!(
-        payload.hook_event_name.as_deref(),
+        payload.hook_event_name.as_deref().map(|e| spec.moment(e)),
         Some("SessionStart" | "UserPromptSubmit" | "Stop" | "SessionEnd")
     )
 }
@@ -267,7 +267,7 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
     record.set_dropped_flags(&dropped);
     // Only the SessionEnd event's own record carries the end: any later event (a `--resume` of the
     // same conversation, a new one in the pane) means it is not ended any more.
-    record.set_end_reason(session_end_reason(payload).as_deref());
+    record.set_end_reason(session_end_reason(spec, payload).as_deref());
     if let Some(tmux) = input.tmux {
         record.set_tmux(tmux);
     }
@@ -276,10 +276,13 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
 
 /// The end this event reports: a SessionEnd's `reason` (`"unknown"` when it names none, so the end is
 /// still recorded and the agent's table in `record::ended_by_user` decides what it means).
-fn session_end_reason(payload: &Payload) -> Option<String> {
-    (payload.hook_event_name.as_deref() == Some("SessionEnd"))
+fn session_end_reason(spec: &AgentSpec, payload: &Payload) -> Option<String> {
+    (payload.hook_event_name.as_deref().map(|e| spec.moment(e)) == Some("SessionEnd"))
         .then(|| payload.reason.clone().unwrap_or_else(|| "unknown".into()))
 }
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod more_tests;

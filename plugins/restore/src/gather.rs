@@ -2,8 +2,7 @@
 //! transcripts, then call [`plan`].
 
 use crate::load::captured_panes;
-use crate::plan::CapturedPane;
-use crate::plan::{cutoff, plan, Action, PlanInput, PlanRow, SkipReason};
+use crate::plan::{cutoff, plan, Action, CapturedPane, PlanInput, PlanRow, SkipReason};
 use crate::render::PlanContext;
 use crate::transcripts::{codex_home, Transcripts};
 use agterm_backup_core::pane::TerminalKind;
@@ -24,13 +23,22 @@ pub struct Planned {
     pub rows: Vec<PlanRow>,
 }
 
+/// Which of the captured conversations (records and journals) are still on disk.
+fn transcripts_of(captured: &[CapturedPane], env: &dyn Fn(&str) -> Option<String>) -> Transcripts {
+    let records = || {
+        captured
+            .iter()
+            .flat_map(|c| c.record.iter().chain(c.journal.iter()))
+    };
+    let mut transcripts = Transcripts::scan(records(), codex_home(env).as_deref());
+    transcripts.scan_stores(records(), env);
+    transcripts
+}
+
 /// Plans with no terminal (agterm not running): every row is `pane-gone` or earlier, but the records show.
 pub fn plan_offline(state: &StateDir, env: &dyn Fn(&str) -> Option<String>) -> Vec<PlanRow> {
     let captured = captured_panes(state, None);
-    let records = captured
-        .iter()
-        .flat_map(|c| c.record.iter().chain(c.journal.iter()));
-    let transcripts = Transcripts::scan(records, codex_home(env).as_deref());
+    let transcripts = transcripts_of(&captured, env);
     plan(&PlanInput {
         captured: &captured,
         panes: &[],
@@ -152,10 +160,7 @@ pub fn gather_in(
     let cut = as_of.or(info.launched_at);
     let mut captured = captured_panes(state, cut);
     captured.retain(|c| scope.holds(c));
-    let records = captured
-        .iter()
-        .flat_map(|c| c.record.iter().chain(c.journal.iter()));
-    let transcripts = Transcripts::scan(records, codex_home(env).as_deref());
+    let transcripts = transcripts_of(&captured, env);
     let deadline = Instant::now() + realize_wait;
     loop {
         let panes = term.panes()?;

@@ -19,6 +19,7 @@
 //! - [`timer`]: launchd / systemd unit generation and installation for `snap` on a schedule.
 //! - [`mock`]: an in-memory [`Terminal`](agterm_backup_core::terminal::Terminal) for tests.
 
+pub mod agent_stores;
 pub mod connect;
 pub mod cutoff;
 pub mod dialog;

@@ -286,7 +286,7 @@ pub fn render(r: &StatusReport, home: Option<&str>) -> String {
             None => "",
         };
         out.push_str(&format!(
-            "hook {:<7} {}{trust}  ({})\n",
+            "hook {:<8} {}{trust}  ({})\n",
             h.agent, h.state, h.path
         ));
     }

@@ -113,7 +113,7 @@ fn agterm_not_running_is_one_clear_line() {
     assert!(report.warnings.is_empty());
     let text = render(&report, None);
     assert!(text.contains("agterm is not running"), "{text}");
-    assert!(text.contains("hook codex   present, trusted"), "{text}");
+    assert!(text.contains("hook codex    present, trusted"), "{text}");
 }
 
 /// Before any restart the running agents' records were written in this launch, after the cutoff the

@@ -3,7 +3,9 @@
 //! - Claude: the record's `transcript_path` exists.
 //! - Codex: a rollout `rollout-<stamp>-<id>.jsonl` or `.jsonl.zst` with that id exists anywhere under
 //!   `$CODEX_HOME/sessions/` (`YYYY/MM/DD/` today; the walk does not depend on the layout).
-//! - Other agents: their `transcript_path` when recorded, else nothing to check.
+//! - Copilot and Gemini: their own stores ([`crate::agent_stores`]), looked up by id.
+//! - Other agents (Qwen: `~/.qwen/projects/<slug>/chats/<id>.jsonl`): their `transcript_path` when
+//!   recorded, else nothing to check.
 
 use agterm_backup_core::record::LiveRecord;
 use std::collections::HashSet;
@@ -16,12 +18,21 @@ pub struct Transcripts {
     pub paths: HashSet<String>,
     /// Codex session ids that have a rollout under `$CODEX_HOME/sessions`.
     pub codex_ids: HashSet<String>,
+    /// `(agent, session id)` → why its conversation is gone from that agent's store (Copilot, Gemini).
+    pub gone_from_store: std::collections::HashMap<(String, String), String>,
 }
 
 impl Transcripts {
     /// Why `rec`'s conversation cannot be resumed, or `None` when it can.
     pub fn missing(&self, rec: &LiveRecord) -> Option<String> {
+        if let Some(why) = self
+            .gone_from_store
+            .get(&(rec.agent.clone(), rec.session_id.clone()))
+        {
+            return Some(why.clone());
+        }
         match (rec.agent.as_str(), rec.transcript_path.as_deref()) {
+            ("copilot" | "gemini", _) => None,
             ("codex", _) => (!self
                 .codex_ids
                 .contains(&rec.session_id.to_ascii_lowercase()))
@@ -57,6 +68,24 @@ impl Transcripts {
             out.codex_ids = codex_rollout_ids(&home.join("sessions"));
         }
         out
+    }
+}
+
+impl Transcripts {
+    /// Looks up the records of agents with their own store (Copilot, Gemini) in it.
+    pub fn scan_stores<'a>(
+        &mut self,
+        records: impl IntoIterator<Item = &'a LiveRecord>,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) {
+        let copilot = crate::agent_stores::copilot_session_state(env);
+        for r in records {
+            if crate::agent_stores::in_store(r, copilot.as_deref()) == Some(false) {
+                let why = crate::agent_stores::gone_reason(r, copilot.as_deref());
+                self.gone_from_store
+                    .insert((r.agent.clone(), r.session_id.clone()), why);
+            }
+        }
     }
 }
 

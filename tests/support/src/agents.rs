@@ -6,12 +6,14 @@
 //! are in `research/agent-clis-offline.md`.
 
 mod drive;
+mod more;
 pub mod rig;
 
 pub use drive::{
     find_descendant, process_tree, run_cli, start_in_pane, start_in_split, type_prompt, wait_ready,
     wait_screen, Agent,
 };
+pub use more::copilot_cache;
 
 use crate::stub_model::StubModel;
 use serde_json::{json, Value};
@@ -146,6 +148,7 @@ impl AgentHome {
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
+        .chain(self.more_agents_env(stub))
         .collect()
     }
 

@@ -4,6 +4,10 @@
 //! - Claude: `POST /v1/messages?beta=true` (Anthropic Messages, SSE when `stream` is true) and
 //!   `/v1/messages/count_tokens`.
 //! - Codex: `POST /v1/responses` (OpenAI Responses, SSE).
+//! - Copilot CLI, Qwen Code, opencode: `POST /v1/chat/completions` (OpenAI Chat Completions, SSE when
+//!   `stream` is true) and `GET /v1/models` ([`wire::chat`]).
+//! - Gemini CLI: `POST /v1beta/models/<model>:streamGenerateContent?alt=sse`, `:generateContent`,
+//!   `:countTokens` and `GET /v1beta/models` ([`wire::gemini`]).
 //!
 //! A last user message containing `USE_TOOL` or `RUN:<command>` gets a shell tool call (Claude `Bash`,
 //! Codex `exec_command`); the request after the tool result gets a plain text reply (see [`wire`]). Every
@@ -121,7 +125,14 @@ impl StubModel {
     pub fn model_requests(&self) -> Vec<LoggedRequest> {
         self.requests()
             .into_iter()
-            .filter(|r| r.method == "POST" && matches!(r.route(), "/v1/messages" | "/v1/responses"))
+            .filter(|r| {
+                r.method == "POST"
+                    && (matches!(
+                        r.route(),
+                        "/v1/messages" | "/v1/responses" | "/v1/chat/completions"
+                    ) || wire::gemini::model_method(r.route())
+                        .is_some_and(|(_, m)| m.ends_with("enerateContent")))
+            })
             .collect()
     }
 
@@ -259,15 +270,55 @@ fn route(shared: &Shared, request: &Request) -> (u16, &'static str, String) {
                 wire::responses_stream(&reply, seq),
             )
         }
-        ("HEAD" | "GET", "/" | "") => (200, "text/plain", String::new()),
-        _ => (
-            404,
+        ("POST", "/v1/chat/completions") => {
+            if body["stream"] == true {
+                (200, "text/event-stream", wire::chat::stream(&body, seq))
+            } else {
+                (
+                    200,
+                    "application/json",
+                    wire::chat::message(&body, seq).to_string(),
+                )
+            }
+        }
+        ("GET", "/v1/models") => (200, "application/json", wire::chat::models().to_string()),
+        ("GET", "/v1beta/models") => (
+            200,
             "application/json",
-            json!({"type": "error", "error": {"type": "not_found_error",
-                   "message": format!("the stub model has no {} {}", request.method, route)}})
-            .to_string(),
+            wire::gemini::models("gemini-2.5-flash").to_string(),
         ),
+        ("POST", r) if wire::gemini::model_method(r).is_some() => {
+            let (model, method) = wire::gemini::model_method(r).expect("checked");
+            match method {
+                "streamGenerateContent" => {
+                    (200, "text/event-stream", wire::gemini::stream(&body, model))
+                }
+                "generateContent" => (
+                    200,
+                    "application/json",
+                    wire::gemini::response(&body, model).to_string(),
+                ),
+                "countTokens" => (
+                    200,
+                    "application/json",
+                    wire::gemini::count_tokens().to_string(),
+                ),
+                _ => not_found(request, route),
+            }
+        }
+        ("HEAD" | "GET", "/" | "") => (200, "text/plain", String::new()),
+        _ => not_found(request, route),
     }
+}
+
+fn not_found(request: &Request, route: &str) -> (u16, &'static str, String) {
+    (
+        404,
+        "application/json",
+        json!({"type": "error", "error": {"type": "not_found_error",
+               "message": format!("the stub model has no {} {}", request.method, route)}})
+        .to_string(),
+    )
 }
 
 #[cfg(test)]
@@ -324,7 +375,7 @@ mod tests {
         );
         let out = raw(
             &stub,
-            b"GET /v1/models HTTP/1.1\r\nConnection: close\r\n\r\n",
+            b"GET /v1/embeddings HTTP/1.1\r\nConnection: close\r\n\r\n",
         );
         assert!(out.starts_with("HTTP/1.1 404"), "{out}");
         let lines: Vec<Value> = std::fs::read_to_string(&file)
@@ -338,7 +389,114 @@ mod tests {
         assert_eq!(lines[1]["status"], 404);
         assert_eq!(
             stub.unanswered(),
-            vec![("GET".to_string(), "/v1/models".to_string())]
+            vec![("GET".to_string(), "/v1/embeddings".to_string())]
         );
+    }
+
+    fn post(stub: &StubModel, path: &str, body: &str) -> String {
+        raw(
+            stub,
+            format!(
+                "POST {path} HTTP/1.1\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            )
+            .as_bytes(),
+        )
+    }
+
+    #[test]
+    fn chat_completions_stream_text_then_a_tool_call_then_the_tool_result() {
+        let stub = StubModel::start().unwrap();
+        let tools = r#""tools":[{"type":"function","function":{"name":"bash"}}]"#;
+        let out = post(
+            &stub,
+            "/v1/chat/completions",
+            &format!(
+                r#"{{"stream":true,{tools},"messages":[{{"role":"user","content":[{{"type":"text","text":"hi there"}}]}}]}}"#
+            ),
+        );
+        assert!(
+            out.contains("stub reply to: hi there") && out.contains("data: [DONE]"),
+            "{out}"
+        );
+        assert!(
+            out.contains(r#""finish_reason":"stop""#) && out.contains(r#""usage""#),
+            "{out}"
+        );
+        let out = post(
+            &stub,
+            "/v1/chat/completions",
+            &format!(
+                r#"{{"stream":true,{tools},"messages":[{{"role":"user","content":"RUN:pwd"}}]}}"#
+            ),
+        );
+        assert!(
+            out.contains(r#""tool_calls":[{"#) && out.contains(r#""finish_reason":"tool_calls""#),
+            "{out}"
+        );
+        assert!(
+            out.contains(r#"\"command\":\"pwd\""#) && out.contains(r#""name":"bash""#),
+            "{out}"
+        );
+        let out = post(
+            &stub,
+            "/v1/chat/completions",
+            r#"{"messages":[{"role":"user","content":"RUN:pwd"},{"role":"tool","content":"/tmp/x"}]}"#,
+        );
+        assert!(
+            out.contains("stub: the tool said /tmp/x") && out.contains("chat.completion"),
+            "{out}"
+        );
+        assert!(raw(
+            &stub,
+            b"GET /v1/models HTTP/1.1\r\nConnection: close\r\n\r\n"
+        )
+        .contains("stub-model"));
+        assert_eq!(stub.model_requests().len(), 3);
+        stub.assert_answered_everything();
+    }
+
+    #[test]
+    fn gemini_generate_content_streams_and_calls_the_shell_tool() {
+        let stub = StubModel::start().unwrap();
+        let tools = r#""tools":[{"functionDeclarations":[{"name":"run_shell_command"}]}]"#;
+        let out = post(
+            &stub,
+            "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+            &format!(
+                r#"{{{tools},"contents":[{{"role":"user","parts":[{{"text":"ctx"}},{{"text":"hello gemini"}}]}}]}}"#
+            ),
+        );
+        assert!(
+            out.contains("data: {") && out.contains("stub reply to: hello gemini"),
+            "{out}"
+        );
+        let out = post(
+            &stub,
+            "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+            &format!(
+                r#"{{{tools},"contents":[{{"role":"user","parts":[{{"text":"USE_TOOL"}}]}}]}}"#
+            ),
+        );
+        assert!(
+            out.contains(r#""functionCall":{"#) && out.contains(r#""name":"run_shell_command""#),
+            "{out}"
+        );
+        assert!(
+            out.contains(r#""args":{"command":"echo stub-tool-ran"}"#),
+            "{out}"
+        );
+        let out = post(
+            &stub,
+            "/v1beta/models/m:generateContent",
+            r#"{"contents":[{"role":"user","parts":[{"functionResponse":{"name":"run_shell_command","response":{"output":"ran"}}}]}]}"#,
+        );
+        assert!(
+            out.contains("stub: the tool said ran") && out.contains(r#""modelVersion":"m""#),
+            "{out}"
+        );
+        assert!(post(&stub, "/v1beta/models/m:countTokens", "{}").contains("totalTokens"));
+        assert_eq!(stub.model_requests().len(), 3);
+        stub.assert_answered_everything();
     }
 }

@@ -10,6 +10,10 @@ use std::time::Duration;
 pub enum Agent {
     Claude,
     Codex,
+    Gemini,
+    Copilot,
+    Qwen,
+    Opencode,
 }
 
 impl Agent {
@@ -18,6 +22,52 @@ impl Agent {
         match self {
             Agent::Claude => &["Claude Code v", "\n❯"],
             Agent::Codex => &["OpenAI Codex", "\n›"],
+            Agent::Gemini => &["Gemini CLI v", "Type your message"],
+            Agent::Copilot => &["Copilot v", "\n❯"],
+            Agent::Qwen => &["Qwen Code (v", "Type your message"],
+            // "Ask anything" shows only in a new session; a resumed one shows its history instead.
+            Agent::Opencode => &["ctrl+p commands"],
+        }
+    }
+
+    /// The agent's name in the agent table (and on `PATH`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Agent::Claude => "claude",
+            Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+            Agent::Copilot => "copilot",
+            Agent::Qwen => "qwen",
+            Agent::Opencode => "opencode",
+        }
+    }
+
+    /// The hook event that carries a submitted prompt (`prompt` in the payload).
+    pub fn prompt_event(self) -> &'static str {
+        match self {
+            Agent::Gemini => "BeforeAgent",
+            _ => "UserPromptSubmit",
+        }
+    }
+
+    /// The hook event that ends a turn.
+    pub fn stop_event(self) -> &'static str {
+        match self {
+            Agent::Gemini => "AfterAgent",
+            _ => "Stop",
+        }
+    }
+
+    /// SessionStart fires only with the first prompt (also after a resume), not when the TUI starts.
+    pub fn lazy_session_start(self) -> bool {
+        matches!(self, Agent::Codex | Agent::Copilot | Agent::Opencode)
+    }
+
+    /// What quits the TUI when typed into its input box.
+    pub fn quit_command(self) -> &'static str {
+        match self {
+            Agent::Claude | Agent::Copilot | Agent::Opencode => "/exit",
+            Agent::Codex | Agent::Gemini | Agent::Qwen => "/quit",
         }
     }
 }

@@ -3,6 +3,9 @@
 
 use serde_json::{json, Value};
 
+pub mod chat;
+pub mod gemini;
+
 /// A word in the last user message that makes the stub answer with a shell tool call
 /// (`echo stub-tool-ran`).
 pub const USE_TOOL: &str = "USE_TOOL";

@@ -1,0 +1,131 @@
+//! Where Gemini CLI and Copilot CLI keep a conversation, for telling a resumable one from one whose
+//! transcript is gone (Claude's and Qwen's recorded `transcript_path` is the conversation; Codex's rollouts
+//! are in [`crate::transcripts`]).
+//!
+//! - Copilot: `$COPILOT_HOME/session-state/<id>/events.jsonl`, else `~/.copilot/session-state/…`. Its
+//!   SessionStart carries no transcript path, so the record may have none: the store is looked up by id.
+//! - Gemini: `~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`. A resume names a *new* file (the
+//!   original keeps the conversation), so the record's path is only the project's `chats` folder: any
+//!   session file there with the id's first 8 characters is the conversation.
+
+use agterm_backup_core::record::LiveRecord;
+use std::path::{Path, PathBuf};
+
+/// Copilot's `session-state` folder.
+pub fn copilot_session_state(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    let non_empty = |k: &str| env(k).filter(|v| !v.is_empty());
+    non_empty("COPILOT_HOME")
+        .map(PathBuf::from)
+        .or_else(|| non_empty("HOME").map(|h| Path::new(&h).join(".copilot")))
+        .map(|d| d.join("session-state"))
+}
+
+/// Whether `rec`'s conversation is in its agent's store; `None` for agents this module does not cover
+/// (or a Gemini record without a transcript path, where nothing says which project it is in).
+pub fn in_store(rec: &LiveRecord, copilot_state: Option<&Path>) -> Option<bool> {
+    match rec.agent.as_str() {
+        "copilot" => {
+            let dir = copilot_state?;
+            Some(dir.join(&rec.session_id).join("events.jsonl").is_file())
+        }
+        "gemini" => {
+            let chats = Path::new(rec.transcript_path.as_deref()?).parent()?;
+            let tail = format!("-{}.jsonl", rec.session_id.get(..8)?);
+            let found = std::fs::read_dir(chats).ok()?.flatten().any(|e| {
+                e.file_name()
+                    .to_str()
+                    .is_some_and(|n| n.starts_with("session-") && n.ends_with(&tail))
+            });
+            Some(found)
+        }
+        _ => None,
+    }
+}
+
+/// Why `rec`'s conversation is gone from its store, for the plan row.
+pub fn gone_reason(rec: &LiveRecord, copilot_state: Option<&Path>) -> String {
+    match rec.agent.as_str() {
+        "copilot" => format!(
+            "no Copilot session {} under {}",
+            rec.session_id,
+            copilot_state
+                .map(|d| d.display().to_string())
+                .unwrap_or_default()
+        ),
+        _ => format!(
+            "no Gemini session file for {} next to {}",
+            rec.session_id,
+            rec.transcript_path.as_deref().unwrap_or("")
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(agent: &str, id: &str, transcript: Option<&str>) -> LiveRecord {
+        let mut r = crate::fixtures::record(
+            id,
+            agterm_backup_core::pane::PaneRole::Left,
+            "2026-12-01T09:00:00Z",
+        );
+        r.agent = agent.into();
+        r.transcript_path = transcript.map(String::from);
+        r
+    }
+
+    #[test]
+    fn copilot_is_looked_up_by_id_and_gemini_by_its_chats_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let state = tmp.path().join("session-state");
+        let id = "2274673b-b72d-48fb-b62e-57a27e48e1fc";
+        std::fs::create_dir_all(state.join(id)).unwrap();
+        std::fs::write(state.join(id).join("events.jsonl"), "{}\n").unwrap();
+        assert_eq!(
+            in_store(&record("copilot", id, None), Some(&state)),
+            Some(true)
+        );
+        let other = "9274673b-b72d-48fb-b62e-57a27e48e1fc";
+        assert_eq!(
+            in_store(&record("copilot", other, None), Some(&state)),
+            Some(false)
+        );
+        assert!(gone_reason(&record("copilot", other, None), Some(&state)).contains(other));
+
+        let chats = tmp.path().join("tmp/proj/chats");
+        std::fs::create_dir_all(&chats).unwrap();
+        let gid = "e15aedac-044a-43db-82b4-f9721dedb557";
+        std::fs::write(
+            chats.join("session-2026-12-01T11-19-e15aedac.jsonl"),
+            "{}\n",
+        )
+        .unwrap();
+        // The resume's new file is what the record names; the original is still found.
+        let named = chats.join("session-2026-12-01T12-00-e15aedac.jsonl");
+        let rec = record("gemini", gid, Some(&named.display().to_string()));
+        assert_eq!(in_store(&rec, None), Some(true));
+        let gone = record("gemini", other, Some(&named.display().to_string()));
+        assert_eq!(in_store(&gone, None), Some(false));
+        assert_eq!(in_store(&record("gemini", gid, None), None), None);
+        assert_eq!(in_store(&record("claude", gid, None), None), None);
+    }
+
+    #[test]
+    fn copilot_home_moves_the_store() {
+        let env = |k: &str| match k {
+            "COPILOT_HOME" => Some("/c".to_string()),
+            "HOME" => Some("/h".to_string()),
+            _ => None,
+        };
+        assert_eq!(
+            copilot_session_state(&env),
+            Some(PathBuf::from("/c/session-state"))
+        );
+        let env = |k: &str| (k == "HOME").then(|| "/h".to_string());
+        assert_eq!(
+            copilot_session_state(&env),
+            Some(PathBuf::from("/h/.copilot/session-state"))
+        );
+    }
+}
