@@ -80,7 +80,14 @@ fn check(agent: &str, file: &Path) {
     let original = std::fs::read(file).unwrap();
     std::fs::write(&path, &original).unwrap();
     let name = file.file_name().unwrap().to_string_lossy().into_owned();
-    let apply = ["installer", "apply", "--agents", agent, "--no-denylist"];
+    let apply = [
+        "installer",
+        "apply",
+        "--agents",
+        agent,
+        "--no-denylist",
+        "--no-tmux",
+    ];
     let out = s.run(&apply);
     if name.starts_with("refused-") {
         assert_eq!(out.status.code(), Some(2), "{name}: {}", text(&out.stdout));
