@@ -63,9 +63,18 @@ impl Tmux {
         match &self.env {
             None => {
                 cmd.arg("-f").arg("/dev/null").env_remove("TMUX");
+                for (k, _) in std::env::vars_os() {
+                    if k.to_str().is_some_and(is_ci_variable) {
+                        cmd.env_remove(k);
+                    }
+                }
             }
             Some(env) => {
-                cmd.env_clear().envs(env.iter().map(|(k, v)| (k, v)));
+                cmd.env_clear().envs(
+                    env.iter()
+                        .filter(|(k, _)| !is_ci_variable(k))
+                        .map(|(k, v)| (k, v)),
+                );
             }
         }
         cmd.args(args);
@@ -177,4 +186,20 @@ impl Drop for Tmux {
             self.kill_server();
         }
     }
+}
+
+/// The variables that mark a CI run (`CI`, `CONTINUOUS_INTEGRATION`, `CI_*`): the panes stand for a user's
+/// terminal, and agents read them as "not interactive" (Gemini CLI's `is-in-ci` starts no input box), so
+/// the test process's CI marks never reach a pane's shell.
+pub fn is_ci_variable(name: &str) -> bool {
+    name == "CI" || name == "CONTINUOUS_INTEGRATION" || name.starts_with("CI_")
+}
+
+/// `env(1)` arguments that unset every [`is_ci_variable`] this process has, for a pane's shell.
+pub fn unset_ci_args() -> Vec<String> {
+    std::env::vars_os()
+        .filter_map(|(k, _)| k.into_string().ok())
+        .filter(|k| is_ci_variable(k))
+        .flat_map(|k| ["-u".to_string(), k])
+        .collect()
 }

@@ -101,6 +101,7 @@ fn pane_shell(env: &[(String, String)]) -> Vec<String> {
     let mut argv: Vec<String> = ["/usr/bin/env", "-u", "TMUX", "-u", "TMUX_PANE"]
         .map(String::from)
         .to_vec();
+    argv.extend(crate::tmux::unset_ci_args());
     if let Some((_, path)) = env.iter().rev().find(|(k, _)| k == "PATH") {
         argv.push(format!("PATH={path}"));
     }

@@ -76,6 +76,7 @@ impl PaneHost {
                 .iter()
                 .map(|s| s.to_string()),
         );
+        args.extend(crate::tmux::unset_ci_args());
         // Login profiles (Debian's /etc/profile) reset PATH; a PATH the test asked for is put back once,
         // before the first prompt, so typed lines see it.
         args.push(format!("PROMPT_COMMAND={PROMPT_COMMAND}"));
