@@ -108,6 +108,7 @@ fn main() {
             as_of: None,
             now: None,
             transcripts: &transcripts,
+            launch: None,
         });
         let typed = rows
             .iter()

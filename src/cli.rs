@@ -70,6 +70,21 @@ pub enum Command {
     #[command(after_help = "Example:\n  agterm-backup timer install --every 600")]
     Timer(TimerArgs),
 
+    /// Print the shell integration for your rc file: each captured pane resumes its own conversation
+    /// when its shell starts after a restart, with no command to run
+    #[command(
+        after_help = "Examples (the installer's `apply --shell` writes the line for you):\n  eval \"$(agterm-backup init zsh)\"      # ~/.zshrc\n  eval \"$(agterm-backup init bash)\"     # ~/.bashrc\n  agterm-backup init fish | source       # ~/.config/fish/config.fish\n\nAGTERM_BACKUP_AUTO=0 turns it off in a shell; AGTERM_BACKUP_ANSWER=no leaves Claude's\n\"resume from summary?\" question to you (default: option 2, as restore answers)."
+    )]
+    Init(InitArgs),
+
+    /// Run by the `init` snippet at a shell's first prompt: prints what to resume in this pane, or nothing
+    #[command(hide = true)]
+    ShellStart(ShellStartArgs),
+
+    /// Started by `shell-start`: answers Claude's resume question in one pane, then exits
+    #[command(hide = true)]
+    ShellAnswer(ShellAnswerArgs),
+
     /// Print a shell completion script
     #[command(after_help = "Example:\n  agterm-backup completions zsh > ~/.zfunc/_agterm-backup")]
     Completions(CompletionsArgs),
@@ -222,6 +237,44 @@ pub enum TimerAction {
     Install,
     Status,
     Uninstall,
+}
+
+/// A shell the `init` snippet is written for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InitShell {
+    Zsh,
+    Bash,
+    Fish,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct InitArgs {
+    #[arg(value_enum)]
+    pub shell: InitShell,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct ShellStartArgs {
+    /// The shell asking (the line it gets is valid in all three)
+    #[arg(long, value_enum)]
+    pub shell: InitShell,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct ShellAnswerArgs {
+    #[arg(long, value_enum)]
+    pub terminal: TerminalArg,
+    /// The tmux server's socket (with `--terminal tmux`)
+    #[arg(long)]
+    pub tmux_socket: Option<String>,
+    #[arg(long)]
+    pub session: String,
+    #[arg(long)]
+    pub role: String,
+    #[arg(long)]
+    pub pane_id: Option<String>,
+    #[arg(long)]
+    pub choice: u8,
 }
 
 #[derive(Debug, Args, Clone)]

@@ -4,6 +4,7 @@
 
 pub mod cli;
 mod cmd;
+pub mod shell_init;
 
 use clap::Parser;
 use std::process::ExitCode;

@@ -2,8 +2,11 @@
 
 mod answer;
 mod completions;
+mod init;
 mod installer;
 mod restore;
+mod shell_answer;
+mod shell_start;
 mod snap;
 mod status;
 mod timer;
@@ -28,6 +31,9 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Answer(a) => answer::run(a, socket),
         Command::Snap(a) => snap::run(a, socket),
         Command::Timer(a) => timer::run(a),
+        Command::Init(a) => init::run(a),
+        Command::ShellStart(a) => shell_start::run(a, socket),
+        Command::ShellAnswer(a) => shell_answer::run(a, socket),
         Command::Completions(a) => completions::run(a),
         Command::Man => completions::man(),
     }

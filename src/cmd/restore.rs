@@ -123,12 +123,7 @@ impl Run<'_> {
     ) -> Result<Option<serde_json::Value>, CliError> {
         let args = self.args;
         let env = |k: &str| std::env::var(k).ok();
-        let mut term: Box<dyn Terminal> = match scope {
-            Scope::Agterm => Box::new(connect(socket.as_deref()).map_err(CliError::failure)?),
-            Scope::Tmux { socket } => {
-                Box::new(TmuxTerminal::new(TmuxServer::new(socket, TMUX_CLI_TIMEOUT)))
-            }
-        };
+        let mut term = open_terminal(scope, socket)?;
         let what = match scope {
             Scope::Agterm => "agterm's",
             Scope::Tmux { .. } => "tmux's",
@@ -189,6 +184,20 @@ impl Run<'_> {
         }
         Ok(json(&words))
     }
+}
+
+/// The terminal a scope acts on: agterm behind its socket (`--socket`, else the environment's), or one
+/// tmux server.
+pub fn open_terminal(
+    scope: &Scope,
+    socket: Option<PathBuf>,
+) -> Result<Box<dyn Terminal>, CliError> {
+    Ok(match scope {
+        Scope::Agterm => Box::new(connect(socket.as_deref()).map_err(CliError::failure)?),
+        Scope::Tmux { socket } => {
+            Box::new(TmuxTerminal::new(TmuxServer::new(socket, TMUX_CLI_TIMEOUT)))
+        }
+    })
 }
 
 /// The state directory, or a failure that says how to name one.

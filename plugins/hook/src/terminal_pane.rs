@@ -10,6 +10,7 @@ use crate::skip::Skip;
 use agterm_backup_core::pane::tmux::TmuxPane;
 use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::state::StateDir;
+use agterm_backup_core::terminal::PaneView;
 use agterm_backup_tmux::command::TmuxServer;
 use agterm_backup_tmux::env::TmuxEnv;
 use agterm_backup_tmux::name::NameCache;
@@ -34,6 +35,24 @@ pub fn find(env: &Env) -> Result<FoundPane, Skip> {
             .ok_or(Skip::NoTmuxPane);
     }
     PaneEnv::from_env(env).map(FoundPane::Agterm)
+}
+
+impl FoundPane {
+    /// Whether `view` (a pane as the terminal lists it) is this pane: agterm's by its persistent pane
+    /// id where both have one, else by session and role; tmux's by its `%N`, exact while its server runs.
+    pub fn shows(&self, view: &PaneView) -> bool {
+        match self {
+            FoundPane::Agterm(p) => match (&p.pane_id, &view.pane_id) {
+                (Some(mine), Some(theirs)) if view.tmux.is_none() => {
+                    mine.eq_ignore_ascii_case(theirs)
+                }
+                _ => view.session_id.eq_ignore_ascii_case(&p.session) && view.role == p.role,
+            },
+            FoundPane::Tmux(t) => {
+                view.tmux.is_some() && view.pane_id.as_deref() == Some(t.pane_id.as_str())
+            }
+        }
+    }
 }
 
 /// The pane, with a tmux pane's name known.

@@ -6,7 +6,8 @@
 //! Everything goes through the [`Terminal`] seam, so the same code drives agterm, the fake agterm of the
 //! tests and the in-memory [`crate::mock::MockTerminal`].
 
-use crate::dialog::{answer_keys, choice_label, claude_ready, find_dialog};
+use crate::dialog::{answer_keys, find_dialog};
+use crate::once::{NotTaken, Trigger};
 use crate::plan::{foreground_agent_args, not_idle, PlanRow};
 use crate::prompt::{root_prompt, typed_on_prompt};
 use crate::render::pane_label;
@@ -15,7 +16,7 @@ use agterm_backup_core::printable::printable;
 use agterm_backup_core::resume::ResumeLine;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::{PaneRef, PaneView, ScreenRange, Terminal};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Environment variable: seconds to wait for Claude's dialog after typing (default 90).
 pub const DIALOG_TIMEOUT_ENV: &str = "AGTERM_BACKUP_DIALOG_TIMEOUT_SECS";
@@ -160,6 +161,12 @@ pub fn type_plan(
         }
     }
     let confirmed = confirm(term, rows, &typed, opts, &mut outcomes, progress);
+    // An agent that came up and exited at once is not back: a later restore may try again.
+    for (row, outcome) in rows.iter().zip(&outcomes) {
+        if matches!(outcome, Some(Outcome::Exited(_))) {
+            release(row, state);
+        }
+    }
     if let Some(choice) = opts.answer {
         let claude: Vec<usize> = confirmed
             .into_iter()
@@ -211,59 +218,25 @@ fn type_one(term: &mut dyn Terminal, row: &PlanRow, state: &StateDir) -> Result<
     let line = resume
         .into_typable(state, &row.key.to_string())
         .map_err(|e| Outcome::Failed(format!("could not write the resume script: {e}")))?;
-    term.type_text(target, &format!("{line}\n"))
-        .map_err(|e| Outcome::Failed(format!("typing failed: {e}")))?;
+    // Once per launch: a shell's start-up trigger (or another restore) that brought the conversation
+    // back first holds its marker, and then nothing is typed.
+    if let Some(claim) = &row.claim {
+        claim.take(state, Trigger::Restore).map_err(|e| match e {
+            NotTaken::Taken(_) => Outcome::NotIdle(e.to_string()),
+            NotTaken::Io(_) => Outcome::Failed(e.to_string()),
+        })?;
+    }
+    term.type_text(target, &format!("{line}\n")).map_err(|e| {
+        release(row, state);
+        Outcome::Failed(format!("typing failed: {e}"))
+    })?;
     Ok(screen)
 }
 
-/// Watches the screens of `watch` rows for Claude's dialog and answers `choice`; stops per pane once
-/// answered or once Claude's prompt shows without the dialog, and overall at the dialog timeout.
-fn watch_dialogs(
-    term: &mut dyn Terminal,
-    rows: &[PlanRow],
-    watch: &[usize],
-    choice: u8,
-    opts: &ExecOptions,
-    outcomes: &mut [Option<Outcome>],
-    progress: &mut dyn Progress,
-) {
-    let Ok(keys) = answer_keys(choice) else {
-        return;
-    };
-    let started = Instant::now();
-    let deadline = started + opts.dialog_timeout;
-    let mut waiting: Vec<usize> = watch.to_vec();
-    while !waiting.is_empty() {
-        waiting.retain(|&i| {
-            let target = rows[i].target.as_ref().expect("typed rows have a target");
-            let Ok(screen) = term.screen(target, ScreenRange::Visible) else {
-                return true;
-            };
-            if find_dialog(&screen).is_some() {
-                if term.type_text(target, &keys).is_ok() {
-                    outcomes[i] = Some(Outcome::Resumed {
-                        answered: Some(choice),
-                    });
-                    progress.line(&format!(
-                        "{}: answered the resume question: {choice} ({})",
-                        pane_label(&rows[i]),
-                        choice_label(choice)
-                    ));
-                }
-                return false;
-            }
-            !claude_ready(&screen)
-        });
-        if waiting.is_empty() || Instant::now() >= deadline {
-            break;
-        }
-        let labels: Vec<String> = waiting.iter().map(|&i| pane_label(&rows[i])).collect();
-        progress.waiting(
-            "Claude to boot (resume question?)",
-            &labels,
-            started.elapsed(),
-        );
-        std::thread::sleep(opts.poll);
+/// Gives back the row's once-per-launch markers.
+fn release(row: &PlanRow, state: &StateDir) {
+    if let Some(claim) = &row.claim {
+        claim.release(state);
     }
 }
 
@@ -321,6 +294,11 @@ pub fn answer_waiting(
 #[path = "confirm.rs"]
 mod confirm;
 use confirm::confirm;
+
+#[path = "watch.rs"]
+mod watch;
+pub use watch::answer_when_asked;
+use watch::watch_dialogs;
 
 #[cfg(test)]
 #[path = "execute_tests.rs"]

@@ -36,6 +36,7 @@ fn setup() -> (Vec<PlanRow>, MockTerminal) {
         as_of: None,
         now: None,
         transcripts: &t,
+        launch: None,
     });
     (rows, MockTerminal::new(TerminalInfo::default(), panes))
 }

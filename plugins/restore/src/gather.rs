@@ -2,6 +2,7 @@
 //! transcripts, then call [`plan`].
 
 use crate::load::captured_panes;
+use crate::once::{LaunchId, TerminalTag, ThisLaunch, Trigger};
 use crate::plan::{cutoff, plan, Action, CapturedPane, PlanInput, PlanRow, SkipReason};
 use crate::render::PlanContext;
 use crate::transcripts::{codex_home, Transcripts};
@@ -47,6 +48,7 @@ pub fn plan_offline(state: &StateDir, env: &dyn Fn(&str) -> Option<String>) -> V
         as_of: None,
         now: Some(Utc::now()),
         transcripts: &transcripts,
+        launch: None,
     })
 }
 
@@ -88,6 +90,14 @@ impl Scope {
                         .filter_map(LiveRecord::tmux)
                         .any(|t| t.socket == *socket)
             }
+        }
+    }
+
+    /// The terminal part of this scope's launch markers.
+    pub fn terminal_tag(&self) -> TerminalTag {
+        match self {
+            Scope::Agterm => TerminalTag::Agterm,
+            Scope::Tmux { socket } => TerminalTag::Tmux(socket.clone()),
         }
     }
 
@@ -156,7 +166,34 @@ pub fn gather_in(
     env: &dyn Fn(&str) -> Option<String>,
     scope: &Scope,
 ) -> Result<Planned, TerminalError> {
+    gather_for(
+        term,
+        state,
+        as_of,
+        realize_wait,
+        env,
+        scope,
+        Trigger::Restore,
+    )
+}
+
+/// Plans for `trigger` (restore, or one shell's start): [`gather_in`] with this launch's once-per-launch
+/// markers read for the plan (`once.rs`).
+pub fn gather_for(
+    term: &mut dyn Terminal,
+    state: &StateDir,
+    as_of: Option<DateTime<Utc>>,
+    realize_wait: Duration,
+    env: &dyn Fn(&str) -> Option<String>,
+    scope: &Scope,
+    trigger: Trigger,
+) -> Result<Planned, TerminalError> {
     let info = term.info()?;
+    let launch = ThisLaunch::read(
+        state,
+        trigger,
+        LaunchId::new(&scope.terminal_tag(), info.launched_at),
+    );
     let cut = as_of.or(info.launched_at);
     let mut captured = captured_panes(state, cut);
     captured.retain(|c| scope.holds(c));
@@ -172,6 +209,7 @@ pub fn gather_in(
             as_of,
             now: Some(Utc::now()),
             transcripts: &transcripts,
+            launch: Some(&launch),
         };
         let mut rows = plan(&input);
         let waiting = rows.iter().any(|r| {

@@ -198,6 +198,7 @@ mod tests {
             as_of: None,
             now: Some(server_start),
             transcripts: &transcripts,
+            launch: None,
         });
         let code = |i: usize| match &rows[i].action {
             Action::Type { line, .. } => format!("type {line}"),

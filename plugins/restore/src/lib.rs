@@ -13,6 +13,7 @@
 //!   re-checking each pane first and confirming the agent came up; answering the dialog.
 //! - [`join_tmux`]: which pane of a running tmux server a tmux record belongs to (name, index, cwd).
 //! - [`gather`]: one planning pass against the running terminal (the edge around [`plan`]).
+//! - [`once`]: the once-per-launch markers (`resumed/<launch>/`) that `restore` and `shell-start` take.
 //! - [`load`]: reading records, journals and harvested snapshot entries from the state directory.
 //! - [`snapshot`]: `snap` and `snap --harvest`.
 //! - [`status`]: the `status` report.
@@ -28,6 +29,7 @@ pub mod gather;
 pub mod join_tmux;
 pub mod load;
 pub mod mock;
+pub mod once;
 pub mod plan;
 pub mod prompt;
 pub mod render;

@@ -5,6 +5,7 @@
 //! | #  | condition                                                                          | row                                 |
 //! |----|------------------------------------------------------------------------------------|-------------------------------------|
 //! | 1  | no record, or every record was written after the cutoff                            | skip `no-record`                    |
+//! | 1b | shell start: the terminal's launch time is unknown (no journal rule, no marker)    | skip `no-launch-time`               |
 //! | 2  | the chosen record's agent is unknown / its session id is invalid                   | skip `unknown-agent` / `invalid-id` |
 //! | 3  | no open pane joins the record (pane id, else session id + role; tmux: its place)   | skip `pane-gone`                    |
 //! | 3b | a tmux join its pane's directory does not confirm, or the pane moved since         | skip `join-uncertain`               |
@@ -14,7 +15,10 @@
 //! | 7  | the agent in the foreground runs a conversation started in this launch             | skip `new-conversation`             |
 //! | 8  | the pane's foreground is the agent (a Live daemon kept it, a pin fired, …)         | skip `already-running`              |
 //! | 9  | anything else in the foreground (vim, a build, …)                                  | skip `busy`                         |
-//! | 10 | a pin agterm is still to type itself (Re-run; unrealized, or just launched)        | skip `pinned`                       |
+//! | 9b | the conversation or the pane got its resume in this launch (a marker; shell start: | skip `resumed`                      |
+//! |    | also any record naming the conversation written since the launch)                 |                                     |
+//! | 10 | a pin agterm is still to type itself (Re-run; unrealized, or just launched; shell  | skip `pinned`                       |
+//! |    | start: any pin in Re-run, however long ago the launch)                             |                                     |
 //! | 11 | the pane's terminal is not up (`realized: false`) after restore's wait             | skip `not-realized`                 |
 //! | 12 | agterm sees no shell in front either (a setuid `sudo` it cannot read)              | skip `hidden-foreground`            |
 //! | 13 | the conversation's transcript / rollout is gone                                    | skip `transcript-gone`              |
@@ -52,9 +56,17 @@
 //! daemon kept alive shows as the pane's foreground (row 8, marked as kept by Live). A daemon recreated
 //! after a reboot runs a fresh shell (or a replayed argv), which rows 7, 9 and 15 handle like any pane.
 //!
+//! **Once per launch (rows 1b, 9b; `once.rs`).** With [`PlanInput::launch`] the plan reads the markers
+//! `restore` and `shell-start` take before they type or run a line; a `type` row then carries the
+//! [`Claim`] to take. A shell's start-up trigger ([`Trigger::ShellStart`]) stands aside whenever anyone
+//! else may bring the conversation back: without a launch time (no journal rule, no marker), after a run
+//! of the conversation in this launch, and under any Re-run pin (agterm types it; the line would land in
+//! the agent).
+//!
 //! Row 7 is what keeps a replayed bare agent from winning (Live after a reboot without the denylist): the
 //! pane is busy with a *new* conversation, so nothing is typed and the row says how to get the old one back.
 
+use crate::once::{Claim, ThisLaunch, Trigger};
 pub use crate::skip::SkipReason;
 use crate::transcripts::Transcripts;
 use agterm_backup_core::agent::{agent, AgentSpec};
@@ -94,6 +106,9 @@ pub struct PlanInput<'a> {
     /// The time of planning (`None`: unknown — a pin is then always taken to be still firing).
     pub now: Option<DateTime<Utc>>,
     pub transcripts: &'a Transcripts,
+    /// Who asks and what this launch brought back already; `None`: `restore` without markers (the launch
+    /// time unknown, or a caller from before the markers).
+    pub launch: Option<&'a ThisLaunch>,
 }
 
 /// How long after agterm's launch a realized pane's pin may still be on its way in: agterm typed it
@@ -141,6 +156,8 @@ pub struct PlanRow {
     /// The record came from the journal (the current one was written after the cutoff).
     pub from_journal: bool,
     pub action: Action,
+    /// The once-per-launch markers to take right before typing (a `type` row with a known launch).
+    pub claim: Option<Claim>,
 }
 
 impl PlanRow {
@@ -221,7 +238,13 @@ fn plan_one(
         action: Action::Skip {
             reason: SkipReason::PaneGone,
         },
+        claim: None,
     };
+    let trigger = input.launch.map_or(Trigger::Restore, |l| l.trigger);
+    // 1b. A shell start needs the journal rule and the markers, both keyed by the launch.
+    if trigger == Trigger::ShellStart && input.launch.and_then(|l| l.id.as_ref()).is_none() {
+        return row.skip(SkipReason::NoLaunchTime);
+    }
     // 1. A record in force at the cutoff.
     let Some((rec, from_journal)) = j.record else {
         let why = match (&c.record, cutoff(input)) {
@@ -282,8 +305,15 @@ fn plan_one(
         let reason = foreground_reason(input, spec, rec, c, from_journal, pane, fg);
         return row.skip(reason);
     }
+    // 9b. Once per launch.
+    if let Some(reason) = input
+        .launch
+        .and_then(|l| l.resumed_reason(input.captured, cutoff(input), &c.key, rec))
+    {
+        return row.skip(reason);
+    }
     // 10. agterm types the pin itself.
-    if let Some(line) = firing_pin(input, pane, rec) {
+    if let Some(line) = firing_pin(input, pane, rec, trigger) {
         return row.skip(SkipReason::Pinned { line });
     }
     // 11–12. Never typed blind: the pane is up and agterm sees its shell.
@@ -307,6 +337,12 @@ fn plan_one(
                 line: resume.line.clone(),
                 resume,
             };
+            row.claim = input.launch.and_then(|l| l.id.clone()).map(|launch| Claim {
+                launch,
+                agent: rec.agent.clone(),
+                session_id: rec.session_id.clone(),
+                pane: c.key.clone(),
+            });
             row
         }
         Err(e) => row.skip(SkipReason::from_resume_error(&e)),
@@ -340,7 +376,12 @@ pub fn not_idle(pane: &PaneView) -> Option<SkipReason> {
 /// The pin agterm will type into `pane` itself, if any: a non-empty pin in Re-run mode (or, with the mode
 /// unknown, one agterm confirmed it will run when the hook set it) that is still to fire — its pane not
 /// realized yet, or agterm launched less than [`PIN_GRACE_SECS`] ago.
-fn firing_pin(input: &PlanInput<'_>, pane: &PaneView, rec: &LiveRecord) -> Option<String> {
+fn firing_pin(
+    input: &PlanInput<'_>,
+    pane: &PaneView,
+    rec: &LiveRecord,
+    trigger: Trigger,
+) -> Option<String> {
     let line = pane.pin.clone().filter(|l| !l.trim().is_empty())?;
     let armed = match input.mode {
         Some(RestoreMode::Rerun) => true,
@@ -348,7 +389,8 @@ fn firing_pin(input: &PlanInput<'_>, pane: &PaneView, rec: &LiveRecord) -> Optio
         None => rec.pin == Some(PinOutcome::Ok),
     };
     let since_launch = input.now.zip(input.launched_at).map(|(n, l)| n - l);
-    let still_coming = pane.realized == Some(false)
+    let still_coming = trigger == Trigger::ShellStart
+        || pane.realized == Some(false)
         || since_launch.is_none_or(|d| d < chrono::Duration::seconds(PIN_GRACE_SECS));
     (armed && still_coming).then_some(line)
 }
@@ -415,3 +457,7 @@ mod tests;
 #[cfg(test)]
 #[path = "plan_rows_tests.rs"]
 mod row_tests;
+
+#[cfg(test)]
+#[path = "plan_once_tests.rs"]
+mod once_tests;

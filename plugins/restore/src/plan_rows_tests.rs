@@ -33,6 +33,7 @@ fn run_mode(
         as_of: None,
         now: None,
         transcripts: &all_transcripts(captured),
+        launch: None,
     })
 }
 
@@ -245,6 +246,7 @@ fn as_of_gives_each_pane_what_it_held_then() {
         as_of: Some(ts("2026-11-30T10:30:00Z")),
         now: None,
         transcripts: &all_transcripts(&captured),
+        launch: None,
     });
     assert_eq!((code(&rows[0]), code(&rows[1])), ("type", "type"));
     assert_eq!(rows[0].session_id.as_deref(), Some(ID_A));
@@ -436,6 +438,7 @@ fn a_realized_pane_whose_pin_had_its_chance_is_planned_like_any_other() {
                 as_of: None,
                 now: now.map(ts),
                 transcripts: &all_transcripts(&c),
+                launch: None,
             })[0],
         )
     };

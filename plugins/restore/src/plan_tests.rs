@@ -27,6 +27,7 @@ fn run(
         as_of: None,
         now: None,
         transcripts: t,
+        launch: None,
     })
 }
 
@@ -264,6 +265,7 @@ fn as_of_moves_the_cutoff_by_hand() {
         as_of: as_of.map(ts),
         now: None,
         transcripts: &t,
+        launch: None,
     };
     assert_eq!(plan(&input(None))[0].session_id.as_deref(), Some(ID_B));
     let rows = plan(&input(Some("2026-11-30T12:00:00Z")));
@@ -314,6 +316,7 @@ fn live_modes() {
             as_of: None,
             now: None,
             transcripts: &t,
+            launch: None,
         })
     };
     // Clean quit and relaunch: the daemon kept the agent; nothing is typed.

@@ -280,6 +280,7 @@ mod tests {
             as_of: None,
             now: None,
             transcripts: &t,
+            launch: None,
         })
     }
 

@@ -10,6 +10,9 @@ pub enum SkipReason {
     NoRecord {
         why: String,
     },
+    /// A shell start without the terminal's launch time: neither the journal rule nor the
+    /// once-per-launch marker can work, so the shell stands aside.
+    NoLaunchTime,
     /// The record names an agent this release does not know (written by a newer one, or damaged).
     UnknownAgent {
         agent: String,
@@ -44,6 +47,10 @@ pub enum SkipReason {
     },
     /// agterm sees neither a program nor a shell in front: something it cannot read (setuid `sudo`).
     HiddenForeground,
+    /// The conversation or the pane already got its resume in this launch (`once.rs`).
+    Resumed {
+        why: String,
+    },
     /// agterm is still to type this pane's pin itself (Re-run mode, right after launch).
     Pinned {
         line: String,
@@ -74,6 +81,7 @@ impl SkipReason {
     pub fn code(&self) -> &'static str {
         match self {
             SkipReason::NoRecord { .. } => "no-record",
+            SkipReason::NoLaunchTime => "no-launch-time",
             SkipReason::UnknownAgent { .. } => "unknown-agent",
             SkipReason::InvalidId { .. } => "invalid-id",
             SkipReason::PaneGone => "pane-gone",
@@ -85,6 +93,7 @@ impl SkipReason {
             SkipReason::NewConversation { .. } => "new-conversation",
             SkipReason::Busy { .. } => "busy",
             SkipReason::HiddenForeground => "hidden-foreground",
+            SkipReason::Resumed { .. } => "resumed",
             SkipReason::Pinned { .. } => "pinned",
             SkipReason::NotRealized => "not-realized",
             SkipReason::TranscriptGone { .. } => "transcript-gone",
@@ -96,6 +105,7 @@ impl SkipReason {
     pub fn describe(&self) -> String {
         match self {
             SkipReason::NoRecord { why } => format!("no record: {why}"),
+            SkipReason::NoLaunchTime => "no launch time: the terminal's start is unknown, so a shell does not resume on its own; run restore".into(),
             SkipReason::UnknownAgent { agent } => format!(
                 "unknown agent {agent:?}: this agterm-backup cannot resume it; a newer release may"
             ),
@@ -135,6 +145,9 @@ impl SkipReason {
                 format!("busy: `{}` is in the foreground", foreground.join(" "))
             }
             SkipReason::HiddenForeground => "busy: agterm sees no shell at the prompt (a program it cannot read, such as sudo, holds the pane)".into(),
+            SkipReason::Resumed { why } => format!(
+                "resumed: this conversation or pane was already brought back since the terminal's launch ({why}); not twice"
+            ),
             SkipReason::Pinned { line } => format!(
                 "pinned: agterm types this pane's pin itself (`{line}`); if it does not bring the agent back, run restore again in a minute"
             ),

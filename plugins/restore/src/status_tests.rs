@@ -41,6 +41,7 @@ fn rows_for_captured_and_agent_panes_with_warnings() {
         as_of: None,
         now: None,
         transcripts: &t,
+        launch: None,
     });
     let info = TerminalInfo {
         version: Some("0.34.0".into()),
@@ -133,6 +134,7 @@ fn agents_captured_in_this_launch_are_captured() {
         as_of: None,
         now: None,
         transcripts: &Transcripts::default(),
+        launch: None,
     });
     assert!(
         rows[0].session_id.is_none(),

@@ -1,0 +1,316 @@
+//! Once per launch: the marker that says a conversation (and a pane) was already brought back since the
+//! terminal's launch, so that a shell's start-up trigger (`shell-start`), a second shell in the same
+//! pane, a split, and `restore` (by hand or from tmux-resurrect's hook) never resume it twice.
+//!
+//! Layout, in the state directory:
+//!
+//! ```text
+//! resumed/<LAUNCH>/conversation.<agent>.<id>   one per conversation brought back in this launch
+//! resumed/<LAUNCH>/pane.<PANE-KEY>             one per pane that got a conversation in this launch
+//! resumed/<LAUNCH>/.lock                       flock: both markers of a claim are taken together
+//! ```
+//!
+//! `<LAUNCH>` names the terminal and its launch: `agterm-<unix start>`, `tmux-<hash of the socket>-<unix
+//! server start>`. A claim takes both files with `O_EXCL` under the folder's lock: all or nothing, and
+//! only one claimant ever wins. Each file holds one JSON line (who claimed, when). A new launch of the
+//! same terminal removes the folders of its earlier launches.
+//!
+//! The plan reads the markers ([`Resumed`]; row 9b of [`crate::plan`]); `restore` and `shell-start`
+//! take them right before typing or printing ([`Claim::take`]). `restore --dry-run` takes none.
+
+use crate::plan::{CapturedPane, SkipReason};
+use agterm_backup_core::pane::PaneKey;
+use agterm_backup_core::record::LiveRecord;
+use agterm_backup_core::state::StateDir;
+use chrono::{DateTime, Utc};
+use std::collections::BTreeSet;
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::path::PathBuf;
+
+/// What asks for the plan: `restore` (typing into every pane), or one shell at its first prompt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trigger {
+    Restore,
+    /// `shell-start`: the plan is read for the asking shell's own pane, and it stands aside whenever
+    /// anyone else may bring the conversation back (a pin agterm types, a run in this launch).
+    ShellStart,
+}
+
+impl Trigger {
+    pub fn word(self) -> &'static str {
+        match self {
+            Trigger::Restore => "restore",
+            Trigger::ShellStart => "shell-start",
+        }
+    }
+}
+
+/// One launch of one terminal, as a folder name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LaunchId {
+    /// The terminal part: `agterm`, `tmux-<hash>` (shared by every launch of the same terminal).
+    terminal: String,
+    name: String,
+}
+
+impl LaunchId {
+    /// `terminal` is `agterm` or a tmux server's socket path; `None` without a launch time.
+    pub fn new(terminal: &TerminalTag, launched_at: Option<DateTime<Utc>>) -> Option<LaunchId> {
+        let at = launched_at?.timestamp();
+        let terminal = match terminal {
+            TerminalTag::Agterm => "agterm".to_string(),
+            TerminalTag::Tmux(socket) => format!("tmux-{:016x}", fnv1a(socket.as_bytes())),
+        };
+        Some(LaunchId {
+            name: format!("{terminal}-{at}"),
+            terminal,
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn dir(&self, state: &StateDir) -> PathBuf {
+        state.root().join("resumed").join(&self.name)
+    }
+}
+
+/// Which terminal a launch belongs to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TerminalTag {
+    Agterm,
+    /// A tmux server, by its socket path.
+    Tmux(String),
+}
+
+/// FNV-1a, 64 bits: a stable short name for a socket path (any bytes, any length).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The markers of one launch, as read for planning.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Resumed {
+    /// `(agent, conversation id)`.
+    pub conversations: BTreeSet<(String, String)>,
+    pub panes: BTreeSet<PaneKey>,
+}
+
+impl Resumed {
+    /// Reads the markers of `launch` (none: nothing resumed yet).
+    pub fn read(state: &StateDir, launch: &LaunchId) -> Resumed {
+        let mut out = Resumed::default();
+        for entry in fs::read_dir(launch.dir(state))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if let Some(rest) = name.strip_prefix("conversation.") {
+                if let Some((agent, id)) = rest.split_once('.') {
+                    out.conversations
+                        .insert((agent.to_string(), id.to_string()));
+                }
+            } else if let Some(key) = name.strip_prefix("pane.").and_then(PaneKey::parse) {
+                out.panes.insert(key);
+            }
+        }
+        out
+    }
+
+    /// Whether `rec`'s conversation or the pane `key` already got its resume in this launch.
+    pub fn holds(&self, rec: &LiveRecord, key: &PaneKey) -> bool {
+        self.conversations
+            .contains(&(rec.agent.clone(), rec.session_id.clone()))
+            || self.panes.contains(key)
+    }
+}
+
+/// What the plan knows about this launch beyond its cutoff: who asks, and what came back already.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThisLaunch {
+    pub trigger: Trigger,
+    /// `None`: the terminal's launch time is unknown, so no marker can be read or taken.
+    pub id: Option<LaunchId>,
+    pub resumed: Resumed,
+}
+
+impl ThisLaunch {
+    /// Reads the markers of the launch `id`.
+    pub fn read(state: &StateDir, trigger: Trigger, id: Option<LaunchId>) -> ThisLaunch {
+        let resumed = id
+            .as_ref()
+            .map(|id| Resumed::read(state, id))
+            .unwrap_or_default();
+        ThisLaunch {
+            trigger,
+            id,
+            resumed,
+        }
+    }
+}
+
+impl ThisLaunch {
+    /// Row 9b of the plan: the conversation (or the pane `key`) already got its resume in this launch —
+    /// a marker says so, or, for a shell start, a record naming the conversation was written since `cut`.
+    pub fn resumed_reason(
+        &self,
+        captured: &[CapturedPane],
+        cut: Option<DateTime<Utc>>,
+        key: &PaneKey,
+        rec: &LiveRecord,
+    ) -> Option<SkipReason> {
+        if self.resumed.holds(rec, key) {
+            return Some(SkipReason::Resumed {
+                why: "a marker of this launch says so".into(),
+            });
+        }
+        let records = captured
+            .iter()
+            .flat_map(|c| c.record.iter().chain(c.journal.iter()));
+        let ran = self.trigger == Trigger::ShellStart
+            && cut.is_some_and(|cut| ran_since(records, rec, cut));
+        ran.then(|| SkipReason::Resumed {
+            why: "it ran since the launch".into(),
+        })
+    }
+}
+
+/// Whether a record or journal entry other than the planned one names `rec`'s conversation and was written
+/// after `cutoff`: the conversation already ran in this launch (resumed by hand, by a pin, by restore).
+pub fn ran_since<'a>(
+    mut records: impl Iterator<Item = &'a LiveRecord>,
+    rec: &LiveRecord,
+    cutoff: DateTime<Utc>,
+) -> bool {
+    records.any(|r| {
+        r.agent == rec.agent
+            && r.session_id == rec.session_id
+            && r.written_at().is_some_and(|t| t > cutoff)
+    })
+}
+
+/// The markers to take before a resume line is typed or run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claim {
+    pub launch: LaunchId,
+    pub agent: String,
+    pub session_id: String,
+    pub pane: PaneKey,
+}
+
+/// Why a claim was not taken.
+#[derive(Debug)]
+pub enum NotTaken {
+    /// Someone else holds the conversation's or the pane's marker.
+    Taken(String),
+    Io(io::Error),
+}
+
+impl std::fmt::Display for NotTaken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotTaken::Taken(what) => write!(f, "already resumed in this launch ({what})"),
+            NotTaken::Io(e) => write!(f, "cannot write the once-per-launch marker: {e}"),
+        }
+    }
+}
+
+impl Claim {
+    fn files(&self, state: &StateDir) -> [PathBuf; 2] {
+        let dir = self.launch.dir(state);
+        [
+            dir.join(format!("conversation.{}.{}", self.agent, self.session_id)),
+            dir.join(format!("pane.{}", self.pane)),
+        ]
+    }
+
+    /// Takes both markers under the launch folder's lock, or neither. `by` says who took them.
+    pub fn take(&self, state: &StateDir, by: Trigger) -> Result<(), NotTaken> {
+        let dir = self.launch.dir(state);
+        state.ensure().map_err(NotTaken::Io)?;
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&dir)
+            .map_err(NotTaken::Io)?;
+        let lock = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .mode(0o600)
+            .open(dir.join(".lock"))
+            .map_err(NotTaken::Io)?;
+        // SAFETY: flock on a descriptor we own; released when `lock` is closed.
+        if unsafe { libc_flock(lock.as_raw_fd()) } != 0 {
+            return Err(NotTaken::Io(io::Error::last_os_error()));
+        }
+        let files = self.files(state);
+        if let Some(held) = files.iter().find(|f| f.exists()) {
+            let who = fs::read_to_string(held).unwrap_or_default();
+            return Err(NotTaken::Taken(who.trim().to_string()));
+        }
+        let line = serde_json::json!({
+            "by": by.word(),
+            "pane": self.pane.to_string(),
+            "conversation": self.session_id,
+            "ts": Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        })
+        .to_string();
+        for (i, path) in files.iter().enumerate() {
+            let made = OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(path)
+                .and_then(|mut f| f.write_all(format!("{line}\n").as_bytes()));
+            if let Err(e) = made {
+                files[..i].iter().for_each(|f| drop(fs::remove_file(f)));
+                return Err(match e.kind() {
+                    io::ErrorKind::AlreadyExists => NotTaken::Taken(path.display().to_string()),
+                    _ => NotTaken::Io(e),
+                });
+            }
+        }
+        prune_earlier_launches(state, &self.launch);
+        Ok(())
+    }
+
+    /// Gives the markers back (the typed agent never came up, so a later restore may try again).
+    pub fn release(&self, state: &StateDir) {
+        for f in self.files(state) {
+            let _ = fs::remove_file(f);
+        }
+    }
+}
+
+/// `flock(fd, LOCK_EX)`: waits for the other claimant of this launch (it holds the lock for two file
+/// creations).
+unsafe fn libc_flock(fd: i32) -> i32 {
+    nix::libc::flock(fd, nix::libc::LOCK_EX)
+}
+
+/// Removes the marker folders of the same terminal's earlier launches: they can never match again.
+fn prune_earlier_launches(state: &StateDir, launch: &LaunchId) {
+    let root = state.root().join("resumed");
+    let prefix = format!("{}-", launch.terminal);
+    for entry in fs::read_dir(&root).into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let same_terminal = name
+            .strip_prefix(&prefix)
+            .is_some_and(|rest| rest.bytes().all(|b| b.is_ascii_digit() || b == b'-'));
+        if same_terminal && name != launch.name {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "once_tests.rs"]
+mod tests;

@@ -1,0 +1,105 @@
+//! `agterm-backup shell-answer` (hidden): the short-lived background answerer `shell-start` leaves behind
+//! when a shell resumes a Claude conversation. It watches that one pane, and answers Claude's "resume
+//! from summary?" question as `restore` does ([`answer_when_asked`]), then exits: at Claude's ready input
+//! box, when Claude leaves the pane, or at the dialog timeout (`AGTERM_BACKUP_DIALOG_TIMEOUT_SECS`).
+//!
+//! `AGTERM_BACKUP_ANSWER` picks the option: unset = restore's default (2, the full session), `1`–`3`, or
+//! `no` to leave the question to the user (no answerer is started).
+
+use crate::cli::{ShellAnswerArgs, TerminalArg};
+use crate::cmd::restore::open_terminal;
+use crate::CliResult;
+use agterm_backup_core::pane::PaneRole;
+use agterm_backup_core::terminal::PaneRef;
+use agterm_backup_hook::pane_env::Env;
+use agterm_backup_restore::dialog::answer_keys;
+use agterm_backup_restore::execute::{answer_when_asked, ExecOptions};
+use agterm_backup_restore::gather::Scope;
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// Environment variable: which option answers Claude's question after a shell resumed it, or `no`.
+pub const ANSWER_ENV: &str = "AGTERM_BACKUP_ANSWER";
+/// The option `restore` picks by default (`--answer-choice`).
+pub const DEFAULT_CHOICE: u8 = 2;
+
+/// The option to answer with, or `None` when the user leaves the question to themselves (`no`, `off`,
+/// `none`, `0`) or set something that is no option.
+pub fn choice(value: Option<&str>) -> Option<u8> {
+    let Some(v) = value.map(str::trim).filter(|v| !v.is_empty()) else {
+        return Some(DEFAULT_CHOICE);
+    };
+    let n: u8 = v.parse().ok()?;
+    answer_keys(n).ok().map(|_| n)
+}
+
+/// Starts the answerer for `target` in its own session, detached from the shell's terminal (so it
+/// survives the shell handing the foreground to Claude and never reads or writes the tty).
+pub fn spawn(scope: &Scope, target: &PaneRef, env: &Env) {
+    let Some(n) = choice(env.get(ANSWER_ENV).map(String::as_str)) else {
+        return;
+    };
+    let Ok(exe) = std::env::current_exe() else {
+        return;
+    };
+    let mut cmd = Command::new(exe);
+    cmd.arg("shell-answer").arg("--choice").arg(n.to_string());
+    match scope {
+        Scope::Agterm => cmd.args(["--terminal", "agterm"]),
+        Scope::Tmux { socket } => cmd.args(["--terminal", "tmux", "--tmux-socket", socket]),
+    };
+    cmd.arg("--session").arg(&target.session_id);
+    cmd.arg("--role").arg(target.role.as_str());
+    if let Some(id) = &target.pane_id {
+        cmd.arg("--pane-id").arg(id);
+    }
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    // SAFETY: setsid is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    let _ = cmd.spawn();
+}
+
+pub fn run(args: ShellAnswerArgs, socket: Option<PathBuf>) -> CliResult {
+    let scope = match args.terminal {
+        TerminalArg::Agterm => Scope::Agterm,
+        TerminalArg::Tmux => Scope::Tmux {
+            socket: args.tmux_socket.unwrap_or_default(),
+        },
+    };
+    let role: PaneRole = args.role.parse().unwrap_or(PaneRole::Left);
+    let target = PaneRef {
+        session_id: args.session,
+        role,
+        pane_id: args.pane_id,
+    };
+    let Ok(mut term) = open_terminal(&scope, socket) else {
+        return Ok(());
+    };
+    let opts = ExecOptions::from_env(Some(args.choice), |k| std::env::var(k).ok());
+    let _ = answer_when_asked(&mut *term, &target, args.choice, &opts);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_answer_setting_reads_a_choice_or_no() {
+        assert_eq!(choice(None), Some(DEFAULT_CHOICE));
+        assert_eq!(choice(Some(" ")), Some(DEFAULT_CHOICE));
+        assert_eq!(choice(Some("1")), Some(1));
+        assert_eq!(choice(Some("3")), Some(3));
+        for off in ["no", "off", "none", "0", "4", "yes please"] {
+            assert_eq!(choice(Some(off)), None, "{off}");
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! `agterm-backup shell-start --shell <sh>` (hidden): run once by the `init` snippet at a shell's first
+//! prompt. Prints nothing — or, when restore's plan for this very pane says to resume a conversation now,
+//! two lines: what is resumed (printable) and the resume line for the shell to run itself.
+//!
+//! The decision is restore's plan ([`gather_for`] with [`Trigger::ShellStart`]) read for the asking pane,
+//! whose own view says what the shell knows: it sits at its prompt, up, in its directory. The line is
+//! printed only after the once-per-launch markers are taken (`once.rs`), so a second shell, a split or a
+//! `restore` running meanwhile never brings the same conversation back twice. A hard time budget ends
+//! the process silently; a pane with nothing captured costs a few file lookups and no socket call.
+
+use crate::cli::ShellStartArgs;
+use crate::cmd::restore::open_terminal;
+use crate::CliResult;
+use agterm_backup_core::pane::{PaneKey, TerminalKind};
+use agterm_backup_core::printable::printable;
+use agterm_backup_core::record::{parse_journal, LiveRecord};
+use agterm_backup_core::state::StateDir;
+use agterm_backup_core::terminal::TerminalInfo;
+use agterm_backup_core::terminal::{PaneRef, PaneView, ScreenRange, Terminal, TerminalError};
+use agterm_backup_hook::pane_env::Env;
+use agterm_backup_hook::terminal_pane::{find, resolve, FoundPane};
+use agterm_backup_restore::gather::{gather_for, Scope};
+use agterm_backup_restore::once::Trigger;
+use agterm_backup_restore::plan::{Action, PlanRow};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Environment variable: the hard budget in milliseconds (default [`DEFAULT_BUDGET_MS`]).
+pub const BUDGET_ENV: &str = "AGTERM_BACKUP_SHELL_START_BUDGET_MS";
+pub const DEFAULT_BUDGET_MS: u64 = 2000;
+/// Environment variable: `0` turns the shell trigger off (the snippet checks it too).
+pub const AUTO_ENV: &str = "AGTERM_BACKUP_AUTO";
+
+pub fn run(args: ShellStartArgs, socket: Option<PathBuf>) -> CliResult {
+    let _ = args.shell;
+    let env: Env = std::env::vars().collect();
+    // Never a word on the shell's terminal but the two lines: a panic ends the process silently.
+    std::panic::set_hook(Box::new(|_| std::process::exit(0)));
+    let printing = Arc::new(Mutex::new(()));
+    start_watchdog(budget(&env), Arc::clone(&printing));
+    if let Some((message, line)) = decide(&env, socket) {
+        // Under the lock the watchdog takes before it exits: both lines, or none.
+        let _printing = printing.lock();
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{message}\n{line}");
+        let _ = out.flush();
+    }
+    Ok(())
+}
+
+/// The budget from the environment (a number of milliseconds), else the default.
+fn budget(env: &Env) -> Duration {
+    let ms = env
+        .get(BUDGET_ENV)
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(DEFAULT_BUDGET_MS);
+    Duration::from_millis(ms)
+}
+
+/// Ends the process, printing nothing, once `budget` has passed — unless the lines are being printed.
+fn start_watchdog(budget: Duration, printing: Arc<Mutex<()>>) {
+    std::thread::spawn(move || {
+        std::thread::sleep(budget);
+        let _held = printing.lock();
+        std::process::exit(0);
+    });
+}
+
+/// The message and the resume line for this pane, or `None` (nothing to do, or any error).
+fn decide(env: &Env, socket: Option<PathBuf>) -> Option<(String, String)> {
+    if env.get(AUTO_ENV).is_some_and(|v| v.trim() == "0") {
+        return None;
+    }
+    let found = find(env).ok()?;
+    let state = StateDir::resolve(|k| env.get(k).cloned())?;
+    let scope = fast_path(&found, &state)?;
+    let mut term = OwnPrompt {
+        inner: open_terminal(&scope, socket).ok()?,
+        own: &found,
+        cwd: std::env::current_dir()
+            .ok()
+            .map(|d| d.display().to_string()),
+    };
+    let lookup = |k: &str| env.get(k).cloned();
+    let planned = gather_for(
+        &mut term,
+        &state,
+        None,
+        Duration::ZERO,
+        &lookup,
+        &scope,
+        Trigger::ShellStart,
+    )
+    .ok()?;
+    let row = own_row(&planned.rows, &planned.panes, &found)?;
+    let Action::Type { resume, .. } = &row.action else {
+        return None;
+    };
+    row.claim.as_ref()?.take(&state, Trigger::ShellStart).ok()?;
+    if row.agent.as_deref() == Some("claude") {
+        if let Some(target) = &row.target {
+            super::shell_answer::spawn(&scope, target, env);
+        }
+    }
+    Some((message(row), resume.line.clone()))
+}
+
+/// The terminal to ask, or `None` when the state directory shows nothing this pane could resume — no
+/// record (a new pane), or only a conversation the user ended — decided from files alone.
+fn fast_path(found: &FoundPane, state: &StateDir) -> Option<Scope> {
+    let (key, scope) = match found {
+        FoundPane::Agterm(p) => (p.key(), Scope::Agterm),
+        FoundPane::Tmux(t) => {
+            // A restored tmux pane has a new `%N`: its name takes a question to the server, asked only
+            // when some tmux pane was ever captured.
+            let any = state
+                .pane_keys()
+                .iter()
+                .any(|k| k.terminal() == TerminalKind::Tmux);
+            if !any {
+                return None;
+            }
+            let key = resolve(found.clone(), state).ok()?.key();
+            let scope = Scope::Tmux {
+                socket: t.socket.clone(),
+            };
+            (key, scope)
+        }
+    };
+    (!nothing_to_resume(state, &key)).then_some(scope)
+}
+
+/// No record and no journal, or every word the pane ever recorded names one conversation and the newest
+/// says the user ended it: whatever the terminal's launch time, the plan would skip this pane.
+fn nothing_to_resume(state: &StateDir, key: &PaneKey) -> bool {
+    let record = state.read_record(key);
+    let journal = std::fs::read_to_string(state.journal_path(key)).ok();
+    let Some(rec) = record else {
+        return journal.is_none();
+    };
+    let one_conversation = |r: &LiveRecord| r.agent == rec.agent && r.session_id == rec.session_id;
+    rec.ended_by_user()
+        && journal
+            .is_some_and(|j| j.len() < 1 << 20 && parse_journal(&j).iter().all(one_conversation))
+}
+
+/// The `type` row whose target is the asking pane.
+fn own_row<'a>(rows: &'a [PlanRow], panes: &[PaneView], found: &FoundPane) -> Option<&'a PlanRow> {
+    let own = panes.iter().find(|p| found.shows(p))?;
+    rows.iter().find(|r| {
+        r.line().is_some()
+            && r.target.as_ref().is_some_and(|t| {
+                t.session_id.eq_ignore_ascii_case(&own.session_id)
+                    && t.role == own.role
+                    && t.pane_id == own.pane_id
+            })
+    })
+}
+
+/// `agterm-backup: resuming claude conversation <id> in <dir>`, with nothing raw in it.
+fn message(row: &PlanRow) -> String {
+    printable(&format!(
+        "agterm-backup: resuming {} conversation {} in {} (AGTERM_BACKUP_AUTO=0 turns this off)",
+        row.agent.as_deref().unwrap_or("agent"),
+        row.session_id.as_deref().unwrap_or("?"),
+        row.agent_cwd.as_deref().unwrap_or("?"),
+    ))
+    .into_owned()
+}
+
+/// The terminal, with the asking pane shown as what its shell knows it is: at its prompt (the snippet
+/// runs from the prompt hook), up, in the shell's directory. A terminal may still list the `shell-start`
+/// process itself in front, or a pane not yet realized.
+struct OwnPrompt<'a> {
+    inner: Box<dyn Terminal>,
+    own: &'a FoundPane,
+    cwd: Option<String>,
+}
+
+impl Terminal for OwnPrompt<'_> {
+    fn info(&mut self) -> Result<TerminalInfo, TerminalError> {
+        self.inner.info()
+    }
+
+    fn panes(&mut self) -> Result<Vec<PaneView>, TerminalError> {
+        let mut panes = self.inner.panes()?;
+        for p in panes.iter_mut().filter(|p| self.own.shows(p)) {
+            p.foreground = None;
+            p.shell_in_front = Some(true);
+            p.realized = Some(true);
+            p.cwd = self.cwd.clone().or(p.cwd.take());
+        }
+        Ok(panes)
+    }
+
+    fn type_text(&mut self, pane: &PaneRef, text: &str) -> Result<(), TerminalError> {
+        self.inner.type_text(pane, text)
+    }
+
+    fn screen(&mut self, pane: &PaneRef, range: ScreenRange) -> Result<String, TerminalError> {
+        self.inner.screen(pane, range)
+    }
+
+    fn pin(&mut self, pane: &PaneRef, line: &str) -> Result<Option<String>, TerminalError> {
+        self.inner.pin(pane, line)
+    }
+}

@@ -1,0 +1,56 @@
+//! The shell integration `agterm-backup init <shell>` prints: one template per shell (`shell_init/`), the
+//! binary's own absolute path put in, quoted for the shell (one POSIX quoting serves zsh, bash and fish).
+//!
+//! What every template does, and why so: it decides from environment variables alone whether the shell
+//! runs in a pane a terminal captures (`AGTERM_SESSION_ID` + `AGTERM_PANE`, `TMUX_PANE`, `ZMX_SESSION`)
+//! and whether `AGTERM_BACKUP_AUTO=0` turned it off — outside, it only defines nothing and spawns
+//! nothing. Inside, it hooks the first prompt (zsh `precmd`, bash `PROMPT_COMMAND`, fish's
+//! `fish_prompt` event), removes the hook, asks `shell-start` once, prints its first line and runs its
+//! second in this shell: from the prompt, the agent is a job with the terminal's foreground, which a
+//! program started while the rc file is still being read is not. A missing binary, an error, `set -u` or
+//! `set -e` in the user's shell: nothing printed, the shell unharmed.
+
+use agterm_backup_core::quote::quote;
+
+/// A shell with a template.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shell {
+    Zsh,
+    Bash,
+    Fish,
+}
+
+const ZSH: &str = include_str!("shell_init/init.zsh");
+const BASH: &str = include_str!("shell_init/init.bash");
+const FISH: &str = include_str!("shell_init/init.fish");
+
+/// Where the binary's path goes in a template.
+const BIN: &str = "@BIN@";
+
+/// The snippet for `shell`, calling the binary at `bin`.
+pub fn snippet(shell: Shell, bin: &str) -> String {
+    let template = match shell {
+        Shell::Zsh => ZSH,
+        Shell::Bash => BASH,
+        Shell::Fish => FISH,
+    };
+    template.replace(BIN, &quote(bin))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_template_calls_the_quoted_binary_and_nothing_is_left_to_fill() {
+        for shell in [Shell::Zsh, Shell::Bash, Shell::Fish] {
+            let s = snippet(shell, "/opt/it's here/agterm-backup");
+            assert!(!s.contains(BIN), "{shell:?}");
+            assert!(
+                s.contains("'/opt/it'\\''s here/agterm-backup' shell-start"),
+                "{s}"
+            );
+            assert!(s.contains("AGTERM_BACKUP_AUTO"), "{shell:?}");
+        }
+    }
+}
