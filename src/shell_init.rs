@@ -4,11 +4,12 @@
 //! What every template does, and why so: it decides from environment variables alone whether the shell
 //! runs in a pane a terminal captures (`AGTERM_SESSION_ID` + `AGTERM_PANE`, `TMUX_PANE`, `ZMX_SESSION`)
 //! and whether `AGTERM_BACKUP_AUTO=0` turned it off — outside, it only defines nothing and spawns
-//! nothing. Inside, it hooks the first prompt (zsh `precmd`, bash `PROMPT_COMMAND`, fish's
-//! `fish_prompt` event), removes the hook, asks `shell-start` once, prints its first line and runs its
-//! second in this shell: from the prompt, the agent is a job with the terminal's foreground, which a
-//! program started while the rc file is still being read is not. A missing binary, an error, `set -u` or
-//! `set -e` in the user's shell: nothing printed, the shell unharmed.
+//! nothing. Inside, it asks `shell-start` once, prints its first line and runs its second in this shell,
+//! as a job that owns the terminal's foreground: zsh and bash from the first prompt (`precmd`,
+//! `PROMPT_COMMAND`; the hook removes itself), since a program they start while the rc file is still
+//! being read gets no job control; fish as config.fish is read, under `status job-control full`, since
+//! fish gives the terminal to no job an event handler (`fish_prompt`) starts. A missing binary, an
+//! error, `set -u` or `set -e` in the user's shell: nothing printed, the shell unharmed.
 
 use agterm_backup_core::quote::quote;
 

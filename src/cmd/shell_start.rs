@@ -25,13 +25,15 @@ use agterm_backup_restore::plan::{Action, PlanRow};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Environment variable: the hard budget in milliseconds (default [`DEFAULT_BUDGET_MS`]).
 pub const BUDGET_ENV: &str = "AGTERM_BACKUP_SHELL_START_BUDGET_MS";
 pub const DEFAULT_BUDGET_MS: u64 = 2000;
 /// Environment variable: `0` turns the shell trigger off (the snippet checks it too).
 pub const AUTO_ENV: &str = "AGTERM_BACKUP_AUTO";
+/// How often a terminal that does not answer yet is asked again.
+const RETRY: Duration = Duration::from_millis(100);
 
 pub fn run(args: ShellStartArgs, socket: Option<PathBuf>) -> CliResult {
     let _ = args.shell;
@@ -39,8 +41,9 @@ pub fn run(args: ShellStartArgs, socket: Option<PathBuf>) -> CliResult {
     // Never a word on the shell's terminal but the two lines: a panic ends the process silently.
     std::panic::set_hook(Box::new(|_| std::process::exit(0)));
     let printing = Arc::new(Mutex::new(()));
-    start_watchdog(budget(&env), Arc::clone(&printing));
-    if let Some((message, line)) = decide(&env, socket) {
+    let budget = budget(&env);
+    start_watchdog(budget, Arc::clone(&printing));
+    if let Some((message, line)) = decide(&env, socket, Instant::now() + budget * 3 / 4) {
         // Under the lock the watchdog takes before it exits: both lines, or none.
         let _printing = printing.lock();
         let mut out = std::io::stdout().lock();
@@ -68,8 +71,9 @@ fn start_watchdog(budget: Duration, printing: Arc<Mutex<()>>) {
     });
 }
 
-/// The message and the resume line for this pane, or `None` (nothing to do, or any error).
-fn decide(env: &Env, socket: Option<PathBuf>) -> Option<(String, String)> {
+/// The message and the resume line for this pane, or `None` (nothing to do, or any error). A terminal
+/// not answering yet (it restores panes before its socket is up) is asked again until `deadline`.
+fn decide(env: &Env, socket: Option<PathBuf>, deadline: Instant) -> Option<(String, String)> {
     if env.get(AUTO_ENV).is_some_and(|v| v.trim() == "0") {
         return None;
     }
@@ -77,34 +81,55 @@ fn decide(env: &Env, socket: Option<PathBuf>) -> Option<(String, String)> {
     let state = StateDir::resolve(|k| env.get(k).cloned())?;
     let scope = fast_path(&found, &state)?;
     let mut term = OwnPrompt {
-        inner: open_terminal(&scope, socket).ok()?,
+        inner: open_terminal(&scope, socket.clone()).ok()?,
         own: &found,
         cwd: std::env::current_dir()
             .ok()
             .map(|d| d.display().to_string()),
     };
     let lookup = |k: &str| env.get(k).cloned();
-    let planned = gather_for(
-        &mut term,
-        &state,
-        None,
-        Duration::ZERO,
-        &lookup,
-        &scope,
-        Trigger::ShellStart,
-    )
-    .ok()?;
-    let row = own_row(&planned.rows, &planned.panes, &found)?;
-    let Action::Type { resume, .. } = &row.action else {
-        return None;
+    let planned = loop {
+        let trigger = Trigger::ShellStart;
+        match gather_for(
+            &mut term,
+            &state,
+            None,
+            Duration::ZERO,
+            &lookup,
+            &scope,
+            trigger,
+        ) {
+            Ok(planned) => break planned,
+            Err(TerminalError::Unreachable(_)) if Instant::now() < deadline => {
+                std::thread::sleep(RETRY);
+                term.inner = open_terminal(&scope, socket.clone()).ok()?;
+            }
+            Err(e) => return log(&state, &format!("{}: {e}", scope.label())),
+        }
     };
-    row.claim.as_ref()?.take(&state, Trigger::ShellStart).ok()?;
+    let Some(row) = own_row(&planned.rows, &planned.panes, &found) else {
+        return log(&state, "nothing planned for this pane");
+    };
+    let resume = match &row.action {
+        Action::Type { resume, .. } => resume,
+        Action::Skip { reason } => return log(&state, &format!("{}: {}", row.key, reason.code())),
+    };
+    if let Err(e) = row.claim.as_ref()?.take(&state, Trigger::ShellStart) {
+        return log(&state, &format!("{}: {e}", row.key));
+    }
     if row.agent.as_deref() == Some("claude") {
         if let Some(target) = &row.target {
             super::shell_answer::spawn(&scope, target, env);
         }
     }
     Some((message(row), resume.line.clone()))
+}
+
+/// Notes in the state directory's log why this shell resumed nothing (after a socket call only: the fast
+/// path stays silent), for `status` readers and bug reports.
+fn log<T>(state: &StateDir, why: &str) -> Option<T> {
+    state.log(&format!("shell-start: {why}"));
+    None
 }
 
 /// The terminal to ask, or `None` when the state directory shows nothing this pane could resume — no
@@ -146,17 +171,19 @@ fn nothing_to_resume(state: &StateDir, key: &PaneKey) -> bool {
             .is_some_and(|j| j.len() < 1 << 20 && parse_journal(&j).iter().all(one_conversation))
 }
 
-/// The `type` row whose target is the asking pane.
+/// The row whose target is the asking pane: its `type` row if it has one, else the first that names it.
 fn own_row<'a>(rows: &'a [PlanRow], panes: &[PaneView], found: &FoundPane) -> Option<&'a PlanRow> {
     let own = panes.iter().find(|p| found.shows(p))?;
-    rows.iter().find(|r| {
-        r.line().is_some()
-            && r.target.as_ref().is_some_and(|t| {
-                t.session_id.eq_ignore_ascii_case(&own.session_id)
-                    && t.role == own.role
-                    && t.pane_id == own.pane_id
-            })
-    })
+    let mine = |r: &&PlanRow| {
+        r.target.as_ref().is_some_and(|t| {
+            t.session_id.eq_ignore_ascii_case(&own.session_id)
+                && t.role == own.role
+                && t.pane_id == own.pane_id
+        })
+    };
+    let mut named = rows.iter().filter(mine);
+    let first = named.clone().next();
+    named.find(|r| r.line().is_some()).or(first)
 }
 
 /// `agterm-backup: resuming claude conversation <id> in <dir>`, with nothing raw in it.

@@ -91,6 +91,11 @@ pub struct Before {
 }
 
 impl Before {
+    /// Where the hook log stood before the restart.
+    pub fn mark(&self) -> usize {
+        self.mark
+    }
+
     #[allow(dead_code)] // used by the lineups whose agents agterm replays (e2e_restart_more_agents)
     /// Moves the mark to now: what ran so far (a bare agent agterm replayed, then quit) is not checked.
     pub fn mark_now(&mut self, world: &World) {

@@ -46,6 +46,16 @@ pub struct World {
 impl World {
     /// Everything up to (not including) the agents: `None` (after a SKIPPED line) without the CLIs.
     pub fn start(version: &str, mode: RestoreMode) -> Option<World> {
+        World::start_in(version, mode, None, &[])
+    }
+
+    /// [`World::start`] with the panes' login shell (`None`: bash) and extra pane environment.
+    pub fn start_in(
+        version: &str,
+        mode: RestoreMode,
+        shell: Option<&str>,
+        pane_env: &[(&str, &str)],
+    ) -> Option<World> {
         let claude = agent_cli("claude")?;
         agent_cli("codex")?;
         let rig = Rig::new(&lineup::DIRS);
@@ -79,7 +89,9 @@ impl World {
             "AGTERM_BACKUP_HOME".into(),
             rig.state_dir.display().to_string(),
         ));
+        env.extend(pane_env.iter().map(|(k, v)| (k.to_string(), v.to_string())));
         let mut config = FakeConfig::new(version, mode);
+        config.shell = shell.map(String::from);
         for (k, v) in &env {
             config = config.env(k, v);
         }

@@ -182,8 +182,9 @@ impl ThisLaunch {
     }
 }
 
-/// Whether a record or journal entry other than the planned one names `rec`'s conversation and was written
-/// after `cutoff`: the conversation already ran in this launch (resumed by hand, by a pin, by restore).
+/// Whether a record or journal entry names `rec`'s conversation, was written after `cutoff` by a running
+/// agent, and so says the conversation already ran in this launch (resumed by hand, by a pin, by restore).
+/// A `SessionEnd` is no run: the agent the terminal's quit killed may report its end after the new launch.
 pub fn ran_since<'a>(
     mut records: impl Iterator<Item = &'a LiveRecord>,
     rec: &LiveRecord,
@@ -192,6 +193,8 @@ pub fn ran_since<'a>(
     records.any(|r| {
         r.agent == rec.agent
             && r.session_id == rec.session_id
+            && r.end_reason().is_none()
+            && r.event != "SessionEnd"
             && r.written_at().is_some_and(|t| t > cutoff)
     })
 }

@@ -126,4 +126,9 @@ fn a_run_since_the_cutoff_counts_only_for_the_same_conversation() {
     let other = record(ID_B, PaneRole::Right, "2026-12-01T10:00:05Z");
     assert!(!ran_since([&before, &other].into_iter(), &before, cut));
     assert!(ran_since([&before, &after].into_iter(), &before, cut));
+    // The agent the quit killed reports its end after the new launch: that is no run.
+    let mut killed = after.clone();
+    killed.event = "SessionEnd".into();
+    killed.set_end_reason(Some("other"));
+    assert!(!ran_since([&before, &killed].into_iter(), &before, cut));
 }
