@@ -1,0 +1,146 @@
+//! Benchmark of the shell integration (`cargo bench --bench shell_start`): what `eval "$(agterm-backup
+//! init zsh)"` in ~/.zshrc adds to a zsh start, against the same zsh without it, in the same run.
+//!
+//! - `zsh -i -c exit` (the issue's measure: the rc file is read, no prompt is drawn), outside any
+//!   terminal and in an agterm pane: the cost of `init` and of the snippet's environment checks;
+//! - `zsh -i` reading `exit` from stdin: the first prompt is reached, so its `precmd` runs — outside
+//!   any terminal (the hook is never installed) and in an agterm pane with nothing to resume (the hook
+//!   runs `shell-start`, which finds no record and asks no terminal).
+//!
+//! Kinds are interleaved so drift hits them alike. Prints medians and means, and each snippet case's
+//! difference and ratio against its baseline. Targets: a pane with nothing to resume within 15 ms of
+//! the baseline, a shell outside any terminal within 5 ms.
+
+use agterm_backup_core::quote::quote;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const ROUNDS: usize = 60;
+const PANE: [(&str, &str); 3] = [
+    ("AGTERM_SESSION_ID", "6B1E0C2A-AAAA-BBBB-CCCC-0123456789AB"),
+    ("AGTERM_PANE", "left"),
+    ("AGTERM_SOCKET", "/nonexistent/agterm.sock"),
+];
+
+/// One way of starting zsh.
+struct Kind {
+    name: &'static str,
+    zdotdir: PathBuf,
+    in_pane: bool,
+    /// Reach the first prompt (`exit` on stdin) instead of `-c exit`.
+    prompt: bool,
+    times: Vec<Duration>,
+}
+
+impl Kind {
+    fn run(&mut self, state: &Path, exit: &Path) {
+        let mut cmd = Command::new("zsh");
+        cmd.env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", &self.zdotdir)
+            .env("ZDOTDIR", &self.zdotdir)
+            .env("AGTERM_BACKUP_HOME", state)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        if self.in_pane {
+            cmd.envs(PANE);
+        }
+        if self.prompt {
+            cmd.arg("-i").stdin(std::fs::File::open(exit).unwrap());
+        } else {
+            cmd.args(["-i", "-c", "exit"]).stdin(Stdio::null());
+        }
+        let t = Instant::now();
+        let status = cmd.status().expect("zsh runs");
+        self.times.push(t.elapsed());
+        assert!(status.success(), "{}: {status}", self.name);
+    }
+
+    fn median(&self) -> Duration {
+        let mut t = self.times.clone();
+        t.sort();
+        t[t.len() / 2]
+    }
+
+    fn mean(&self) -> Duration {
+        self.times.iter().sum::<Duration>() / self.times.len() as u32
+    }
+}
+
+fn zdotdir(root: &Path, name: &str, rc: &str) -> PathBuf {
+    let dir = root.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(".zshrc"), rc).unwrap();
+    dir
+}
+
+fn main() {
+    let bin = env!("CARGO_BIN_EXE_agterm-backup");
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let exit = dir.path().join("exit");
+    std::fs::write(&exit, "exit\n").unwrap();
+    let plain = zdotdir(dir.path(), "plain", "PROMPT='$ '\n");
+    let with = zdotdir(
+        dir.path(),
+        "with",
+        &format!("PROMPT='$ '\neval \"$({} init zsh)\"\n", quote(bin)),
+    );
+    let kind = |name, zdotdir: &PathBuf, in_pane, prompt| Kind {
+        name,
+        zdotdir: zdotdir.clone(),
+        in_pane,
+        prompt,
+        times: Vec::new(),
+    };
+    let mut kinds = [
+        kind("zsh -i -c exit", &plain, false, false),
+        kind("  + snippet, outside any terminal", &with, false, false),
+        kind("  + snippet, in an agterm pane", &with, true, false),
+        kind("zsh -i to its first prompt", &plain, false, true),
+        kind("  + snippet, outside any terminal", &with, false, true),
+        kind(
+            "  + snippet, pane with nothing to resume",
+            &with,
+            true,
+            true,
+        ),
+    ];
+    for _ in 0..3 {
+        kinds.iter_mut().for_each(|k| k.run(&state, &exit));
+    }
+    kinds.iter_mut().for_each(|k| k.times.clear());
+    for _ in 0..ROUNDS {
+        kinds.iter_mut().for_each(|k| k.run(&state, &exit));
+    }
+    assert!(
+        !state.exists(),
+        "a pane with nothing to resume creates no state directory"
+    );
+    println!("shell start, {ROUNDS} rounds each (median / mean):");
+    for (i, k) in kinds.iter().enumerate() {
+        let base = &kinds[if i < 3 { 0 } else { 3 }];
+        let line = format!(
+            "{:<44} {:>8.2} ms / {:>8.2} ms",
+            k.name,
+            ms(k.median()),
+            ms(k.mean())
+        );
+        if std::ptr::eq(base, k) {
+            println!("{line}");
+        } else {
+            let delta = ms(k.median()) - ms(base.median());
+            let ratio = ms(k.median()) / ms(base.median());
+            println!("{line}   {delta:+.2} ms, x{ratio:.2}");
+        }
+    }
+    let delta = |i: usize, base: usize| ms(kinds[i].median()) - ms(kinds[base].median());
+    let outside = delta(1, 0).max(delta(4, 3));
+    let pane = delta(5, 3).max(delta(2, 0));
+    println!("targets: outside any terminal {outside:+.2} ms (<= 5), pane with nothing to resume {pane:+.2} ms (<= 15)");
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
