@@ -64,15 +64,13 @@ fn run(state: &Path, socket: &Path, env: &[(&str, &str)]) -> (Output, Duration, 
         .unwrap();
     // Hold every connection open without a word, as a hung terminal would.
     let mut held = Vec::new();
-    let out = loop {
+    while started.elapsed() < Duration::from_millis(50) {
         if let Ok((stream, _)) = listener.accept() {
             held.push(stream);
         }
-        if started.elapsed() > Duration::from_millis(50) {
-            break child.wait_with_output().unwrap();
-        }
         std::thread::sleep(Duration::from_millis(5));
-    };
+    }
+    let out = child.wait_with_output().unwrap();
     let took = started.elapsed();
     if let Ok((stream, _)) = listener.accept() {
         held.push(stream);

@@ -91,6 +91,7 @@ pub struct Before {
 }
 
 impl Before {
+    #[allow(dead_code)] // used by e2e_zero_touch
     /// Where the hook log stood before the restart.
     pub fn mark(&self) -> usize {
         self.mark
