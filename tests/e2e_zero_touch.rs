@@ -16,8 +16,10 @@ use agterm_backup_core::quote::quote;
 use agterm_backup_core::terminal::RestoreMode;
 use agterm_backup_testkit::agents::{type_prompt, Agent};
 use agterm_backup_testkit::fake_agterm::{wait_until, RestartKind};
-use e2e_restart_common::flavours::{assert_all_resumed, assert_launch, before_restart};
-use e2e_restart_common::lineup::{Lineup, PaneSpec};
+use e2e_restart_common::flavours::{
+    assert_all_resumed, assert_launch, assert_pinned, before_restart,
+};
+use e2e_restart_common::lineup::{spec, Lineup, PaneSpec};
 use e2e_restart_common::{text, AgentPane, World, TURN};
 use serde_json::json;
 use std::time::{Duration, Instant};
@@ -34,21 +36,6 @@ const PANE_ENV: &[(&str, &str)] = &[
     ("AGTERM_BACKUP_SHELL_START_BUDGET_MS", "8000"),
     ("AGTERM_BACKUP_DIALOG_TIMEOUT_SECS", "20"),
 ];
-
-const fn spec(name: &'static str, agent: Agent, session: usize, role: PaneRole) -> PaneSpec {
-    PaneSpec {
-        name,
-        agent,
-        session,
-        role,
-        dir: "",
-        flags: &[],
-        prompt: "",
-        prompt_as_argument: false,
-        daemon: false,
-        stop_cwd: None,
-    }
-}
 
 /// Claude (with a flag and a prompt argument) and `codex --no-daemon` in the two panes of one session.
 const PAIR: Lineup = Lineup {
@@ -346,15 +333,7 @@ fn zsh_rerun_with_pins_agterm_resumes_each_pane_once_and_the_shells_stand_aside(
     let Some(mut world) = world("zsh", "0.34", RestoreMode::Rerun, &PAIR) else {
         return;
     };
-    for pane in &world.panes {
-        let pinned = wait_until(TURN, || {
-            world
-                .fake
-                .pin(&pane.session, pane.role)
-                .is_some_and(|l| l.contains(&pane.id))
-        });
-        assert!(pinned, "{}: no pin", pane.name);
-    }
+    assert_pinned(&world);
     let before = before_restart(&world);
     world.fake.restart(RestartKind::CleanQuit);
     let launched = Instant::now();

@@ -207,8 +207,9 @@ mod tests {
             "{lines}"
         );
         assert!(lines.contains("using_subcommand timer\" -f -a \"install status uninstall\"\n"));
+        assert!(lines.contains("using_subcommand init\" -f -a \"zsh bash fish\"\n"));
         // No line for positionals that take free text (the hook's agent name and arguments).
-        assert_eq!(lines.lines().count(), 2, "{lines}");
+        assert_eq!(lines.lines().count(), 3, "{lines}");
     }
 
     #[test]

@@ -36,21 +36,7 @@ pub fn agterm_0_34_rerun_pins(lineup: &Lineup) {
     };
     world.start_agents(lineup);
     let before = before_restart(&world);
-    for pane in &world.panes {
-        let pinned = wait_until(TURN, || {
-            world
-                .fake
-                .pin(&pane.session, pane.role)
-                .is_some_and(|l| l.contains(&pane.id))
-        });
-        assert!(
-            pinned,
-            "{}: pinned {:?}, not its conversation {}",
-            pane.name,
-            world.fake.pin(&pane.session, pane.role),
-            pane.id
-        );
-    }
+    assert_pinned(&world);
     world.fake.restart(RestartKind::CleanQuit);
     assert_launch(&world, "pin");
     assert_all_resumed(&world, &before);
@@ -67,6 +53,25 @@ pub fn agterm_0_34_rerun_pins(lineup: &Lineup) {
         vec![],
         "restore typed into panes the pins already resumed; plan: {plan:#}"
     );
+}
+
+/// Waits until the hook pinned every pane's own conversation with agterm.
+pub fn assert_pinned(world: &World) {
+    for pane in &world.panes {
+        let pinned = wait_until(TURN, || {
+            world
+                .fake
+                .pin(&pane.session, pane.role)
+                .is_some_and(|l| l.contains(&pane.id))
+        });
+        assert!(
+            pinned,
+            "{}: pinned {:?}, not its conversation {}",
+            pane.name,
+            world.fake.pin(&pane.session, pane.role),
+            pane.id
+        );
+    }
 }
 
 /// 0.34 Live after a reboot: agterm would replay the captured agents, the denylist refuses them, and

@@ -50,7 +50,8 @@ pub struct Lineup {
     pub panes: &'static [PaneSpec],
 }
 
-const fn spec(name: &'static str, agent: Agent, session: usize, role: PaneRole) -> PaneSpec {
+/// A pane spec with every optional field empty.
+pub const fn spec(name: &'static str, agent: Agent, session: usize, role: PaneRole) -> PaneSpec {
     PaneSpec {
         name,
         agent,
