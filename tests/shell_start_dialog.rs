@@ -16,7 +16,7 @@ use std::time::Duration;
 
 #[test]
 fn a_shell_resumed_claude_gets_its_question_answered_as_configured_in_its_own_pane() {
-    let env = Env::new("0.34", RestoreMode::None, Some(DENYLIST), true);
+    let mut env = Env::new("0.34", RestoreMode::None, Some(DENYLIST), true);
     let home = env.home.path();
     let bin = quote(env!("CARGO_BIN_EXE_agterm-backup"));
     let state = quote(&home.join("state").display().to_string());
