@@ -200,17 +200,7 @@ fn resumed_starts(
 
 /// `restore --dry-run` plans no line, and `restore --yes` types none.
 fn assert_restore_types_nothing(world: &World) {
-    let out = std::process::Command::new(&world.real_bin)
-        .args(["restore", "--dry-run", "--json"])
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", &world.rig.home.home)
-        .env("CODEX_HOME", &world.rig.home.codex_home)
-        .env("AGTERM_SOCKET", world.fake.socket())
-        .env("AGTERM_BACKUP_HOME", &world.rig.state_dir)
-        .output()
-        .unwrap();
-    let plan: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    let (out, plan) = world.restore_with(&["--dry-run", "--json"]);
     let typed: Vec<&serde_json::Value> = plan["rows"]
         .as_array()
         .into_iter()
@@ -281,9 +271,16 @@ fn second_shell_gets_nothing(world: &World, pane: &AgentPane) {
     let agent = world.fake.foreground_pid(&pane.session, pane.role).unwrap();
     // SAFETY: kill has no memory preconditions; the pid is this test's agent.
     unsafe { libc::kill(agent as i32, libc::SIGKILL) };
-    world.fake.wait_for_prompt(&pane.session, pane.role);
-    let outer = world.fake.foreground_pid(&pane.session, pane.role).unwrap();
-    world.fake.send_keys(&pane.session, pane.role, "zsh\n");
+    // The killed TUI's screen stays behind the prompt: wait for the shell, clear, start the second one.
+    let mut outer = None;
+    wait_until(Duration::from_secs(15), || {
+        outer = world.fake.foreground_pid(&pane.session, pane.role);
+        outer.is_some_and(is_shell)
+    });
+    let outer = outer.expect("the pane's shell");
+    world
+        .fake
+        .send_keys(&pane.session, pane.role, "clear; zsh\n");
     let nested = wait_until(Duration::from_secs(15), || {
         world
             .fake

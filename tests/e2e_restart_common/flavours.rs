@@ -8,7 +8,7 @@ use super::checks::{
 };
 use super::lineup::Lineup;
 use super::observe::wait_resumed_process;
-use super::{text, World, AGENT_START, TURN};
+use super::{text, AgentPane, World, AGENT_START, TURN};
 use agterm_backup_core::terminal::RestoreMode;
 use agterm_backup_testkit::agents::Agent;
 use agterm_backup_testkit::fake_agterm::{wait_until, RestartKind};
@@ -109,26 +109,42 @@ impl Before {
     }
 }
 
+/// Whether `pane`'s conversation is on disk (a Claude transcript, a Codex rollout, another agent's store).
+fn on_disk(world: &World, pane: &AgentPane, transcripts: &[PathBuf], rollouts: &[PathBuf]) -> bool {
+    match pane.agent {
+        Agent::Claude => transcripts
+            .iter()
+            .any(|t| t.file_stem().is_some_and(|s| s == pane.id.as_str())),
+        Agent::Codex => rollouts.iter().any(|r| {
+            r.display()
+                .to_string()
+                .ends_with(&format!("-{}.jsonl", pane.id))
+        }),
+        other => world.rig.home.has_conversation(other.name(), &pane.id),
+    }
+}
+
 pub fn before_restart(world: &World) -> Before {
     wait_records(world);
+    // An agent may flush its conversation to disk a moment after the hook of its first Stop ran.
+    wait_until(TURN, || {
+        let (transcripts, rollouts) = (
+            world.rig.home.claude_transcripts(),
+            world.rig.home.codex_rollouts(),
+        );
+        world
+            .panes
+            .iter()
+            .all(|p| on_disk(world, p, &transcripts, &rollouts))
+    });
     let transcripts = world.rig.home.claude_transcripts();
     let rollouts = world.rig.home.codex_rollouts();
     for pane in &world.panes {
-        let on_disk = match pane.agent {
-            Agent::Claude => transcripts
-                .iter()
-                .any(|t| t.file_stem().is_some_and(|s| s == pane.id.as_str())),
-            Agent::Codex => rollouts.iter().any(|r| {
-                r.display()
-                    .to_string()
-                    .ends_with(&format!("-{}.jsonl", pane.id))
-            }),
-            other => world.rig.home.has_conversation(other.name(), &pane.id),
-        };
         assert!(
-            on_disk,
+            on_disk(world, pane, &transcripts, &rollouts),
             "{}: no transcript/rollout for {}: {transcripts:?} {rollouts:?}",
-            pane.name, pane.id
+            pane.name,
+            pane.id
         );
     }
     let mut ids: Vec<&str> = world.panes.iter().map(|p| p.id.as_str()).collect();

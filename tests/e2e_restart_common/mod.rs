@@ -197,8 +197,14 @@ impl World {
 
     /// Runs `agterm-backup restore --yes --json` as the user would after agterm is back (outside any pane).
     pub fn restore(&self) -> (Output, serde_json::Value) {
+        self.restore_with(&["--yes", "--json"])
+    }
+
+    /// Runs `agterm-backup restore <args>` outside any pane; the plan when `--json` is among `args`.
+    pub fn restore_with(&self, args: &[&str]) -> (Output, serde_json::Value) {
         let out = Command::new(&self.real_bin)
-            .args(["restore", "--yes", "--json"])
+            .arg("restore")
+            .args(args)
             .env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("HOME", &self.rig.home.home)
