@@ -54,6 +54,17 @@ impl Case {
 /// A HOME whose rc file sets a `$ ` prompt, the user's strict options, and the snippet (calling a stub
 /// that answers `answer`); the shell runs interactively in a tmux pane with `env` (and without `TMUX`).
 fn start(tmux: &Tmux, shell: (Shell, &str), answer: Answer, env: &[(&str, &str)]) -> Case {
+    start_as(tmux, shell, answer, env, &[shell.1, "-i"])
+}
+
+/// [`start`], the pane running `command` (under the same environment) instead of an interactive shell.
+fn start_as(
+    tmux: &Tmux,
+    shell: (Shell, &str),
+    answer: Answer,
+    env: &[(&str, &str)],
+    command: &[&str],
+) -> Case {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().to_path_buf();
     let stub = root.join("bin/agterm-backup");
@@ -81,10 +92,18 @@ fn start(tmux: &Tmux, shell: (Shell, &str), answer: Answer, env: &[(&str, &str)]
             format!("PROMPT='$ '\nsetopt nounset err_exit\n{code}"),
         ),
         Shell::Bash => (".bashrc", format!("PS1='$ '\nset -euo pipefail\n{code}")),
-        Shell::Fish => (
-            ".config/fish/config.fish",
-            format!("set -g fish_greeting ''\nfunction fish_prompt; printf '$ '; end\n{code}"),
-        ),
+        // As installed: `… init fish | source` (the sourced code's stdin is the pipe).
+        Shell::Fish => {
+            let file = root.join("init.fish");
+            std::fs::write(&file, &code).unwrap();
+            let file = quote(&file.display().to_string());
+            (
+                ".config/fish/config.fish",
+                format!(
+                    "set -g fish_greeting ''\nfunction fish_prompt; printf '$ '; end\ncat {file} | source\n"
+                ),
+            )
+        }
     };
     let path = home.join(rc.0);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -104,7 +123,7 @@ fn start(tmux: &Tmux, shell: (Shell, &str), answer: Answer, env: &[(&str, &str)]
     argv.extend(unset_ci_args());
     argv.push(format!("HOME={}", home.display()));
     argv.extend(env.iter().map(|(k, v)| format!("{k}={v}")));
-    argv.extend([shell.1.to_string(), "-i".into()]);
+    argv.extend(command.iter().map(|w| w.to_string()));
     let refs: Vec<&str> = argv.iter().map(String::as_str).collect();
     static CASES: AtomicUsize = AtomicUsize::new(0);
     let name = format!("{}-{}", shell.1, CASES.fetch_add(1, Ordering::Relaxed));
@@ -256,5 +275,33 @@ fn a_missing_or_failing_binary_prints_nothing_and_strict_shells_survive() {
                 );
             }
         }
+    }
+}
+
+#[test]
+fn a_tool_running_an_interactive_shell_command_spawns_nothing() {
+    let (_d, tmux) = server();
+    for shell in SHELLS.into_iter().filter(|s| require(s.1)) {
+        // An agent's tool or a script: `<shell> -i -c …` with its output in a pipe, in a captured pane.
+        let line = format!("{} -i -c 'echo tool-ran' | cat; exec sleep 600", shell.1);
+        let case = start_as(&tmux, shell, Answer::Resume, &AGTERM, &["sh", "-c", &line]);
+        let until = Instant::now() + Duration::from_secs(15);
+        while !tmux.capture(&case.pane, true).contains("tool-ran") {
+            assert!(
+                Instant::now() < until,
+                "{}: {}",
+                shell.1,
+                tmux.capture(&case.pane, true)
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(
+            case.calls(),
+            0,
+            "{}: {}",
+            shell.1,
+            tmux.capture(&case.pane, true)
+        );
     }
 }

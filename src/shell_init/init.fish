@@ -6,7 +6,9 @@
 # fish hands the terminal to no job an event handler starts (`fish_prompt` included), so this runs as
 # config.fish is read, with full job control: the agent is a job of its own that owns the terminal's
 # foreground, and fish takes the terminal back when it exits. Put the line last in config.fish.
-if status is-interactive; and test "$AGTERM_BACKUP_AUTO" != 0
+# (`fish -i -c …` run by a tool counts as interactive too: only a shell writing to a terminal goes on;
+# stdin is `| source`'s pipe.)
+if status is-interactive; and isatty stdout; and test "$AGTERM_BACKUP_AUTO" != 0
     and begin
         test -n "$TMUX_PANE"; or test -n "$ZMX_SESSION"
         or begin
