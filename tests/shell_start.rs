@@ -42,6 +42,16 @@ fn capture(state: &Path, current: serde_json::Value, journal: &[serde_json::Valu
 /// Runs `shell-start --shell zsh` with `env` and the socket at `socket`; returns its output, how long it
 /// took, and whether it connected to the socket.
 fn run(state: &Path, socket: &Path, env: &[(&str, &str)]) -> (Output, Duration, bool) {
+    run_typed(state, socket, env, b"")
+}
+
+/// [`run`] with `typed` waiting on its stdin, as text typed ahead of the shell's prompt waits on the tty.
+fn run_typed(
+    state: &Path,
+    socket: &Path,
+    env: &[(&str, &str)],
+    typed: &[u8],
+) -> (Output, Duration, bool) {
     let listener = UnixListener::bind(socket).unwrap();
     listener.set_nonblocking(true).unwrap();
     let started = Instant::now();
@@ -52,8 +62,20 @@ fn run(state: &Path, socket: &Path, env: &[(&str, &str)]) -> (Output, Duration, 
         .env("HOME", state.parent().unwrap())
         .env("AGTERM_BACKUP_HOME", state)
         .env("AGTERM_SOCKET", socket)
-        .env("AGTERM_BACKUP_SHELL_START_BUDGET_MS", "700")
-        .stdin(Stdio::null());
+        .env("AGTERM_BACKUP_SHELL_START_BUDGET_MS", "700");
+    // A pipe holding `typed` before the process starts, its write end kept open (no EOF) while it runs.
+    let mut fds = [0; 2];
+    // SAFETY: pipe writes two descriptors into the array; each is owned by one File below.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    let (read, mut write) = unsafe {
+        use std::os::fd::FromRawFd;
+        (
+            std::fs::File::from_raw_fd(fds[0]),
+            std::fs::File::from_raw_fd(fds[1]),
+        )
+    };
+    std::io::Write::write_all(&mut write, typed).unwrap();
+    cmd.stdin(Stdio::from(read));
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -71,6 +93,7 @@ fn run(state: &Path, socket: &Path, env: &[(&str, &str)]) -> (Output, Duration, 
         std::thread::sleep(Duration::from_millis(5));
     }
     let out = child.wait_with_output().unwrap();
+    drop(write);
     let took = started.elapsed();
     if let Ok((stream, _)) = listener.accept() {
         held.push(stream);
@@ -126,4 +149,18 @@ fn a_terminal_that_never_answers_is_cut_off_by_the_budget_silently() {
         took >= Duration::from_millis(700) && took < Duration::from_millis(2500),
         "the budget ends it: {took:?}"
     );
+}
+
+#[test]
+fn input_waiting_at_the_prompt_wins_over_a_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let socket = dir.path().join("a.sock");
+    capture(&state, record(None), &[record(None)]);
+    // agterm typed the pane's pin (or a replayed command) into the new shell: that runs at this prompt.
+    let pin = format!("cd '/w/p' && 'claude' '--resume' '{ID}'\n");
+    let (out, took, connected) = run_typed(&state, &socket, &pane_env(), pin.as_bytes());
+    assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
+    assert!(!connected, "asked the terminal with input waiting");
+    assert!(took < Duration::from_millis(700), "{took:?}");
 }

@@ -74,7 +74,7 @@ fn start_watchdog(budget: Duration, printing: Arc<Mutex<()>>) {
 /// The message and the resume line for this pane, or `None` (nothing to do, or any error). A terminal
 /// not answering yet (it restores panes before its socket is up) is asked again until `deadline`.
 fn decide(env: &Env, socket: Option<PathBuf>, deadline: Instant) -> Option<(String, String)> {
-    if env.get(AUTO_ENV).is_some_and(|v| v.trim() == "0") {
+    if env.get(AUTO_ENV).is_some_and(|v| v.trim() == "0") || typed_ahead() {
         return None;
     }
     let found = find(env).ok()?;
@@ -114,6 +114,13 @@ fn decide(env: &Env, socket: Option<PathBuf>, deadline: Instant) -> Option<(Stri
         Action::Type { resume, .. } => resume,
         Action::Skip { reason } => return log(&state, &format!("{}: {}", row.key, reason.code())),
     };
+    // agterm typed a pin or a replayed command meanwhile (or the user typed ahead): that runs next.
+    if typed_ahead() {
+        return log(
+            &state,
+            &format!("{}: input is waiting at the prompt", row.key),
+        );
+    }
     if let Err(e) = row.claim.as_ref()?.take(&state, Trigger::ShellStart) {
         return log(&state, &format!("{}: {e}", row.key));
     }
@@ -123,6 +130,16 @@ fn decide(env: &Env, socket: Option<PathBuf>, deadline: Instant) -> Option<(Stri
         }
     }
     Some((message(row), resume.line.clone()))
+}
+
+/// Whether input waits on the shell's terminal (our stdin): a pin or a command agterm typed into the new
+/// shell, or the user typing ahead. That line runs at this prompt, so no resume line may run before it
+/// (it would land in the agent) — as `restore` types nothing at a prompt that already holds text.
+fn typed_ahead() -> bool {
+    let mut waiting: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one int through a pointer to a live local.
+    let asked = unsafe { libc::ioctl(0, libc::FIONREAD, &mut waiting) };
+    asked == 0 && waiting > 0
 }
 
 /// Notes in the state directory's log why this shell resumed nothing (after a socket call only: the fast

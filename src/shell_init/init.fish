@@ -16,7 +16,7 @@ if status is-interactive; and isatty stdout; and test "$AGTERM_BACKUP_AUTO" != 0
         end
     end
     and test -x @BIN@
-    set -l __agterm_backup_out (@BIN@ shell-start --shell fish 2>/dev/null </dev/null)
+    set -l __agterm_backup_out (@BIN@ shell-start --shell fish 2>/dev/null </dev/tty)
     if test (count $__agterm_backup_out) -ge 2
         printf '%s\n' $__agterm_backup_out[1]
         set -l __agterm_backup_mode interactive
