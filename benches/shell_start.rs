@@ -3,7 +3,8 @@
 //!
 //! - `zsh -i -c exit` (the issue's measure: the rc file is read, no prompt is drawn), outside any
 //!   terminal and in an agterm pane: the cost of `init` and of the snippet's environment checks;
-//! - `zsh -i` reading `exit` from stdin: the first prompt is reached, so its `precmd` runs — outside
+//! - `zsh -i` with stdin at its end (`/dev/null`): the first prompt is reached, so its `precmd` runs, and
+//!   the end of input exits (nothing waits on stdin, as on a fresh pane's tty) — outside
 //!   any terminal (the hook is never installed) and in an agterm pane with nothing to resume (the hook
 //!   runs `shell-start`, which finds no record and asks no terminal).
 //!
@@ -28,13 +29,13 @@ struct Kind {
     name: &'static str,
     zdotdir: PathBuf,
     in_pane: bool,
-    /// Reach the first prompt (`exit` on stdin) instead of `-c exit`.
+    /// Reach the first prompt (stdin at its end) instead of `-c exit`.
     prompt: bool,
     times: Vec<Duration>,
 }
 
 impl Kind {
-    fn run(&mut self, state: &Path, exit: &Path) {
+    fn run(&mut self, state: &Path) {
         let mut cmd = Command::new("zsh");
         cmd.env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
@@ -47,7 +48,7 @@ impl Kind {
             cmd.envs(PANE);
         }
         if self.prompt {
-            cmd.arg("-i").stdin(std::fs::File::open(exit).unwrap());
+            cmd.arg("-i").stdin(Stdio::null());
         } else {
             cmd.args(["-i", "-c", "exit"]).stdin(Stdio::null());
         }
@@ -79,8 +80,6 @@ fn main() {
     let bin = env!("CARGO_BIN_EXE_agterm-backup");
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("state");
-    let exit = dir.path().join("exit");
-    std::fs::write(&exit, "exit\n").unwrap();
     let plain = zdotdir(dir.path(), "plain", "PROMPT='$ '\n");
     let with = zdotdir(
         dir.path(),
@@ -107,12 +106,13 @@ fn main() {
             true,
         ),
     ];
+    assert_reaches_shell_start(dir.path(), &with);
     for _ in 0..3 {
-        kinds.iter_mut().for_each(|k| k.run(&state, &exit));
+        kinds.iter_mut().for_each(|k| k.run(&state));
     }
     kinds.iter_mut().for_each(|k| k.times.clear());
     for _ in 0..ROUNDS {
-        kinds.iter_mut().for_each(|k| k.run(&state, &exit));
+        kinds.iter_mut().for_each(|k| k.run(&state));
     }
     assert!(
         !state.exists(),
@@ -139,6 +139,41 @@ fn main() {
     let outside = delta(1, 0).max(delta(4, 3));
     let pane = delta(5, 3).max(delta(2, 0));
     println!("targets: outside any terminal {outside:+.2} ms (<= 5), pane with nothing to resume {pane:+.2} ms (<= 15)");
+}
+
+/// The measured thing is real: in a pane whose record says there is something to resume, the same zsh
+/// start reaches `shell-start` from its first prompt, which asks the terminal (a socket held here).
+fn assert_reaches_shell_start(root: &Path, zdotdir: &Path) {
+    let state = root.join("captured");
+    std::fs::create_dir_all(state.join("live")).unwrap();
+    let record = format!(
+        r#"{{"v":1,"agent":"claude","session_id":"77e8ca85-2b1c-4a8e-9d0b-0c1d2e3f4a5b","agterm_session":"{}","role":"left","pane_id":null,"transcript_path":null,"agent_cwd":"/w","hook_cwd":"/w","flags":[],"agent_pid":null,"event":"Stop","ts":"2026-11-30T10:00:00Z","terminal":"agterm"}}"#,
+        PANE[0].1
+    );
+    std::fs::write(state.join(format!("live/{}-left.json", PANE[0].1)), record).unwrap();
+    let socket = root.join("agterm.sock");
+    let listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let status = Command::new("zsh")
+        .arg("-i")
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", zdotdir)
+        .env("ZDOTDIR", zdotdir)
+        .env("AGTERM_BACKUP_HOME", &state)
+        .envs(PANE[..2].iter().copied())
+        .env("AGTERM_SOCKET", &socket)
+        .env("AGTERM_BACKUP_SHELL_START_BUDGET_MS", "300")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(
+        listener.accept().is_ok(),
+        "the first prompt never ran shell-start"
+    );
 }
 
 fn ms(d: Duration) -> f64 {
