@@ -36,19 +36,23 @@ pub const AUTO_ENV: &str = "AGTERM_BACKUP_AUTO";
 const RETRY: Duration = Duration::from_millis(100);
 
 pub fn run(args: ShellStartArgs, socket: Option<PathBuf>) -> CliResult {
-    let _ = args.shell;
+    // The line is the same in every shell (one quoting); `--shell` names the asker for the log.
+    let shell = format!("{:?}", args.shell).to_lowercase();
     let env: Env = std::env::vars().collect();
     // Never a word on the shell's terminal but the two lines: a panic ends the process silently.
     std::panic::set_hook(Box::new(|_| std::process::exit(0)));
     let printing = Arc::new(Mutex::new(()));
     let budget = budget(&env);
     start_watchdog(budget, Arc::clone(&printing));
-    if let Some((message, line)) = decide(&env, socket, Instant::now() + budget * 3 / 4) {
-        // Under the lock the watchdog takes before it exits: both lines, or none.
+    if let Some(resume) = decide(&env, socket, Instant::now() + budget * 3 / 4) {
+        // Under the lock the watchdog takes before it exits: the markers taken and both lines printed,
+        // or neither.
         let _printing = printing.lock();
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "{message}\n{line}");
-        let _ = out.flush();
+        if let Some((message, line)) = resume.commit(&env, &shell) {
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "{message}\n{line}");
+            let _ = out.flush();
+        }
     }
     Ok(())
 }
@@ -71,9 +75,9 @@ fn start_watchdog(budget: Duration, printing: Arc<Mutex<()>>) {
     });
 }
 
-/// The message and the resume line for this pane, or `None` (nothing to do, or any error). A terminal
+/// The resume line planned for this pane, or `None` (nothing to do, or any error). A terminal
 /// not answering yet (it restores panes before its socket is up) is asked again until `deadline`.
-fn decide(env: &Env, socket: Option<PathBuf>, deadline: Instant) -> Option<(String, String)> {
+fn decide(env: &Env, socket: Option<PathBuf>, deadline: Instant) -> Option<Resume> {
     if env.get(AUTO_ENV).is_some_and(|v| v.trim() == "0") || typed_ahead() {
         return None;
     }
@@ -114,22 +118,44 @@ fn decide(env: &Env, socket: Option<PathBuf>, deadline: Instant) -> Option<(Stri
         Action::Type { resume, .. } => resume,
         Action::Skip { reason } => return log(&state, &format!("{}: {}", row.key, reason.code())),
     };
-    // agterm typed a pin or a replayed command meanwhile (or the user typed ahead): that runs next.
-    if typed_ahead() {
-        return log(
-            &state,
-            &format!("{}: input is waiting at the prompt", row.key),
-        );
-    }
-    if let Err(e) = row.claim.as_ref()?.take(&state, Trigger::ShellStart) {
-        return log(&state, &format!("{}: {e}", row.key));
-    }
-    if row.agent.as_deref() == Some("claude") {
-        if let Some(target) = &row.target {
-            super::shell_answer::spawn(&scope, target, env);
+    Some(Resume {
+        state,
+        scope,
+        row: row.clone(),
+        line: resume.line.clone(),
+    })
+}
+
+/// A resume line planned for this pane, not yet claimed.
+struct Resume {
+    state: StateDir,
+    scope: Scope,
+    row: PlanRow,
+    line: String,
+}
+
+impl Resume {
+    /// Takes the once-per-launch markers and leaves the answerer for Claude; the two lines to print, or
+    /// `None` when input waits at the prompt or someone else holds a marker.
+    fn commit(self, env: &Env, shell: &str) -> Option<(String, String)> {
+        let (state, row) = (&self.state, &self.row);
+        // agterm typed a pin or a replayed command meanwhile (or the user typed ahead): that runs next.
+        if typed_ahead() {
+            return log(
+                state,
+                &format!("{shell}: {}: input is waiting at the prompt", row.key),
+            );
         }
+        if let Err(e) = row.claim.as_ref()?.take(state, Trigger::ShellStart) {
+            return log(state, &format!("{shell}: {}: {e}", row.key));
+        }
+        if row.agent.as_deref() == Some("claude") {
+            if let Some(target) = &row.target {
+                super::shell_answer::spawn(&self.scope, target, env);
+            }
+        }
+        Some((message(row), self.line))
     }
-    Some((message(row), resume.line.clone()))
 }
 
 /// Whether input waits on the shell's terminal (our stdin): a pin or a command agterm typed into the new
