@@ -19,6 +19,10 @@ pub trait Lookup {
     fn env(&self, key: &str) -> Option<String>;
     fn read(&self, path: &Path) -> Option<String>;
     fn exists(&self, path: &Path) -> bool;
+    /// The login shell the password database gives this user (`None` when it has no entry).
+    fn login_shell(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The real process environment and file system.
@@ -33,6 +37,10 @@ impl Lookup for Process {
     }
     fn exists(&self, path: &Path) -> bool {
         path.exists()
+    }
+    fn login_shell(&self) -> Option<String> {
+        let user = nix::unistd::User::from_uid(nix::unistd::getuid()).ok()??;
+        Some(user.shell.to_string_lossy().into_owned()).filter(|s| !s.is_empty())
     }
 }
 

@@ -87,6 +87,7 @@ fn file_name(kind: TargetKind) -> &'static str {
         TargetKind::TmuxConf => "tmux.conf",
         TargetKind::AgentHooks(row) => row.file_name,
         TargetKind::OpencodePlugin => "plugins/agterm-backup.js",
+        TargetKind::ShellRc(rc) => rc.name,
     }
 }
 
@@ -110,7 +111,7 @@ fn event_states(target: &Target, text: Option<&str>) -> Result<Vec<EventState>, 
         TargetKind::ClaudeSettings => json_hooks::inspect(text, "claude", &target.command),
         TargetKind::CodexHooksJson => json_hooks::inspect(text, "codex", &target.command),
         TargetKind::CodexConfig => codex_toml::inspect(text, &target.command),
-        TargetKind::Denylist | TargetKind::TmuxConf => Ok(Vec::new()),
+        TargetKind::Denylist | TargetKind::TmuxConf | TargetKind::ShellRc(_) => Ok(Vec::new()),
         TargetKind::AgentHooks(row) => crate::agent_hooks::inspect(row, text, &target.command),
         // One plugin serves every moment: each of the four is where the plugin is.
         TargetKind::OpencodePlugin => {
@@ -155,6 +156,10 @@ pub fn target_report(
     }
     if target.kind == TargetKind::TmuxConf {
         tmux_conf::report(&mut report, text, &target.command);
+        return report;
+    }
+    if let TargetKind::ShellRc(rc) = target.kind {
+        crate::shell_rc::report(&mut report, rc, text, &target.command);
         return report;
     }
     let states = match event_states(target, text) {
