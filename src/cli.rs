@@ -86,7 +86,7 @@ pub enum InstallerCommand {
     /// Add the hook to each agent's config and claude/codex to agterm's restore denylist
     #[command(
         alias = "install",
-        after_help = "Examples:\n  agterm-backup installer apply --dry-run\n  agterm-backup installer apply --agents claude"
+        after_help = "Examples:\n  agterm-backup installer apply --dry-run\n  agterm-backup installer apply --agents claude\n  agterm-backup installer apply --shell      # also the line in your shell's rc file"
     )]
     Apply(ApplyArgs),
     /// Take out exactly what `apply` added; says what it leaves behind (backups)
@@ -114,6 +114,14 @@ pub struct ApplyArgs {
     /// Leave the tmux config alone (no tmux-resurrect post-restore hook)
     #[arg(long)]
     pub no_tmux: bool,
+    /// Add the `eval "$(agterm-backup init <shell>)"` line to your login shell's rc file (zsh, bash, fish)
+    /// without asking; without it an interactive apply asks, and any other apply only refreshes a line
+    /// already there
+    #[arg(long, conflicts_with = "no_shell")]
+    pub shell: bool,
+    /// Leave the shell rc files alone (do not ask)
+    #[arg(long)]
+    pub no_shell: bool,
     /// Mark our Codex hooks trusted (as the TUI's "Trust all and continue" does). Codex writes the trust
     /// records into its config.toml itself, with its own formatting and file mode; needs `codex` on PATH
     #[arg(long)]

@@ -140,13 +140,14 @@ fn classify(rc: RcFile, line: &str) -> Inside {
 }
 
 /// Where our block sits (start marker line to end marker line, its newline included), `None` when there
-/// is none; refused when the markers do not pair up.
+/// is none; refused when the markers do not pair up. A marker line counts with spaces around it (an
+/// editor's re-indent), so an edited marker is refused rather than taken for the user's comment.
 pub fn block_range(text: &str) -> Result<Option<Range<usize>>, Refusal> {
     let line_of = |offset: usize| text[..offset].matches('\n').count() + 1;
     let mut open: Option<usize> = None;
     let mut found: Option<Range<usize>> = None;
     for (here, line) in lines_with_offsets(text) {
-        let why = match (body(line), open, &found) {
+        let why = match (line.trim(), open, &found) {
             (BLOCK_START, Some(start), _) => format!(
                 "a second `{BLOCK_START}` before the block opened at line {} ends; put back the `{BLOCK_END}` \
                  line where that block ends, or delete one of them, then run again",
@@ -262,7 +263,7 @@ pub fn remove(rc: RcFile, text: &str) -> Result<String, Refusal> {
 
 /// Whether `text` holds a marker of ours (a whole block or half of one).
 pub fn has_ours(text: &str) -> bool {
-    lines_with_offsets(text).any(|(_, l)| matches!(body(l), BLOCK_START | BLOCK_END))
+    lines_with_offsets(text).any(|(_, l)| matches!(l.trim(), BLOCK_START | BLOCK_END))
 }
 
 /// Fills `installer status`'s report of the rc file `text` for `binary`: `present` (our line, this

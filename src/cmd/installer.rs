@@ -34,6 +34,8 @@ macro_rules! warn {
     }};
 }
 
+mod shell;
+
 /// What the hooks will run: this binary through a stable `$PATH` entry when there is one (a Homebrew
 /// symlink survives upgrades), else its absolute, canonical path.
 fn this_binary() -> Result<PathBuf, CliError> {
@@ -153,7 +155,10 @@ pub fn apply(args: ApplyArgs) -> CliResult {
             _ => true,
         }
     });
+    let (shell_targets, shell_problem) = shell::apply_targets(&args, &binary);
+    targets.extend(shell_targets);
     let mut problems = Problems::default();
+    problems.0.extend(shell_problem);
     let mut changes: Vec<Change> = targets
         .iter()
         .filter_map(|t| problems.keep(engine::plan_apply(t)))
@@ -338,9 +343,14 @@ fn trust_codex() -> Result<(), String> {
     Ok(())
 }
 
-fn targets_for(agents: &[String]) -> Result<(PathBuf, Vec<engine::Target>), CliError> {
+/// The targets of `remove` and `status`: those of `agents`, and the rc files `shell_files` gives.
+fn targets_for(
+    agents: &[String],
+    shell_files: fn(&Path) -> Vec<engine::Target>,
+) -> Result<(PathBuf, Vec<engine::Target>), CliError> {
     let binary = this_binary()?;
-    let targets = paths::targets(&Process, &binary, agents, true).map_err(CliError::refused)?;
+    let mut targets = paths::targets(&Process, &binary, agents, true).map_err(CliError::refused)?;
+    targets.extend(shell_files(&binary));
     Ok((binary, targets))
 }
 
@@ -351,7 +361,7 @@ fn stray_codex(binary: &Path, targets: &[engine::Target]) -> Option<engine::Targ
 }
 
 pub fn remove(args: RemoveArgs) -> CliResult {
-    let (binary, targets) = targets_for(&args.agents)?;
+    let (binary, targets) = targets_for(&args.agents, shell::remove_targets)?;
     // Ours in the other Codex file goes too (its trust records, if Codex filed any, stay: Codex ignores
     // a record whose hook is gone).
     let stray = stray_codex(&binary, &targets);
@@ -402,7 +412,7 @@ fn report_leftovers(changes: &[Change]) {
 }
 
 pub fn status(args: JsonArgs) -> CliResult {
-    let (binary, targets) = targets_for(&ALL_AGENTS.map(String::from))?;
+    let (binary, targets) = targets_for(&ALL_AGENTS.map(String::from), shell::status_targets)?;
     let report = status::report(&Process, &binary, &targets);
     if args.json {
         // JSON is escaped already, and must stay exactly JSON.
