@@ -332,8 +332,16 @@ pub fn plan_remove(target: &Target) -> Result<Change, Problem> {
                 {
                     None
                 }
-                // A whole file of ours (opencode's plugin) goes whatever binary it names.
-                None if cut.is_empty() && target.kind == TargetKind::OpencodePlugin => None,
+                // A whole file of ours (opencode's plugin), or an rc file holding nothing but our block
+                // and no backup of an earlier text (we created it), goes whatever binary it names.
+                None if cut.is_empty()
+                    && matches!(
+                        target.kind,
+                        TargetKind::OpencodePlugin | TargetKind::ShellRc(_)
+                    ) =>
+                {
+                    None
+                }
                 None => Some(cut),
             }
         }
