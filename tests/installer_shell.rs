@@ -173,11 +173,13 @@ fn each_login_shell_sources_the_contract_line_once() {
     }
 }
 
+/// A login file bash reads, by name, with its text, before apply (`None`: none exists).
+type Profile = Option<(&'static str, &'static str)>;
+
 #[test]
 fn a_login_bash_runs_the_line_once_whatever_profile_it_reads() {
     let debian_profile = "# ~/.profile: executed by the command interpreter for login shells.\nif [ -n \"$BASH_VERSION\" ]; then\n    # include .bashrc if it exists\n    if [ -f \"$HOME/.bashrc\" ]; then\n\t. \"$HOME/.bashrc\"\n    fi\nfi\n";
-    // (profile file and text before, files apply must write)
-    let cases: [(Option<(&str, &str)>, &[&str]); 3] = [
+    let cases: [(Profile, &[&str]); 3] = [
         // macOS with nothing yet: a new ~/.bash_profile, as a login bash reads nothing else.
         (None, &[".bashrc", ".bash_profile"]),
         // Debian: ~/.profile sources ~/.bashrc already.
