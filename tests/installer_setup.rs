@@ -85,7 +85,10 @@ fn the_first_readme_line_works_without_cargo_bin_on_path() {
         let hook = format!("'{}/bin/agterm-backup' hook claude", root.display());
         assert!(settings.contains(&hook), "{var:?}: {settings}");
         let zshrc = std::fs::read_to_string(s.home().join(".zshrc")).unwrap_or_default();
-        let eval = format!("eval \"$('{}/bin/agterm-backup' init zsh)\"", root.display());
+        let eval = format!(
+            "eval \"$('{}/bin/agterm-backup' init zsh)\"",
+            root.display()
+        );
         assert!(zshrc.contains(&eval), "{var:?}: {zshrc}");
         if var == Some("CARGO_INSTALL_ROOT") {
             // The line puts cargo's folder on PATH, not an install root of the user's own.
