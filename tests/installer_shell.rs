@@ -477,3 +477,49 @@ fn status_and_dry_run_show_the_shell_files() {
     );
     assert!(!s.home().join(".zshrc").exists() && !s.home().join(".bash_profile").exists());
 }
+
+#[test]
+fn a_block_the_login_shell_no_longer_reads_once_moves_to_the_file_it_reads() {
+    let s = Sandbox::new();
+    let bin = bin_dir(&s, "bin");
+    let plain = &apply_shell()[..6];
+    ok(&run_as(&s, "/bin/bash", &bin, &apply_shell()));
+    let profile = s.home().join(".bash_profile");
+    assert!(std::fs::read_to_string(&profile)
+        .unwrap()
+        .contains(&bash_line(&bin)));
+    // The user makes the profile source ~/.bashrc: a login bash would now run the line twice.
+    let sourcing = format!(
+        "[[ -r ~/.bashrc ]] && . ~/.bashrc\n{}",
+        std::fs::read_to_string(&profile).unwrap()
+    );
+    std::fs::write(&profile, &sourcing).unwrap();
+    let out = ok(&run_as(&s, "/bin/bash", &bin, plain));
+    assert!(out.contains(".bash_profile: updated"), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(&profile).unwrap(),
+        "[[ -r ~/.bashrc ]] && . ~/.bashrc\n"
+    );
+    // zsh: a new $ZDOTDIR takes the block from ~/.zshrc.
+    std::fs::write(s.home().join(".zshrc"), block(&zsh_line(&bin))).unwrap();
+    let zdot = s.dir.path().join("zdot");
+    std::fs::create_dir_all(&zdot).unwrap();
+    let out = s
+        .command(&format!("{}:/usr/bin:/bin", bin.display()))
+        .env("SHELL", "/bin/zsh")
+        .env("ZDOTDIR", &zdot)
+        .args(plain)
+        .output()
+        .unwrap();
+    ok(&out);
+    assert!(!s.home().join(".zshrc").exists());
+    assert_eq!(
+        std::fs::read_to_string(zdot.join(".zshrc")).unwrap(),
+        block(&zsh_line(&bin))
+    );
+    stub_in(&bin);
+    assert_eq!(
+        evaluations(&s, &["bash", "-l", "-i", "-c", "exit"], "bash"),
+        1
+    );
+}

@@ -155,14 +155,17 @@ pub fn apply(args: ApplyArgs) -> CliResult {
             _ => true,
         }
     });
-    let (shell_targets, shell_problem) = shell::apply_targets(&args, &binary);
-    targets.extend(shell_targets);
+    let shell_plan = shell::apply_plan(&args, &binary);
+    targets.extend(shell_plan.apply);
     let mut problems = Problems::default();
-    problems.0.extend(shell_problem);
+    problems.0.extend(shell_plan.problem);
     let mut changes: Vec<Change> = targets
         .iter()
         .filter_map(|t| problems.keep(engine::plan_apply(t)))
         .collect();
+    for stale in &shell_plan.remove {
+        changes.extend(problems.keep(engine::plan_remove(stale)));
+    }
     // Our hook in the Codex file we do not write to would run a second time.
     if let Some(stray) = stray_codex(&binary, &targets) {
         changes.extend(problems.keep(engine::plan_remove(&stray)));

@@ -3,46 +3,88 @@
 //!
 //! `apply` adds the block with `--shell`, or when a person at a terminal says yes (the default answer);
 //! any other `apply` (a script, the README's set-up line without `--shell`) adds none, so a user's rc file
-//! is never edited unasked. A block already there is refreshed by every `apply` (a moved binary) unless
-//! `--no-shell`. `remove` and `status` look in the rc files of every shell we wire: the login shell may
-//! have changed since.
+//! is never edited unasked. A block already there is refreshed by every `apply` (a moved binary), and moved
+//! to the files the login shell reads now, unless `--no-shell`. `remove` and `status` look in the rc files
+//! of every shell we wire: the login shell may have changed since.
 
 use crate::cli::ApplyArgs;
 use agterm_backup_installer::engine::{self, Problem, Target};
 use agterm_backup_installer::paths::Process;
 use agterm_backup_installer::shell_rc::files;
+use agterm_backup_installer::TargetKind;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 
-/// The rc files `apply` edits, and the problem to report when `--shell` cannot be done.
-pub fn apply_targets(args: &ApplyArgs, binary: &Path) -> (Vec<Target>, Option<Problem>) {
+/// What `apply` does to the rc files.
+#[derive(Default)]
+pub struct ShellPlan {
+    /// Files that take (or keep, refreshed) our block.
+    pub apply: Vec<Target>,
+    /// Files of the login shell holding our block that it no longer reads as we wire it (a profile that
+    /// now sources `~/.bashrc`, a `~/.zshrc` beside a new `$ZDOTDIR`): the line would run twice, or never.
+    pub remove: Vec<Target>,
+    /// Why `--shell` could not be done.
+    pub problem: Option<Problem>,
+}
+
+/// The rc files `apply` edits: with `--shell`, a yes at the terminal, or a block of ours already in a
+/// file of the login shell (the user said yes before), the login shell's files; in every case the
+/// other files holding our block, refreshed.
+pub fn apply_plan(args: &ApplyArgs, binary: &Path) -> ShellPlan {
     if args.no_shell {
-        return (Vec::new(), None);
+        return ShellPlan::default();
     }
     let held = files::holders(&Process, binary);
     let interactive = !args.dry_run && std::io::stdin().is_terminal();
-    let (wanted, problem) = match files::login_targets(&Process, binary) {
-        Err(why) if args.shell => (Vec::new(), Some(Problem::Failed(format!("--shell: {why}")))),
+    let login = match files::login_targets(&Process, binary) {
+        Ok(login) => login,
         Err(why) => {
-            if interactive {
+            if interactive && !args.shell {
                 say!("shell     skipped: {why}");
             }
-            (Vec::new(), None)
-        }
-        Ok(login) if args.shell => (login, None),
-        Ok(login) if login.iter().all(|t| held.contains(t)) => (Vec::new(), None),
-        Ok(login) if interactive && ask(&login) => (login, None),
-        Ok(login) => {
-            if args.dry_run && std::io::stdin().is_terminal() {
-                say!(
-                    "shell     {}: unchanged (`apply` asks about the shell line; add --shell to see it)",
-                    login[0].path.display()
-                );
-            }
-            (Vec::new(), None)
+            let problem = args
+                .shell
+                .then(|| Problem::Failed(format!("--shell: {why}")));
+            return ShellPlan {
+                apply: held,
+                remove: Vec::new(),
+                problem,
+            };
         }
     };
-    (union(all_or_refused(wanted), held), problem)
+    let shell = |t: &Target| match t.kind {
+        TargetKind::ShellRc(rc) => Some(rc.shell),
+        _ => None,
+    };
+    let login_shell = shell(&login[0]);
+    let (same, others): (Vec<Target>, Vec<Target>) =
+        held.into_iter().partition(|t| shell(t) == login_shell);
+    let consent = args.shell || !same.is_empty() || (interactive && ask(&login));
+    if !consent {
+        if args.dry_run && std::io::stdin().is_terminal() {
+            say!(
+                "shell     {}: unchanged (`apply` asks about the shell line; add --shell to see it)",
+                login[0].path.display()
+            );
+        }
+        return ShellPlan {
+            apply: others,
+            ..ShellPlan::default()
+        };
+    }
+    let wired = all_or_refused(login.clone());
+    let remove = if wired == login {
+        same.into_iter()
+            .filter(|t| !login.iter().any(|l| l.path == t.path))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    ShellPlan {
+        apply: union(wired, others),
+        remove,
+        problem: None,
+    }
 }
 
 /// `login` itself, or only those of its files that are refused when any is: the shell's files are wired
