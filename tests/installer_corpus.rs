@@ -72,16 +72,7 @@ impl Kind {
             ],
             Kind::Denylist => vec!["installer", "apply", "--agents", "claude", "--no-tmux"],
             Kind::Tmux => vec!["installer", "apply", "--agents", "claude", "--no-denylist"],
-            // Gemini is not installed in the sandbox: the rc file is the one file apply writes.
-            Kind::Shell(_) => vec![
-                "installer",
-                "apply",
-                "--agents",
-                "gemini",
-                "--no-denylist",
-                "--no-tmux",
-                "--shell",
-            ],
+            Kind::Shell(_) => apply_shell_only(),
         }
     }
     /// The login shell each run has (`None`: the password database's, and no `--shell`).

@@ -33,19 +33,6 @@ fn run_as(s: &Sandbox, shell: &str, bin: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
-/// `installer apply --shell` with the rc files as the only files written.
-fn apply_shell() -> Vec<&'static str> {
-    vec![
-        "installer",
-        "apply",
-        "--agents",
-        "gemini",
-        "--no-denylist",
-        "--no-tmux",
-        "--shell",
-    ]
-}
-
 fn ok(out: &Output) -> String {
     assert!(
         out.status.success(),
@@ -148,7 +135,7 @@ fn each_login_shell_sources_the_contract_line_once() {
         std::fs::create_dir_all(rc.parent().unwrap()).unwrap();
         let original = corpus(original);
         std::fs::write(&rc, &original).unwrap();
-        ok(&run_as(&s, login, &bin, &apply_shell()));
+        ok(&run_as(&s, login, &bin, &apply_shell_only()));
         let shell = Path::new(login).file_name().unwrap().to_str().unwrap();
         let line = match shell {
             "fish" => format!("'{}/agterm-backup' init fish | source", bin.display()),
@@ -196,7 +183,7 @@ fn a_login_bash_runs_the_line_once_whatever_profile_it_reads() {
         if let Some((name, body)) = profile {
             std::fs::write(s.home().join(name), body).unwrap();
         }
-        ok(&run_as(&s, "/bin/bash", &bin, &apply_shell()));
+        ok(&run_as(&s, "/bin/bash", &bin, &apply_shell_only()));
         for name in [".bashrc", ".bash_profile", ".profile"] {
             let holds = std::fs::read_to_string(s.home().join(name))
                 .is_ok_and(|t| t.contains("# >>> agterm-backup >>>"));
@@ -246,7 +233,7 @@ fn remove_is_byte_exact_through_a_symlink_after_edits_around_the_block() {
     std::fs::set_permissions(&dots, std::fs::Permissions::from_mode(0o640)).unwrap();
     let rc = s.home().join(".zshrc");
     std::os::unix::fs::symlink("../dotfiles/zshrc", &rc).unwrap();
-    ok(&run_as(&s, "/bin/zsh", &bin, &apply_shell()));
+    ok(&run_as(&s, "/bin/zsh", &bin, &apply_shell_only()));
     assert!(std::fs::symlink_metadata(&rc)
         .unwrap()
         .file_type()
@@ -308,7 +295,7 @@ fn an_unsupported_login_shell_gets_a_message_and_nothing_is_written() {
     for login in ["/usr/bin/nu", "/bin/tcsh", "/bin/sh", "/usr/bin/dash"] {
         let s = Sandbox::new();
         let bin = bin_dir(&s, "bin");
-        let out = run_as(&s, login, &bin, &apply_shell());
+        let out = run_as(&s, login, &bin, &apply_shell_only());
         assert_eq!(out.status.code(), Some(1), "{login}: {}", text(&out.stderr));
         let err = text(&out.stderr);
         assert!(
@@ -316,7 +303,7 @@ fn an_unsupported_login_shell_gets_a_message_and_nothing_is_written() {
             "{err}"
         );
         // Without --shell and not at a terminal: nothing said, nothing written.
-        let out = run_as(&s, login, &bin, &apply_shell()[..6]);
+        let out = run_as(&s, login, &bin, &apply_shell_only()[..6]);
         assert!(out.status.success() && !text(&out.stdout).contains("shell"));
         let left: Vec<_> = std::fs::read_dir(s.home()).unwrap().collect();
         assert!(left.is_empty(), "{login}: {left:?}");
@@ -328,10 +315,10 @@ fn a_plain_apply_adds_no_line_but_refreshes_one_there_and_no_shell_leaves_it() {
     let s = Sandbox::new();
     let (old, new, third) = (bin_dir(&s, "old"), bin_dir(&s, "new"), bin_dir(&s, "third"));
     let rc = s.home().join(".zshrc");
-    let plain = &apply_shell()[..6];
+    let plain = &apply_shell_only()[..6];
     ok(&run_as(&s, "/bin/zsh", &old, plain));
     assert!(!rc.exists(), "a plain apply does not edit rc files");
-    ok(&run_as(&s, "/bin/zsh", &old, &apply_shell()));
+    ok(&run_as(&s, "/bin/zsh", &old, &apply_shell_only()));
     assert_eq!(
         std::fs::read_to_string(&rc).unwrap(),
         block(&zsh_line(&old))
@@ -423,7 +410,7 @@ fn status_and_dry_run_show_the_shell_files() {
     let s = Sandbox::new();
     let bin = bin_dir(&s, "bin");
     std::fs::write(s.home().join(".bashrc"), "alias l=ls\n").unwrap();
-    let mut dry = apply_shell();
+    let mut dry = apply_shell_only();
     dry.push("--dry-run");
     let out = ok(&run_as(&s, "/bin/bash", &bin, &dry));
     assert!(out.contains(&format!("+{}", bash_line(&bin))), "{out}");
@@ -457,7 +444,7 @@ fn status_and_dry_run_show_the_shell_files() {
         (".bash_profile".into(), "absent".into()),
     ];
     assert_eq!(shell_rows(&s), absent);
-    ok(&run_as(&s, "/bin/bash", &bin, &apply_shell()));
+    ok(&run_as(&s, "/bin/bash", &bin, &apply_shell_only()));
     assert_eq!(
         shell_rows(&s),
         [
@@ -482,8 +469,8 @@ fn status_and_dry_run_show_the_shell_files() {
 fn a_block_the_login_shell_no_longer_reads_once_moves_to_the_file_it_reads() {
     let s = Sandbox::new();
     let bin = bin_dir(&s, "bin");
-    let plain = &apply_shell()[..6];
-    ok(&run_as(&s, "/bin/bash", &bin, &apply_shell()));
+    let plain = &apply_shell_only()[..6];
+    ok(&run_as(&s, "/bin/bash", &bin, &apply_shell_only()));
     let profile = s.home().join(".bash_profile");
     assert!(std::fs::read_to_string(&profile)
         .unwrap()

@@ -16,6 +16,8 @@ pub mod claude_plugin;
 pub mod codex_toml;
 pub mod command;
 pub mod engine;
+#[cfg(test)]
+mod fake_lookup;
 pub mod fsio;
 pub mod json_hooks;
 pub mod opencode_plugin;

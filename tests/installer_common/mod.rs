@@ -73,6 +73,20 @@ impl Sandbox {
     }
 }
 
+/// `installer apply --shell` with the login shell's rc files as the only files written (Gemini, the one
+/// agent asked for, is not installed in a sandbox).
+pub fn apply_shell_only() -> Vec<&'static str> {
+    vec![
+        "installer",
+        "apply",
+        "--agents",
+        "gemini",
+        "--no-denylist",
+        "--no-tmux",
+        "--shell",
+    ]
+}
+
 pub fn binary() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_agterm-backup"))
 }

@@ -1,8 +1,7 @@
 use super::files::{self, BASHRC, BASH_LOGIN, FISH_CONFIG, ZSHRC};
 use super::*;
-use crate::paths::Lookup;
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use crate::fake_lookup::{fake, Fake};
+use std::path::Path;
 
 const BIN: &str = "/opt/it's here/agterm-backup";
 
@@ -92,38 +91,6 @@ fn markers_that_do_not_pair_up_are_refused_with_their_line() {
     let e = apply(ZSHRC, Some(&theirs), BIN).unwrap_err();
     assert_eq!(e.line, 4);
     assert_eq!(remove(ZSHRC, &theirs).unwrap(), "export X=1\n");
-}
-
-struct Fake {
-    env: HashMap<&'static str, &'static str>,
-    files: HashMap<PathBuf, String>,
-    passwd: Option<&'static str>,
-}
-
-impl Lookup for Fake {
-    fn env(&self, key: &str) -> Option<String> {
-        self.env.get(key).map(|v| v.to_string())
-    }
-    fn read(&self, path: &Path) -> Option<String> {
-        self.files.get(path).cloned()
-    }
-    fn exists(&self, path: &Path) -> bool {
-        self.files.contains_key(path)
-    }
-    fn login_shell(&self) -> Option<String> {
-        self.passwd.map(String::from)
-    }
-}
-
-fn fake(env: &[(&'static str, &'static str)], files: &[(&str, &str)]) -> Fake {
-    Fake {
-        env: env.iter().cloned().collect(),
-        files: files
-            .iter()
-            .map(|(p, t)| (PathBuf::from(p), t.to_string()))
-            .collect(),
-        passwd: None,
-    }
 }
 
 fn paths_of(f: &Fake) -> Result<Vec<String>, String> {
@@ -227,23 +194,8 @@ fn remove_looks_in_every_shells_files() {
 
 #[test]
 fn status_words() {
-    let mut r = crate::status::TargetReport {
-        target: "shell",
-        file: ".zshrc",
-        path: "/h/.zshrc".into(),
-        state: "",
-        error: None,
-        hooks: Vec::new(),
-        denies: None,
-        route: None,
-        plugin: None,
-        warnings: Vec::new(),
-    };
-    let mut word = |text: &str| {
-        r.warnings.clear();
-        report(&mut r, ZSHRC, Some(text), BIN);
-        r.state
-    };
+    let target = files::target(ZSHRC, "/h/.zshrc".into(), Path::new(BIN));
+    let word = |text: &str| crate::status::target_report(&target, Some(text), None).state;
     let block = ZSHRC.block(BIN);
     assert_eq!(word("a\n"), "absent");
     assert_eq!(word(&block), "present");
@@ -252,4 +204,6 @@ fn status_words() {
     assert_eq!(word(&twice), "duplicate");
     assert_eq!(word(&format!("{BLOCK_START}\n{BLOCK_END}\n")), "partial");
     assert_eq!(word(&format!("{BLOCK_START}\n")), "unreadable");
+    let r = crate::status::target_report(&target, Some(&format!("{BLOCK_START}\n")), None);
+    assert!(r.error.unwrap().starts_with("/h/.zshrc:1:1: "));
 }
