@@ -283,6 +283,7 @@ fn a_read_only_rc_file_is_left_alone_and_the_agents_are_wired() {
         err.contains(&format!("{}: is read-only", rc.display())),
         "{err}"
     );
+    assert!(err.contains("add our block by hand"), "{err}");
     assert_eq!(std::fs::read_to_string(&rc).unwrap(), "setopt autocd\n");
     assert!(
         s.claude_settings().exists(),

@@ -216,7 +216,7 @@ impl Change {
             return Ok(());
         }
         if self.file.is_read_only() {
-            return Err(read_only(&self.file, self.edit()));
+            return Err(read_only(&self.file, self.edit(), self.target.kind));
         }
         let after = self.after.as_deref().map(str::as_bytes);
         fsio::commit(&self.file, after, self.target.kind.new_file_mode(), self.keep_backup)
@@ -258,10 +258,18 @@ enum Edit {
     Remove,
 }
 
-fn read_only(file: &FileState, edit: Edit) -> Problem {
-    let by_hand = match edit {
-        Edit::Apply => "add our hooks by hand",
-        Edit::Remove => "take our hooks out by hand (`agterm-backup installer status` lists them)",
+fn read_only(file: &FileState, edit: Edit, kind: TargetKind) -> Problem {
+    let by_hand = match (edit, kind) {
+        (Edit::Apply, TargetKind::ShellRc(_)) => {
+            "add our block by hand (`agterm-backup installer apply --shell --dry-run` shows it)"
+        }
+        (Edit::Remove, TargetKind::ShellRc(_)) => {
+            "delete our block (from `# >>> agterm-backup >>>` to `# <<< agterm-backup <<<`) by hand"
+        }
+        (Edit::Apply, _) => "add our hooks by hand",
+        (Edit::Remove, _) => {
+            "take our hooks out by hand (`agterm-backup installer status` lists them)"
+        }
     };
     Problem::Failed(format!(
         "{}: is read-only (mode {:o}); make it writable or {by_hand}, nothing written",
@@ -300,7 +308,7 @@ pub fn plan_apply(target: &Target) -> Result<Change, Problem> {
         keep_backup,
     };
     if !change.is_noop() && change.file.is_read_only() {
-        return Err(read_only(&change.file, Edit::Apply));
+        return Err(read_only(&change.file, Edit::Apply, target.kind));
     }
     Ok(change)
 }
@@ -354,7 +362,7 @@ pub fn plan_remove(target: &Target) -> Result<Change, Problem> {
         keep_backup: false,
     };
     if !change.is_noop() && change.file.is_read_only() {
-        return Err(read_only(&change.file, Edit::Remove));
+        return Err(read_only(&change.file, Edit::Remove, target.kind));
     }
     Ok(change)
 }
