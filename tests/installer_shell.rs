@@ -511,3 +511,20 @@ fn a_block_the_login_shell_no_longer_reads_once_moves_to_the_file_it_reads() {
         1
     );
 }
+
+#[test]
+fn a_missing_rc_file_is_created_0644_and_goes_again_with_remove() {
+    let s = Sandbox::new();
+    let bin = bin_dir(&s, "bin");
+    let config = s.home().join(".config/fish/config.fish");
+    let out = ok(&run_as(&s, "/usr/bin/fish", &bin, &apply_shell_only()));
+    assert!(out.contains("config.fish: created"), "{out}");
+    assert_eq!(mode(&config), Some(0o644));
+    let line = format!("'{}/agterm-backup' init fish | source", bin.display());
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), block(&line));
+    stub_in(&bin);
+    assert_eq!(evaluations(&s, &["fish", "-i", "-c", "exit"], "fish"), 1);
+    ok(&run_as(&s, "/usr/bin/fish", &bin, &["installer", "remove"]));
+    assert!(!config.exists());
+    assert!(!agterm_backup_installer::fsio::backup_path(&config).exists());
+}

@@ -255,7 +255,8 @@ pub fn remove(rc: RcFile, text: &str) -> Result<String, Refusal> {
         .copied()
         .collect();
     let mut start = range.start;
-    if kept.is_empty() && text[..start].ends_with("\n\n") {
+    // The blank line `appended` puts before our block (not before one in a blank file).
+    if kept.is_empty() && text[..start].ends_with("\n\n") && !text[..start - 1].trim().is_empty() {
         start -= 1;
     }
     Ok(format!("{}{kept}{}", &text[..start], &text[range.end..]))
