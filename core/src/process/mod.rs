@@ -9,7 +9,9 @@
 
 #[cfg(target_os = "macos")]
 mod darwin;
+pub mod bounded;
 mod fake;
+pub mod foreground;
 mod procargs;
 mod procfs;
 mod ps;
