@@ -136,7 +136,12 @@ mod tests {
     #[test]
     fn socket_dir_follows_zmx_priority() {
         fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
-            move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
         }
         let all = [
             ("ZMX_DIR", "/custom/"),

@@ -73,7 +73,10 @@ mod tests {
             Duration::from_secs(5),
         )
         .unwrap();
-        assert_eq!((done.stdout.as_str(), done.stderr.as_str()), ("out\n", "err\n"));
+        assert_eq!(
+            (done.stdout.as_str(), done.stderr.as_str()),
+            ("out\n", "err\n")
+        );
         assert_eq!(done.status.code(), Some(3));
         let started = Instant::now();
         let slow = run_bounded(Command::new("sleep").arg("5"), Duration::from_millis(100));

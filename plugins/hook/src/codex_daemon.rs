@@ -83,8 +83,7 @@ impl PaneIdentity {
 
 /// Variables that say which pane a process runs in.
 pub fn is_pane_var(name: &str) -> bool {
-    name.starts_with("AGTERM_")
-        || ["TMUX_PANE", "TMUX", "ZMX_SESSION", "ZMX_DIR"].contains(&name)
+    name.starts_with("AGTERM_") || ["TMUX_PANE", "TMUX", "ZMX_SESSION", "ZMX_DIR"].contains(&name)
 }
 
 /// The pane variables of an environment.

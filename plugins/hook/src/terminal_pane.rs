@@ -191,7 +191,10 @@ mod tests {
         both.insert("TMUX".into(), "/tmp/tmux-1/default,42,0".into());
         both.insert("TMUX_PANE".into(), "%3".into());
         assert!(matches!(find(&both, &none(), 0), Ok(FoundPane::Tmux(t)) if t.pane_id == "%3"));
-        assert!(matches!(find(&env(&AGTERM), &none(), 0), Ok(FoundPane::Agterm(_))));
+        assert!(matches!(
+            find(&env(&AGTERM), &none(), 0),
+            Ok(FoundPane::Agterm(_))
+        ));
     }
 
     #[test]
@@ -218,7 +221,10 @@ mod tests {
             let mut pane = env(&AGTERM);
             pane.insert("ZMX_SESSION".into(), live.into());
             pane.insert("ZMX_DIR".into(), "/tmp/agterm-zmx-00000000000000ab".into());
-            assert!(matches!(find(&pane, &none(), 0), Ok(FoundPane::Agterm(_))), "{live:?}");
+            assert!(
+                matches!(find(&pane, &none(), 0), Ok(FoundPane::Agterm(_))),
+                "{live:?}"
+            );
         }
         let alone = env(&[("ZMX_SESSION", "api")]);
         assert!(matches!(find(&alone, &none(), 0), Ok(FoundPane::Zmx(_))));
@@ -236,7 +242,10 @@ mod tests {
             .with(42, 1, "tmux: server (/tmp/tmux-1/default)", "/")
             .with(50, 42, "-zsh", "/w")
             .with(60, 50, "claude", "/w");
-        assert!(matches!(find(&both, &tmux_in_zmx, 60), Ok(FoundPane::Tmux(_))));
+        assert!(matches!(
+            find(&both, &tmux_in_zmx, 60),
+            Ok(FoundPane::Tmux(_))
+        ));
         // tmux pane → zmx attach (the daemon forked from it) → shell → agent: zmx is innermost.
         let zmx_in_tmux = FakeProcesses::default()
             .with(42, 1, "tmux new -s work", "/")
@@ -244,7 +253,9 @@ mod tests {
             .with(70, 1, "/usr/local/bin/zmx attach outer", "/")
             .with(80, 70, "-zsh", "/w")
             .with(90, 80, "claude", "/w");
-        assert!(matches!(find(&both, &zmx_in_tmux, 90), Ok(FoundPane::Zmx(z)) if z.name == "outer"));
+        assert!(
+            matches!(find(&both, &zmx_in_tmux, 90), Ok(FoundPane::Zmx(z)) if z.name == "outer")
+        );
         // Nothing readable: tmux, as before zmx support.
         assert!(matches!(find(&both, &none(), 90), Ok(FoundPane::Tmux(_))));
     }

@@ -30,6 +30,8 @@ pub(super) fn create_one(
     match term.create(target, dir, line) {
         Ok(Created::Ours) => Ok((String::new(), "created the session, running")),
         Ok(Created::Theirs) => type_one(term, row, state).map(|before| (before, "typed")),
-        Err(e) => Err(Outcome::Failed(format!("could not create the session: {e}"))),
+        Err(e) => Err(Outcome::Failed(format!(
+            "could not create the session: {e}"
+        ))),
     }
 }

@@ -51,11 +51,9 @@ pub fn join(
     current: Option<&LiveRecord>,
     cut: Option<DateTime<Utc>>,
 ) -> ZmxJoin {
-    let listed = panes.iter().position(|p| {
-        p.zmx
-            .as_ref()
-            .is_some_and(|now| now.same_session(recorded))
-    });
+    let listed = panes
+        .iter()
+        .position(|p| p.zmx.as_ref().is_some_and(|now| now.same_session(recorded)));
     if let Some(i) = listed {
         return ZmxJoin::Listed(i);
     }

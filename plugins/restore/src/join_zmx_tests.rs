@@ -31,7 +31,12 @@ fn zmx_record(id: &str, name: &str, at: &str) -> LiveRecord {
 }
 
 fn captured(record: Option<LiveRecord>, journal: Vec<LiveRecord>) -> CapturedPane {
-    let key = record.as_ref().or(journal.last()).unwrap().pane_key().unwrap();
+    let key = record
+        .as_ref()
+        .or(journal.last())
+        .unwrap()
+        .pane_key()
+        .unwrap();
     CapturedPane {
         key,
         record,
@@ -85,7 +90,10 @@ fn a_session_the_reboot_took_is_created_in_its_directory() {
     let rows = plan_at(&[captured(Some(rec), vec![])], &[], Some(BOOT));
     let row = &rows[0];
     assert!(row.creates(), "{row:#?}");
-    assert!(code(row).contains(ID_A) && code(row).contains("cd '/w/api'"), "{row:#?}");
+    assert!(
+        code(row).contains(ID_A) && code(row).contains("cd '/w/api'"),
+        "{row:#?}"
+    );
     let target = row.target.as_ref().unwrap();
     assert_eq!(target.session_id, "api");
     assert_eq!(target.pane_id, Some(session("api", None).key_name()));
@@ -96,7 +104,11 @@ fn a_session_the_reboot_took_is_created_in_its_directory() {
 fn a_session_closed_after_the_boot_stays_closed_and_an_unknown_boot_recreates_nothing() {
     let before = zmx_record(ID_A, "api", "2026-11-30T10:00:00Z");
     let after = zmx_record(ID_A, "api", "2026-12-01T08:30:00Z");
-    let rows = plan_at(&[captured(Some(after), vec![before.clone()])], &[], Some(BOOT));
+    let rows = plan_at(
+        &[captured(Some(after), vec![before.clone()])],
+        &[],
+        Some(BOOT),
+    );
     assert_eq!(code(&rows[0]), "session-closed", "{rows:#?}");
     let rows = plan_at(&[captured(Some(before), vec![])], &[], None);
     assert_eq!(code(&rows[0]), "pane-gone", "{rows:#?}");
@@ -109,14 +121,29 @@ fn a_listed_session_is_typed_into_by_its_own_start_and_skipped_when_busy() {
     let old = zmx_record(ID_A, "api", "2026-12-01T08:10:00Z");
     let new = zmx_record(ID_B, "api", "2026-12-01T08:40:00Z");
     let idle = [listed("api", "2026-12-01T08:20:00Z", None)];
-    let rows = plan_at(&[captured(Some(new.clone()), vec![old.clone()])], &idle, Some(BOOT));
-    assert!(code(&rows[0]).starts_with("type") && code(&rows[0]).contains(ID_A), "{rows:#?}");
+    let rows = plan_at(
+        &[captured(Some(new.clone()), vec![old.clone()])],
+        &idle,
+        Some(BOOT),
+    );
+    assert!(
+        code(&rows[0]).starts_with("type") && code(&rows[0]).contains(ID_A),
+        "{rows:#?}"
+    );
     assert!(rows[0].from_journal);
     assert_eq!(rows[0].joined_by, Some(JoinedBy::ZmxSession));
-    let vim = [listed("api", "2026-12-01T08:20:00Z", Some(&["vim", "notes"]))];
+    let vim = [listed(
+        "api",
+        "2026-12-01T08:20:00Z",
+        Some(&["vim", "notes"]),
+    )];
     let rows = plan_at(&[captured(Some(old.clone()), vec![])], &vim, Some(BOOT));
     assert_eq!(code(&rows[0]), "busy");
-    let claude = [listed("api", "2026-12-01T08:20:00Z", Some(&["claude", "--resume", ID_A]))];
+    let claude = [listed(
+        "api",
+        "2026-12-01T08:20:00Z",
+        Some(&["claude", "--resume", ID_A]),
+    )];
     let rows = plan_at(&[captured(Some(old), vec![])], &claude, Some(BOOT));
     assert_eq!(code(&rows[0]), "already-running");
 }
@@ -126,14 +153,21 @@ fn created_rows_still_pass_the_conversation_rows() {
     // The same conversation in two gone sessions: only the one that held it last comes back.
     let a = zmx_record(ID_A, "one", "2026-11-30T10:00:00Z");
     let b = zmx_record(ID_A, "two", "2026-11-30T11:00:00Z");
-    let rows = plan_at(&[captured(Some(a), vec![]), captured(Some(b), vec![])], &[], Some(BOOT));
+    let rows = plan_at(
+        &[captured(Some(a), vec![]), captured(Some(b), vec![])],
+        &[],
+        Some(BOOT),
+    );
     let codes: Vec<String> = rows.iter().map(code).collect();
     assert_eq!(codes[0], "duplicate", "{rows:#?}");
     assert!(codes[1].starts_with("create"), "{rows:#?}");
     // Ended by the user, or its transcript gone: nothing is created.
     let mut ended = zmx_record(ID_A, "api", "2026-11-30T10:00:00Z");
     ended.set_end_reason(Some("prompt_input_exit"));
-    assert_eq!(code(&plan_at(&[captured(Some(ended), vec![])], &[], Some(BOOT))[0]), "ended");
+    assert_eq!(
+        code(&plan_at(&[captured(Some(ended), vec![])], &[], Some(BOOT))[0]),
+        "ended"
+    );
     let rec = zmx_record(ID_B, "api", "2026-11-30T10:00:00Z");
     let none = plan(&PlanInput {
         captured: &[captured(Some(rec), vec![])],
@@ -168,14 +202,22 @@ fn gone_api() -> (Vec<PlanRow>, MockTerminal, tempfile::TempDir) {
     let rec = zmx_record(ID_A, "api", "2026-11-30T10:00:00Z");
     let rows = plan_at(&[captured(Some(rec), vec![])], &[], Some(BOOT));
     let tmp = tempfile::tempdir().unwrap();
-    (rows, MockTerminal::new(TerminalInfo::default(), vec![]), tmp)
+    (
+        rows,
+        MockTerminal::new(TerminalInfo::default(), vec![]),
+        tmp,
+    )
 }
 
 #[test]
 fn a_created_session_runs_the_line_once_and_counts_when_the_agent_is_up() {
     let (rows, mut term, tmp) = gone_api();
     term.on_create = Some(Box::new(|_, _, panes| {
-        panes.push(listed("api", "2026-12-01T09:00:00Z", Some(&["claude", "--resume", ID_A])));
+        panes.push(listed(
+            "api",
+            "2026-12-01T09:00:00Z",
+            Some(&["claude", "--resume", ID_A]),
+        ));
         Created::Ours
     }));
     let state = StateDir::at(tmp.path().join("s"));
@@ -185,7 +227,10 @@ fn a_created_session_runs_the_line_once_and_counts_when_the_agent_is_up() {
     let (pane, dir, line) = &term.created[0];
     assert_eq!((pane.session_id.as_str(), dir.as_str()), ("api", "/w/api"));
     assert!(line.contains(ID_A));
-    assert!(term.typed.is_empty(), "nothing typed into a session we created");
+    assert!(
+        term.typed.is_empty(),
+        "nothing typed into a session we created"
+    );
 }
 
 /// A user's `zmx attach api` won the race: zmx ignored our command, so the user's plain shell gets the

@@ -4,11 +4,11 @@
 
 use super::{CapturedPane, JoinedBy, PlanInput, SkipReason};
 use crate::join_zmx::{self, ZmxJoin};
-use agterm_backup_core::terminal::PaneRef;
 use agterm_backup_core::agent::{agent, AgentSpec};
 use agterm_backup_core::id::is_valid_session_id;
 use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::record::LiveRecord;
+use agterm_backup_core::terminal::PaneRef;
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;
 

@@ -52,7 +52,12 @@ mod tests {
     use super::*;
 
     fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
-        move |k| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
+        move |k| {
+            pairs
+                .iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.to_string())
+        }
     }
 
     #[test]
@@ -70,7 +75,11 @@ mod tests {
         let live = [("ZMX_SESSION", "agterm-0123456789abcdef0123456789abcdef")];
         assert_eq!(ZmxEnv::from_env(env(&live), 1), None);
         for bad in ["a/b", "..", "."] {
-            assert_eq!(ZmxEnv::from_env(env(&[("ZMX_SESSION", bad)]), 1), None, "{bad}");
+            assert_eq!(
+                ZmxEnv::from_env(env(&[("ZMX_SESSION", bad)]), 1),
+                None,
+                "{bad}"
+            );
         }
     }
 

@@ -25,8 +25,16 @@ pub struct Listed {
     pub cmd: Option<String>,
     /// A `zmx run` task finished (Unix seconds).
     pub ended: Option<i64>,
-    /// The daemon did not answer (`err=`): the session may be gone or busy.
+    /// The daemon did not answer (`err=`): busy (`Timeout`, …), or gone ([`Listed::is_stale`]).
     pub error: Option<String>,
+}
+
+impl Listed {
+    /// A socket whose daemon is gone (it refused the connection; zmx deletes it while listing): no
+    /// session, whatever the row says.
+    pub fn is_stale(&self) -> bool {
+        self.error.as_deref() == Some("ConnectionRefused")
+    }
 }
 
 /// Every session of `zmx list`'s stdout; lines that name no session are left out.
@@ -122,20 +130,38 @@ mod tests {
         assert_eq!(rows[0].cwd.as_deref(), Some("/w/my api"));
         assert_eq!(rows[0].cmd.as_deref(), Some("claude --resume x"));
         assert_eq!((rows[1].name.as_str(), rows[1].clients), ("dev", Some(2)));
-        assert_eq!((rows[2].cwd.as_deref(), rows[2].ended), (Some("/w"), Some(9)));
+        assert_eq!(
+            (rows[2].cwd.as_deref(), rows[2].ended),
+            (Some("/w"), Some(9))
+        );
         assert_eq!(rows[3].error.as_deref(), Some("ConnectionRefused"));
         assert_eq!(rows[3].pid, None);
+        assert!(rows[3].is_stale() && !rows[0].is_stale());
+        let busy = parse_line("name=b\terr=Timeout\tstatus=unreachable").unwrap();
+        assert!(!busy.is_stale(), "a busy daemon is a session");
     }
 
     #[test]
     fn zmx_0_7_start_dir_and_odd_values() {
         let row = parse_line("name=a b\tpid=1\tclients=0\tcreated=2\tstart_dir=/w/x").unwrap();
-        assert_eq!((row.name.as_str(), row.cwd.as_deref()), ("a b", Some("/w/x")));
+        assert_eq!(
+            (row.name.as_str(), row.cwd.as_deref()),
+            ("a b", Some("/w/x"))
+        );
         // A name holding `=` keeps it; a relative or undecodable cwd is no cwd.
         let eq = parse_line("name=k=v\tpid=1\tclients=0\tcreated=2\tcwd=rel").unwrap();
         assert_eq!((eq.name.as_str(), eq.cwd), ("k=v", None));
-        assert_eq!(parse_line("name=x\tpid=1\tcwd=file://h/%zz").unwrap().cwd, None);
-        for junk in ["", "pid=1\tname=x", "name=\tpid=1", "name=x\tpid=0", "name=x"] {
+        assert_eq!(
+            parse_line("name=x\tpid=1\tcwd=file://h/%zz").unwrap().cwd,
+            None
+        );
+        for junk in [
+            "",
+            "pid=1\tname=x",
+            "name=\tpid=1",
+            "name=x\tpid=0",
+            "name=x",
+        ] {
             assert_eq!(parse_line(junk), None, "{junk:?}");
         }
     }

@@ -56,9 +56,12 @@ impl ZmxTerminal {
         self.dir.dir().display().to_string()
     }
 
-    /// Every session `zmx list` shows.
+    /// Every session `zmx list` shows, less the stale sockets a reboot left (zmx deletes them as it
+    /// lists them).
     pub fn sessions(&self) -> Result<Vec<Listed>, ZmxError> {
-        Ok(parse_list(&self.dir.run(&["list"], None)?))
+        let mut listed = parse_list(&self.dir.run(&["list"], None)?);
+        listed.retain(|l| !l.is_stale());
+        Ok(listed)
     }
 
     /// The shell command a recreated session runs: the line, then a login shell.
@@ -151,10 +154,15 @@ impl Terminal for ZmxTerminal {
 
     fn type_text(&mut self, pane: &PaneRef, text: &str) -> Result<(), TerminalError> {
         let keys = text.replace('\n', "\r");
-        self.dir
+        let out = self
+            .dir
             .run(&["send", &pane.session_id, &keys], None)
-            .map(drop)
-            .map_err(seam_error)
+            .map_err(seam_error)?;
+        // zmx says so on stdout, and exits 0, when the session is gone or does not answer.
+        match undelivered(&out) {
+            Some(said) => Err(TerminalError::Refused(format!("zmx: {said}"))),
+            None => Ok(()),
+        }
     }
 
     fn screen(&mut self, pane: &PaneRef, range: ScreenRange) -> Result<String, TerminalError> {
@@ -181,13 +189,25 @@ impl Terminal for ZmxTerminal {
         let script = ZmxTerminal::create_command(line);
         let name = pane.session_id.as_str();
         let cwd = Some(Path::new(dir)).filter(|d| d.is_dir());
-        let out = self
+        let out = match self
             .dir
             .run(&["attach", name, "/bin/sh", "-c", &script], cwd)
-            .map_err(seam_error)?;
+        {
+            Ok(out) => out,
+            // Two creators at once: the other one bound the socket first.
+            Err(ZmxError::Refused(e)) if e.contains("AddressInUse") => return Ok(Created::Theirs),
+            Err(e) => return Err(seam_error(e)),
+        };
         let ours = out.contains(&format!("session \"{name}\" created"));
         Ok(if ours { Created::Ours } else { Created::Theirs })
     }
+}
+
+/// What `zmx send` prints, exiting 0, when nothing reached the session (`main.zig send`).
+fn undelivered(out: &str) -> Option<&str> {
+    out.lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("cleaned up stale session") || l.contains(" is unresponsive"))
 }
 
 /// How a recreated session's command reads, for a person (`--dry-run`).
@@ -216,27 +236,69 @@ mod tests {
         FakeProcesses::default()
             .with(100, 1, "-zsh", "/w/a")
             .with(200, 1, "zsh -l", "/w/b")
-            .with(210, 200, "node /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js --resume x", "/w/b")
-            .with(300, 1, "/bin/sh -c set -m; claude --resume x; exec zsh -l", "/w/c")
+            .with(
+                210,
+                200,
+                "node /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js --resume x",
+                "/w/b",
+            )
+            .with(
+                300,
+                1,
+                "/bin/sh -c set -m; claude --resume x; exec zsh -l",
+                "/w/c",
+            )
             .with(310, 300, "claude --resume x", "/w/c")
     }
 
     #[test]
     fn sessions_with_their_foreground_and_identity() {
         let src = procs();
-        let tpgid = |pid: u32| Some(match pid { 200 => 210, 300 => 310, p => p });
+        let tpgid = |pid: u32| {
+            Some(match pid {
+                200 => 210,
+                300 => 310,
+                p => p,
+            })
+        };
         let row = |l: &str| parse_line(l).unwrap();
-        let idle = session_view("/z", &row("name=a\tpid=100\tclients=0\tcreated=7\tcwd=/w/a"), &src, &tpgid);
-        assert_eq!((idle.foreground.clone(), idle.shell_in_front), (None, Some(true)));
+        let idle = session_view(
+            "/z",
+            &row("name=a\tpid=100\tclients=0\tcreated=7\tcwd=/w/a"),
+            &src,
+            &tpgid,
+        );
+        assert_eq!(
+            (idle.foreground.clone(), idle.shell_in_front),
+            (None, Some(true))
+        );
         let z = idle.zmx.clone().unwrap();
-        assert_eq!((z.socket_dir.as_str(), z.name.as_str(), z.started), ("/z", "a", Some(7)));
+        assert_eq!(
+            (z.socket_dir.as_str(), z.name.as_str(), z.started),
+            ("/z", "a", Some(7))
+        );
         assert_eq!(idle.pane_id, Some(z.key_name()));
         assert_eq!(idle.cwd.as_deref(), Some("/w/a"));
-        let busy = session_view("/z", &row("name=b\tpid=200\tclients=1\tcreated=7"), &src, &tpgid);
+        let busy = session_view(
+            "/z",
+            &row("name=b\tpid=200\tclients=1\tcreated=7"),
+            &src,
+            &tpgid,
+        );
         assert_eq!(busy.foreground.unwrap()[0], "node");
-        let created = session_view("/z", &row("name=c\tpid=300\tclients=0\tcreated=7"), &src, &tpgid);
+        let created = session_view(
+            "/z",
+            &row("name=c\tpid=300\tclients=0\tcreated=7"),
+            &src,
+            &tpgid,
+        );
         assert_eq!(created.foreground.unwrap(), ["claude", "--resume", "x"]);
-        let wedged = session_view("/z", &row("name=d\terr=Timeout\tstatus=unreachable"), &src, &tpgid);
+        let wedged = session_view(
+            "/z",
+            &row("name=d\terr=Timeout\tstatus=unreachable"),
+            &src,
+            &tpgid,
+        );
         assert!(wedged.foreground.unwrap()[0].contains("Timeout"));
         assert_eq!(wedged.shell_in_front, Some(false));
     }
@@ -253,12 +315,24 @@ mod tests {
     }
 
     #[test]
+    fn send_answers_that_reached_nothing() {
+        assert!(undelivered("cleaned up stale session api\n").is_some());
+        let busy = "session api is unresponsive (Timeout)\ndaemon may be busy: try again\n";
+        assert!(undelivered(busy).unwrap().contains("Timeout"));
+        assert_eq!(undelivered(""), None);
+    }
+
+    #[test]
     fn the_create_command_runs_the_line_then_a_login_shell() {
         let cmd = ZmxTerminal::create_command("cd '/w/a b' && 'claude' '--resume' 'x'");
         assert_eq!(
             cmd,
             "set -m; cd '/w/a b' && 'claude' '--resume' 'x'; exec \"${SHELL:-/bin/sh}\" -l"
         );
-        assert!(describe_create("api", "claude").starts_with("zmx attach 'api' '/bin/sh' -c "), "{}", describe_create("api", "claude"));
+        assert!(
+            describe_create("api", "claude").starts_with("zmx attach 'api' '/bin/sh' -c "),
+            "{}",
+            describe_create("api", "claude")
+        );
     }
 }
