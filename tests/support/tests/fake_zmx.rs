@@ -433,3 +433,62 @@ fn run_types_the_command_and_records_its_exit_code() {
         (String::new(), Some(0))
     );
 }
+
+/// An outer terminal (a pane of another tmux server) running `zmx attach`: it counts as a client, sees
+/// the session, and `ctrl+\` detaches it.
+#[test]
+fn a_user_attaches_from_an_outer_terminal_and_detaches_with_ctrl_backslash() {
+    let dir = tempfile::tempdir().unwrap();
+    let zmx = FakeZmx::new(dir.path());
+    let outer = Tmux::new(dir.path().join("outer.sock"));
+    let pane = outer.spawn("outer", dir.path(), &[], &["bash", "--norc", "--noprofile"]);
+    zmx.attach_detached("u", dir.path(), &["sh", "-c", "echo inside-u; sleep 300"]);
+    zmx.wait_for_history("u", "inside-u", WAIT);
+    zmx.attach_in(&outer, &pane, "u");
+    Tmux::wait_for(WAIT, "one client on u", || {
+        zmx.session("u").filter(|r| r.get("clients") == Some("1"))
+    });
+    Tmux::wait_for(WAIT, "u on the outer screen", || {
+        outer
+            .capture(&pane, false)
+            .contains("inside-u")
+            .then_some(())
+    });
+    outer.ok(&["send-keys", "-t", &pane, "C-\\"]);
+    Tmux::wait_for(WAIT, "the client to detach", || {
+        zmx.session("u").filter(|r| r.get("clients") == Some("0"))
+    });
+    zmx.session("u").expect("detaching keeps the session");
+}
+
+/// `zmx attach <other>` inside a session moves that session's client instead of nesting; with no
+/// client attached zmx's daemon fails its switch and the session ends (`NoLeaderFound`).
+#[test]
+fn attach_inside_a_session_switches_its_client_instead_of_nesting() {
+    let dir = tempfile::tempdir().unwrap();
+    let zmx = FakeZmx::new(dir.path());
+    let outer = Tmux::new(dir.path().join("outer.sock"));
+    let pane = outer.spawn("outer", dir.path(), &[], &["bash", "--norc", "--noprofile"]);
+    zmx.attach_in(&outer, &pane, "a");
+    let (_, pa) = started(&zmx, "a");
+    Tmux::wait_for(WAIT, "a's client", || {
+        zmx.session("a").filter(|r| r.get("clients") == Some("1"))
+    });
+    let inner = format!("'{}' attach b sleep 300\r", zmx.zmx().display());
+    zmx.send("a", &inner);
+    let b = Tmux::wait_for(WAIT, "the client moved to b", || {
+        zmx.session("b").filter(|r| r.get("clients") == Some("1"))
+    });
+    assert_eq!(b.get("cmd"), None, "the switch target starts a shell");
+    let a = zmx.session("a").expect("a lives on");
+    assert_eq!((a.get("clients"), a.pid()), (Some("0"), Some(pa)));
+
+    let out = zmx
+        .command(&["attach", "c", "sleep", "300"])
+        .env("ZMX_SESSION", "a")
+        .output()
+        .unwrap();
+    assert_eq!(ok(&out), "", "no session created, nothing printed");
+    zmx.wait_gone("a", WAIT);
+    assert!(zmx.session("c").is_none());
+}
