@@ -10,6 +10,8 @@
 mod tmux_common;
 mod zmx_common;
 
+use agterm_backup_core::quote::quote;
+use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 use zmx_common::{id, ZmxRig, COMEBACK};
 
@@ -63,7 +65,10 @@ fn zmx_sessions_come_back_resumed_after_a_reboot() {
     t.type_line("busy", "tail -f /dev/null");
     t.attach("closed", &t.dir("gone"));
     t.run_claude("closed", "a new question after the boot");
-    let out = t.zmx_cmd(&["kill", "closed"], &t.rig.root).output().unwrap();
+    let out = t
+        .zmx_cmd(&["kill", "closed"], &t.rig.root)
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{out:?}");
     t.zmx.wait_gone("closed", Duration::from_secs(15));
     std::thread::sleep(Duration::from_millis(500));
@@ -71,13 +76,21 @@ fn zmx_sessions_come_back_resumed_after_a_reboot() {
     let dry = t.restore(&["--dry-run", "--json"]);
     let plan: serde_json::Value = serde_json::from_slice(&dry.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&dry.stdout)));
-    let plan = plan.as_array().and_then(|a| a.first()).cloned().unwrap_or(plan);
+    let plan = plan
+        .as_array()
+        .and_then(|a| a.first())
+        .cloned()
+        .unwrap_or(plan);
     let action = |name: &str| {
         plan["rows"]
             .as_array()
             .unwrap()
             .iter()
-            .find(|r| r["pane"].as_str().is_some_and(|k| k.ends_with(&format!(".{name}"))))
+            .find(|r| {
+                r["pane"]
+                    .as_str()
+                    .is_some_and(|k| k.ends_with(&format!(".{name}")))
+            })
             .map(|r| format!("{} {}", r["action"], r["reason"]))
             .unwrap_or_else(|| panic!("no row for {name}: {plan:#}"))
     };
@@ -85,7 +98,10 @@ fn zmx_sessions_come_back_resumed_after_a_reboot() {
     assert_eq!(action("idle"), "\"type\" null", "{plan:#}");
     assert!(action("busy").contains("busy"), "{plan:#}");
     assert!(action("closed").contains("session-closed"), "{plan:#}");
-    assert!(t.zmx.session("alpha").is_none(), "--dry-run creates nothing");
+    assert!(
+        t.zmx.session("alpha").is_none(),
+        "--dry-run creates nothing"
+    );
 
     let out = t.restore(&["--yes"]);
     let said = format!(
@@ -107,11 +123,13 @@ fn zmx_sessions_come_back_resumed_after_a_reboot() {
         let cwd = std::fs::read_link(format!("/proc/{pid}/cwd")).unwrap();
         assert_eq!(&cwd, dir, "{name}: {agent} runs in its directory\n{said}");
         if *agent == "claude" {
-            let resumed = t.rig.wait_payload(COMEBACK, "claude's resumed SessionStart", |p| {
-                p["hook_event_name"] == "SessionStart"
-                    && p["source"] == "resume"
-                    && p["session_id"] == id.as_str()
-            });
+            let resumed = t
+                .rig
+                .wait_payload(COMEBACK, "claude's resumed SessionStart", |p| {
+                    p["hook_event_name"] == "SessionStart"
+                        && p["source"] == "resume"
+                        && p["session_id"] == id.as_str()
+                });
             assert_eq!(resumed["cwd"], dir.display().to_string(), "{name}");
         }
     }
@@ -137,10 +155,22 @@ fn zmx_sessions_come_back_resumed_after_a_reboot() {
             "{name}: {agent} {id} runs once\n{said}"
         );
     }
-    assert_eq!(t.model_requests(), requests, "nothing typed into a running agent");
-    assert_eq!(t.rig.payloads_of("SessionStart").len(), starts, "nothing started again");
+    assert_eq!(
+        t.model_requests(),
+        requests,
+        "nothing typed into a running agent"
+    );
+    assert_eq!(
+        t.rig.payloads_of("SessionStart").len(),
+        starts,
+        "nothing started again"
+    );
     let names: Vec<String> = t.zmx.list().iter().map(|r| r.name().to_string()).collect();
-    assert_eq!(names, ["alpha", "beta", "busy", "idle", "wt"], "one session each");
+    assert_eq!(
+        names,
+        ["alpha", "beta", "busy", "idle", "wt"],
+        "one session each"
+    );
 
     // A recreated session outlives its agent, as the user's own did: a login shell takes over.
     let target = t.target("alpha");
@@ -153,12 +183,19 @@ fn zmx_sessions_come_back_resumed_after_a_reboot() {
         |s| s.contains("Resume this session with:") && s.trim_end().ends_with("pane$"),
     );
     assert!(t.agents_running("alpha", "claude", id(&alpha)).is_empty());
-    assert!(t.zmx.session("alpha").is_some(), "the session is still there");
+    assert!(
+        t.zmx.session("alpha").is_some(),
+        "the session is still there"
+    );
 }
 
 /// The user's own `zmx attach race` and restore's recreate of the same session at the same moment: zmx
 /// creates it once (the socket decides), the loser's command is ignored, and restore types the line only
-/// into the user's plain shell when the user won. One session, the conversation running once.
+/// into the user's plain shell when the user won. One session, the conversation running once — whether
+/// the user's attach comes first (restore finds an idle shell), lands between restore's last look and
+/// its create (zmx ignores restore's command; restore types into the user's shell), or comes right
+/// after it (the user attaches to the resumed agent). The last two are placed exactly by a `zmx` on
+/// restore's PATH that runs the user's attach just before or after restore's own.
 #[test]
 fn a_restore_racing_the_users_attach_starts_the_conversation_once() {
     let Some(mut t) = ZmxRig::new(&["race"]) else {
@@ -168,42 +205,81 @@ fn a_restore_racing_the_users_attach_starts_the_conversation_once() {
     t.attach("race", &t.dir("race"));
     t.run_claude("race", "race question");
     let rec = t.wait_record("race", "claude");
-    t.reboot();
-
-    let restore = {
-        let bin = t.bin.clone();
-        let env = t.env.clone();
-        let root = t.rig.root.clone();
-        std::thread::spawn(move || {
-            std::process::Command::new(bin)
-                .args(["restore", "--yes"])
-                .env_clear()
-                .envs(env)
-                .current_dir(root)
-                .stdin(std::process::Stdio::null())
-                .output()
-                .unwrap()
-        })
-    };
-    let user = t.zmx_cmd(&["attach", "race"], &t.dir("race")).output().unwrap();
-    assert!(user.status.success(), "{user:?}");
-    let out = restore.join().unwrap();
-    let said = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    let shim = t.dir("race-bin");
+    std::fs::create_dir_all(&shim).unwrap();
+    let user_attach = format!(
+        "(cd {} && {} attach race </dev/null >/dev/null 2>&1)",
+        quote(&t.dir("race").display().to_string()),
+        quote(&t.zmx.zmx().display().to_string())
     );
-    assert!(out.status.success(), "{said}\n{}", t.hook_log());
-    t.wait_resumed("race", "claude", id(&rec));
-    std::thread::sleep(Duration::from_secs(5));
-    assert_eq!(t.agents_running("race", "claude", id(&rec)).len(), 1, "{said}");
-    let resumed = t
-        .rig
-        .payloads_of("SessionStart")
-        .into_iter()
-        .filter(|p| p["source"] == "resume" && p["session_id"] == id(&rec))
-        .count();
-    assert_eq!(resumed, 1, "the conversation resumed once\n{said}");
-    let names: Vec<String> = t.zmx.list().iter().map(|r| r.name().to_string()).collect();
-    assert_eq!(names, ["race"]);
+    std::fs::write(
+        shim.join("zmx"),
+        format!(
+            "#!/bin/sh
+if [ \"$1\" != attach ]; then exec {real} \"$@\"; fi
+             [ \"$RACE\" = before ] && {user_attach}
+{real} \"$@\"; rc=$?
+             [ \"$RACE\" = after ] && {user_attach}
+exit $rc
+",
+            real = quote(&t.zmx.zmx().display().to_string()),
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(shim.join("zmx"), PermissionsExt::from_mode(0o755)).unwrap();
+    let path = t.env.iter().find(|(k, _)| k == "PATH").unwrap().1.clone();
+
+    for (round, race) in ["concurrent", "before", "after"].into_iter().enumerate() {
+        t.reboot();
+        let mut restore = std::process::Command::new(&t.bin);
+        restore
+            .args(["restore", "--yes"])
+            .env_clear()
+            .envs(t.env.iter().map(|(k, v)| (k, v)))
+            .env("PATH", format!("{}:{path}", shim.display()))
+            .env("RACE", race)
+            .current_dir(&t.rig.root)
+            .stdin(std::process::Stdio::null());
+        let restore = std::thread::spawn(move || restore.output().unwrap());
+        if race == "concurrent" {
+            let user = t
+                .zmx_cmd(&["attach", "race"], &t.dir("race"))
+                .output()
+                .unwrap();
+            assert!(user.status.success(), "{user:?}");
+        }
+        let out = restore.join().unwrap();
+        let said = format!(
+            "{race}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.status.success(), "{said}\n{}", t.hook_log());
+        let how = if race == "after" {
+            "created the session"
+        } else {
+            "typed"
+        };
+        assert!(said.contains(how), "{said}");
+        t.wait_resumed("race", "claude", id(&rec));
+        std::thread::sleep(Duration::from_secs(4));
+        assert_eq!(
+            t.agents_running("race", "claude", id(&rec)).len(),
+            1,
+            "{said}"
+        );
+        let resumed = t
+            .rig
+            .payloads_of("SessionStart")
+            .into_iter()
+            .filter(|p| p["source"] == "resume" && p["session_id"] == id(&rec))
+            .count();
+        assert_eq!(
+            resumed,
+            round + 1,
+            "the conversation resumed once more\n{said}"
+        );
+        let names: Vec<String> = t.zmx.list().iter().map(|r| r.name().to_string()).collect();
+        assert_eq!(names, ["race"], "{said}");
+    }
 }

@@ -54,11 +54,8 @@ impl ZmxRig {
             "#!/bin/sh\nPS1='pane$ ' exec /bin/bash --noprofile --norc -i\n",
         )
         .unwrap();
-        std::fs::set_permissions(
-            &shell,
-            std::os::unix::fs::PermissionsExt::from_mode(0o755),
-        )
-        .unwrap();
+        std::fs::set_permissions(&shell, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
         let mut env: Vec<(String, String)> = rig
             .home
             .env(&rig.stub)
@@ -195,11 +192,15 @@ impl ZmxRig {
 
     /// The record of zmx session `name` naming `agent` (waiting for it).
     pub fn wait_record(&self, name: &str, agent: &str) -> Value {
-        Tmux::wait_for(TURN, &format!("a {agent} record of zmx session {name}"), || {
-            self.records().into_iter().find(|r| {
-                r["terminal"] == "zmx" && r["zmx"]["name"] == name && r["agent"] == agent
-            })
-        })
+        Tmux::wait_for(
+            TURN,
+            &format!("a {agent} record of zmx session {name}"),
+            || {
+                self.records().into_iter().find(|r| {
+                    r["terminal"] == "zmx" && r["zmx"]["name"] == name && r["agent"] == agent
+                })
+            },
+        )
     }
 
     /// "Reboot": every zmx daemon and session process is killed; then the machine's boot time is now
