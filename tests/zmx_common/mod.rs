@@ -8,7 +8,7 @@
 use agterm_backup_core::quote::quote_words;
 use agterm_backup_testkit::agents::rig::Rig;
 use agterm_backup_testkit::agents::{
-    payload_logger_command, process_tree, type_prompt, wait_ready, wait_screen, Agent,
+    payload_logger_command, type_prompt, wait_ready, wait_screen, Agent,
 };
 use agterm_backup_testkit::fake_zmx::FakeZmx;
 use agterm_backup_testkit::tmux::Tmux;
@@ -235,25 +235,9 @@ impl ZmxRig {
     /// The agent processes of session `name` running conversation `id` (native binaries, not their node
     /// wrappers): exactly one when the conversation came back once.
     pub fn agents_running(&self, name: &str, agent: &str, id: &str) -> Vec<u32> {
-        let Some(pid) = self.session_pid(name) else {
-            return Vec::new();
-        };
-        let mut tree = process_tree(pid);
-        tree.push(pid);
-        tree.into_iter()
-            .filter(|pid| {
-                let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok();
-                let argv = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-                let argv = String::from_utf8_lossy(&argv).into_owned();
-                let argv0 = argv.split('\0').next().unwrap_or_default().to_string();
-                let named = Path::new(&argv0).file_name().is_some_and(|n| n == agent)
-                    || exe
-                        .as_ref()
-                        .is_some_and(|e| e.file_name().is_some_and(|n| n == agent));
-                let node = exe.is_some_and(|e| e.file_name().is_some_and(|n| n == "node"));
-                named && !node && argv.contains(id)
-            })
-            .collect()
+        self.session_pid(name)
+            .map(|pid| super::tmux_common::agents_under(pid, agent, id))
+            .unwrap_or_default()
     }
 
     /// Waits until `agent` runs conversation `id` in session `name`; returns its pid.
