@@ -254,7 +254,12 @@ exit $rc
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
-        assert!(out.status.success(), "{said}\n{}", t.hook_log());
+        assert!(
+            out.status.success(),
+            "{said}\nthe session shows:\n{}\nhook log:\n{}",
+            t.zmx.history("race"),
+            t.hook_log()
+        );
         let how = if race == "after" {
             "created the session"
         } else {

@@ -39,6 +39,9 @@ pub const CLI_TIMEOUT: Duration = Duration::from_secs(5);
 /// Lines of `zmx history` that stand for the visible screen.
 const VISIBLE_LINES: usize = 50;
 
+/// How long typing waits for a session that has drawn nothing yet (its shell still starting).
+const DRAW_WAIT: Duration = Duration::from_secs(5);
+
 /// One socket directory as restore sees it.
 #[derive(Debug, Clone)]
 pub struct ZmxTerminal {
@@ -82,12 +85,23 @@ pub fn session_view(
         name: listed.name.clone(),
         started: listed.created,
     };
-    let foreground = match (listed.pid, &listed.error) {
-        (Some(pid), None) => session_foreground(src, pid, tpgid(pid)),
-        (_, error) => Some(vec![format!(
-            "(zmx cannot reach this session: {})",
-            error.as_deref().unwrap_or("no pid")
-        )]),
+    let (foreground, settling) = match (listed.pid, &listed.error) {
+        (Some(pid), None) => {
+            let group = tpgid(pid);
+            // The foreground group's leader is gone or not readable yet (a process starting or ending
+            // in front), or it is zmx's own fork that has not exec'd the session's command yet: the
+            // session is not up yet, so restore waits and looks again rather than taking it for busy.
+            let leader = src.argv(group.unwrap_or(pid));
+            let settling = leader.is_none_or(|argv| is_zmx(&argv));
+            (session_foreground(src, pid, group), settling)
+        }
+        (_, error) => {
+            let why = error.as_deref().unwrap_or("no pid");
+            (
+                Some(vec![format!("(zmx cannot reach this session: {why})")]),
+                false,
+            )
+        }
     };
     PaneView {
         session_id: listed.name.clone(),
@@ -99,12 +113,18 @@ pub fn session_view(
         shell_in_front: Some(foreground.is_none()),
         foreground,
         remote: false,
-        realized: Some(true),
+        realized: Some(!settling),
         pin: None,
         live: None,
         tmux: None,
         zmx: Some(session),
     }
+}
+
+/// Whether `argv` is zmx itself (`zmx attach …`, its daemon and the pty child before its exec).
+fn is_zmx(argv: &[String]) -> bool {
+    argv.first()
+        .is_some_and(|a0| a0.rsplit('/').next() == Some("zmx"))
 }
 
 /// The session's foreground: [`pane_foreground`], except that a shell running a `-c` script (a session
@@ -153,6 +173,15 @@ impl Terminal for ZmxTerminal {
     }
 
     fn type_text(&mut self, pane: &PaneRef, text: &str) -> Result<(), TerminalError> {
+        // A session created a moment ago (a user's attach that won the race with restore) may not have
+        // drawn its prompt yet: a line sent before the shell reads it is echoed by the pty and then read
+        // again, and the screen would show it as run before it ran.
+        let deadline = std::time::Instant::now() + DRAW_WAIT;
+        while self.screen(pane, ScreenRange::All)?.trim().is_empty()
+            && std::time::Instant::now() < deadline
+        {
+            std::thread::sleep(Duration::from_millis(100));
+        }
         let keys = text.replace('\n', "\r");
         let out = self
             .dir
