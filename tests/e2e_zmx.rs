@@ -50,6 +50,15 @@ fn zmx_sessions_come_back_resumed_after_a_reboot() {
     let gamma = t.wait_record("idle", "claude");
     let delta = t.wait_record("busy", "codex");
     t.wait_record("closed", "claude");
+    for (rec, prompt) in [
+        (&alpha, "alpha question"),
+        (&beta, "beta question"),
+        (&wt, "worktree question"),
+        (&gamma, "gamma question"),
+        (&delta, "delta question"),
+    ] {
+        t.wait_saved(rec, &format!("stub reply to: {prompt}"));
+    }
     assert_eq!(alpha["flags"], serde_json::json!(["--model", "sonnet"]));
     assert_eq!(wt["agent_cwd"], worktree.display().to_string());
     assert_eq!(
@@ -205,6 +214,7 @@ fn a_restore_racing_the_users_attach_starts_the_conversation_once() {
     t.attach("race", &t.dir("race"));
     t.run_claude("race", "race question");
     let rec = t.wait_record("race", "claude");
+    t.wait_saved(&rec, "stub reply to: race question");
     let shim = t.dir("race-bin");
     std::fs::create_dir_all(&shim).unwrap();
     let user_attach = format!(

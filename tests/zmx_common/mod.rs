@@ -203,6 +203,18 @@ impl ZmxRig {
         )
     }
 
+    /// Waits until the record's conversation is on disk with `reply` in it (agents write their
+    /// transcripts asynchronously; a reboot right after the reply shows could lose it).
+    pub fn wait_saved(&self, rec: &Value, reply: &str) {
+        let path = rec["transcript_path"].as_str().expect("a transcript path");
+        agterm_backup_testkit::agents::wait_file_holds_all(
+            Path::new(path),
+            TURN,
+            &format!("{reply:?} in {path}"),
+            &[reply],
+        );
+    }
+
     /// "Reboot": every zmx daemon and session process is killed; then the machine's boot time is now
     /// (restore reads it from `AGTERM_BACKUP_BOOT_TIME`, the tests' stand-in for `/proc/stat`).
     pub fn reboot(&mut self) {
