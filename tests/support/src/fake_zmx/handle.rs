@@ -149,11 +149,12 @@ impl FakeZmx {
         Tmux::new(self.host().tmux_socket()).keep_on_drop()
     }
 
-    /// The tmux target (`=<tmux session>`) of live session `name` in [`FakeZmx::host_tmux`].
+    /// The tmux pane target (`=<tmux session>:`) of live session `name` in [`FakeZmx::host_tmux`], for
+    /// `Tmux::capture`, `send_text` and the agent drivers.
     pub fn tmux_target(&self, name: &str) -> Option<String> {
         let path = super::cfg::socket_path(self.socket_dir.to_str()?, name).ok()?;
         let info = super::proto::probe(&path).ok()?;
-        Some(format!("={}", info.tmux_session))
+        Some(format!("={}:", info.tmux_session))
     }
 
     /// The shell line that attaches to `name` with this zmx from any shell (explicit path and ZMX_DIR).
