@@ -257,8 +257,9 @@ fn send_writes_raw_bytes_and_appends_nothing() {
         "echoed, not entered: no newline was sent"
     );
     zmx.send("s", "\x01\r");
-    let h = zmx.wait_for_history("s", "onetwo words^A\n", WAIT);
-    assert!(h.starts_with("onetwo words^A\nonetwo words^A"), "{h:?}");
+    // The tty echoes the line, then cat prints it: each byte arrived once, as sent.
+    let h = zmx.wait_for_history("s", "onetwo words^A\nonetwo words^A\n", WAIT);
+    assert_eq!(h, "onetwo words^A\nonetwo words^A\n");
     let piped = zmx
         .command(&["send", "s"])
         .stdin(std::process::Stdio::piped())
@@ -441,7 +442,12 @@ fn a_user_attaches_from_an_outer_terminal_and_detaches_with_ctrl_backslash() {
     let dir = tempfile::tempdir().unwrap();
     let zmx = FakeZmx::new(dir.path());
     let outer = Tmux::new(dir.path().join("outer.sock"));
-    let pane = outer.spawn("outer", dir.path(), &[], &["bash", "--norc", "--noprofile"]);
+    let pane = outer.spawn(
+        "outer",
+        dir.path(),
+        &zmx.env(),
+        &["bash", "--norc", "--noprofile"],
+    );
     zmx.attach_detached("u", dir.path(), &["sh", "-c", "echo inside-u; sleep 300"]);
     zmx.wait_for_history("u", "inside-u", WAIT);
     zmx.attach_in(&outer, &pane, "u");
@@ -468,7 +474,12 @@ fn attach_inside_a_session_switches_its_client_instead_of_nesting() {
     let dir = tempfile::tempdir().unwrap();
     let zmx = FakeZmx::new(dir.path());
     let outer = Tmux::new(dir.path().join("outer.sock"));
-    let pane = outer.spawn("outer", dir.path(), &[], &["bash", "--norc", "--noprofile"]);
+    let pane = outer.spawn(
+        "outer",
+        dir.path(),
+        &zmx.env(),
+        &["bash", "--norc", "--noprofile"],
+    );
     zmx.attach_in(&outer, &pane, "a");
     let (_, pa) = started(&zmx, "a");
     Tmux::wait_for(WAIT, "a's client", || {
@@ -476,9 +487,7 @@ fn attach_inside_a_session_switches_its_client_instead_of_nesting() {
     });
     let inner = format!("'{}' attach b sleep 300\r", zmx.zmx().display());
     zmx.send("a", &inner);
-    let b = Tmux::wait_for(WAIT, "the client moved to b", || {
-        zmx.session("b").filter(|r| r.get("clients") == Some("1"))
-    });
+    let b = moved_to(&zmx, "b", &outer, &pane);
     assert_eq!(b.get("cmd"), None, "the switch target starts a shell");
     let a = zmx.session("a").expect("a lives on");
     assert_eq!((a.get("clients"), a.pid()), (Some("0"), Some(pa)));
@@ -491,4 +500,46 @@ fn attach_inside_a_session_switches_its_client_instead_of_nesting() {
     assert_eq!(ok(&out), "", "no session created, nothing printed");
     zmx.wait_gone("a", WAIT);
     assert!(zmx.session("c").is_none());
+}
+
+#[test]
+fn a_crashed_daemon_leaves_its_socket_and_the_others_live_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let zmx = FakeZmx::new(dir.path());
+    zmx.attach_detached("gone", dir.path(), &["sleep", "300"]);
+    zmx.attach_detached("kept", dir.path(), &["sleep", "300"]);
+    let (_, gone) = started(&zmx, "gone");
+    let (_, kept) = started(&zmx, "kept");
+    zmx.crash("gone");
+    assert!(!alive(gone) && alive(kept));
+    assert_eq!(zmx.stale_sockets(), ["gone"]);
+    let out = zmx.send("gone", "x");
+    assert_eq!(ok(&out), "cleaned up stale session gone\n");
+    assert!(zmx.stale_sockets().is_empty(), "send deleted it");
+    assert_eq!(ok(&zmx.run(&["ls", "--short"])), "kept\n");
+}
+
+/// Waits until session `target` has the one client (moved there by a switch); on timeout panics with
+/// what every session, screen and log shows.
+fn moved_to(zmx: &FakeZmx, target: &str, outer: &Tmux, pane: &str) -> Row {
+    let deadline = std::time::Instant::now() + WAIT;
+    loop {
+        let row = zmx.session(target);
+        if let Some(row) = row.filter(|r| r.get("clients") == Some("1")) {
+            return row;
+        }
+        if std::time::Instant::now() > deadline {
+            let logs: Vec<String> = std::fs::read_dir(zmx.log_dir())
+                .unwrap()
+                .flatten()
+                .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+                .collect();
+            panic!(
+                "no client moved to {target}: {:?}\nouter: {}\nlogs: {logs:#?}",
+                zmx.list(),
+                outer.capture(pane, true)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }

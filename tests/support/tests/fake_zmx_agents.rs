@@ -68,7 +68,7 @@ fn real_claude_and_codex_run_in_fake_zmx_sessions() {
         AGENT_START + TURN,
     );
     let host = zmx.host_tmux();
-    let cx = zmx.tmux_target("cx").expect("codex's session");
+    let cx = zmx.tmux_pane("cx").expect("codex's session");
     wait_ready(&host, &cx, Agent::Codex, AGENT_START);
     type_prompt(&host, &cx, "codex in zmx: USE_TOOL");
     // Codex's paste-burst guard may take an Enter right after typed text as a newline; a user presses

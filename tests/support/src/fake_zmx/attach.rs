@@ -290,6 +290,7 @@ pub fn ensure_session(
         task_mode,
         cwd: cwd.to_string(),
         size: terminal_size(),
+        created: super::daemon::unix_now(),
     };
     if let Err(e) = spawn_daemon(&listener, &spec) {
         let _ = std::fs::remove_file(path);

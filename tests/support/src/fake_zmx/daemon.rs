@@ -35,6 +35,8 @@ pub struct DaemonSpec {
     pub cwd: String,
     /// Columns and rows of the creating client's terminal (120×24 without one).
     pub size: (u16, u16),
+    /// Unix seconds the client decided to create it (zmx's `Daemon.init`, before the fork).
+    pub created: u64,
 }
 
 static TERMINATED: AtomicBool = AtomicBool::new(false);
@@ -69,6 +71,9 @@ pub fn run(spec: DaemonSpec) -> ! {
         unsafe { libc::close(fd) };
     }
     unsafe { libc::signal(libc::SIGTERM, on_sigterm as *const () as libc::sighandler_t) };
+    // Close-on-exec from here on: a tmux server started below must not hold the socket open, or a
+    // crashed daemon's socket would accept instead of refusing.
+    unsafe { libc::fcntl(LISTEN_FD, libc::F_SETFD, libc::FD_CLOEXEC) };
     let listener = unsafe { UnixListener::from_raw_fd(LISTEN_FD) };
     let _ = listener.set_nonblocking(true);
     let log = PathBuf::from(&spec.log_dir).join(format!("{}.log", spec.name));
@@ -94,11 +99,11 @@ pub fn run(spec: DaemonSpec) -> ! {
         &format!("pty spawned session={} pid={pid}", spec.name),
     );
     let mut daemon = Daemon {
+        created: spec.created,
         spec,
         host,
         tmux_name,
         pid,
-        created: unix_now(),
         log,
         labels: BTreeMap::new(),
         clients: Vec::new(),
