@@ -2,6 +2,7 @@
 //! session, one session out of racing creators, raw `send`, `history`, `kill`, and a reboot leaving
 //! stale sockets that `list` reports once and `attach` recreates over.
 
+use agterm_backup_testkit::agents::is_running;
 use agterm_backup_testkit::fake_zmx::{FakeZmx, Row};
 use agterm_backup_testkit::tmux::Tmux;
 use std::process::Output;
@@ -40,22 +41,18 @@ fn environ(pid: u32) -> Vec<String> {
     raw.split(|&b| b == 0).map(text).collect()
 }
 
-/// Running (a zombie waiting for its reaper is dead).
-fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
-        !s.rsplit(')')
-            .next()
-            .unwrap_or("")
-            .trim_start()
-            .starts_with('Z')
-    })
-}
-
 fn hostname() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
         .unwrap()
         .trim()
         .to_string()
+}
+
+/// A fake zmx in a fresh temp dir (dropped after the fake: its sessions die first).
+fn fake() -> (tempfile::TempDir, FakeZmx) {
+    let dir = tempfile::tempdir().unwrap();
+    let zmx = FakeZmx::new(dir.path());
+    (dir, zmx)
 }
 
 fn started(zmx: &FakeZmx, name: &str) -> (Row, u32) {
@@ -66,8 +63,7 @@ fn started(zmx: &FakeZmx, name: &str) -> (Row, u32) {
 
 #[test]
 fn list_without_sessions_says_so_on_stderr_and_short_prints_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (_dir, zmx) = fake();
     for args in [&["list"][..], &["ls"], &[]] {
         let out = zmx.run(args);
         assert_eq!(ok(&out), "");
@@ -91,8 +87,7 @@ fn list_without_sessions_says_so_on_stderr_and_short_prints_nothing() {
 
 #[test]
 fn socket_dir_falls_back_to_xdg_runtime_dir_then_tmpdir() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (dir, zmx) = fake();
     let d = dir.path().display().to_string();
     let out = zmx
         .command(&["version"])
@@ -115,8 +110,7 @@ fn socket_dir_falls_back_to_xdg_runtime_dir_then_tmpdir() {
 
 #[test]
 fn attach_creates_a_login_shell_carrying_zmx_session_and_no_tmux() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (dir, zmx) = fake();
     let cwd = dir.path().join("a dir");
     std::fs::create_dir(&cwd).unwrap();
     let before = chrono::Utc::now().timestamp() as u64;
@@ -160,8 +154,7 @@ fn attach_creates_a_login_shell_carrying_zmx_session_and_no_tmux() {
 
 #[test]
 fn a_command_is_execd_directly_and_ignored_while_the_session_lives() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (dir, zmx) = fake();
     let first = zmx.attach_detached("job", dir.path(), &["sleep", "300"]);
     assert!(ok(&first).starts_with("session \"job\" created\n"));
     let (row, pid) = started(&zmx, "job");
@@ -185,8 +178,7 @@ fn a_command_is_execd_directly_and_ignored_while_the_session_lives() {
 
 #[test]
 fn a_session_ends_with_its_command_and_its_socket_goes() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (dir, zmx) = fake();
     zmx.attach_detached("brief", dir.path(), &["sleep", "1"]);
     zmx.wait_for_session("brief", WAIT);
     zmx.wait_gone("brief", WAIT);
@@ -203,8 +195,7 @@ fn a_session_ends_with_its_command_and_its_socket_goes() {
 /// the bind; the command runs once. Also over a stale socket after a reboot.
 #[test]
 fn racing_attaches_start_one_session_running_the_command_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (dir, zmx) = fake();
     let marks = dir.path().join("marks");
     let script = format!("echo run >> '{}'; sleep 300", marks.display());
     for round in 0..2 {
@@ -244,8 +235,7 @@ fn racing_attaches_start_one_session_running_the_command_once() {
 
 #[test]
 fn send_writes_raw_bytes_and_appends_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (dir, zmx) = fake();
     zmx.attach_detached("s", dir.path(), &["cat", "-v"]);
     zmx.wait_for_session("s", WAIT);
     assert_eq!(ok(&zmx.send("s", "one")), "");
@@ -278,8 +268,7 @@ fn send_writes_raw_bytes_and_appends_nothing() {
 
 #[test]
 fn errors_for_missing_sessions_and_arguments_are_zmxs() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (_dir, zmx) = fake();
     let cases: [(&[&str], &str, &str, i32); 7] = [
         (&["send"], "", "error: SessionNameRequired\n", 1),
         (&["send", "x"], "", "error: TextRequired\n", 1),
@@ -316,8 +305,7 @@ fn errors_for_missing_sessions_and_arguments_are_zmxs() {
 
 #[test]
 fn history_is_the_plain_scrollback() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (dir, zmx) = fake();
     let script = "for i in $(seq 1 80); do printf '\\033[1mline %s\\033[0m\\n' $i; done; sleep 300";
     zmx.attach_detached("h", dir.path(), &["sh", "-c", script]);
     zmx.wait_for_session("h", WAIT);
@@ -337,8 +325,7 @@ fn history_is_the_plain_scrollback() {
 
 #[test]
 fn kill_ends_the_session_and_frees_the_name() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (dir, zmx) = fake();
     for name in ["k1", "k2", "other"] {
         zmx.attach_detached(name, dir.path(), &["sleep", "300"]);
     }
@@ -353,7 +340,7 @@ fn kill_ends_the_session_and_frees_the_name() {
         !zmx.socket_dir().join("k1").exists(),
         "socket gone on return"
     );
-    Tmux::wait_for(WAIT, "sleep killed", || (!alive(pid)).then_some(()));
+    Tmux::wait_for(WAIT, "sleep killed", || (!is_running(pid)).then_some(()));
     assert_eq!(ok(&zmx.run(&["ls", "--short"])), "other\n");
     let again = zmx.attach_detached("k1", dir.path(), &["sleep", "301"]);
     assert!(ok(&again).starts_with("session \"k1\" created"));
@@ -361,14 +348,16 @@ fn kill_ends_the_session_and_frees_the_name() {
 
 #[test]
 fn a_reboot_leaves_stale_sockets_listed_once_and_attach_recreates() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (dir, zmx) = fake();
     zmx.attach_detached("a", dir.path(), &[]);
     zmx.attach_detached("b", dir.path(), &["sleep", "300"]);
     let (_, pa) = started(&zmx, "a");
     let (_, pb) = started(&zmx, "b");
     zmx.reboot();
-    assert!(!alive(pa) && !alive(pb), "every session process is dead");
+    assert!(
+        !is_running(pa) && !is_running(pb),
+        "every session process is dead"
+    );
     assert_eq!(zmx.stale_sockets(), ["a", "b"]);
     let again = zmx.attach_detached("b", dir.path(), &["sleep", "301"]);
     assert!(ok(&again).starts_with("session \"b\" created"), "{again:?}");
@@ -392,8 +381,7 @@ fn a_reboot_leaves_stale_sockets_listed_once_and_attach_recreates() {
 
 #[test]
 fn labels_are_set_at_attach_and_listed() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (dir, zmx) = fake();
     let bad = zmx.run(&["attach", "--labels", "cmd=x", "l"]);
     assert_eq!(
         text(&bad.stderr),
@@ -418,8 +406,7 @@ fn labels_are_set_at_attach_and_listed() {
 
 #[test]
 fn run_types_the_command_and_records_its_exit_code() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (_dir, zmx) = fake();
     let out = zmx.run(&["run", "t", "-d", "sh", "-c", "exit 3"]);
     assert_eq!(ok(&out), "session \"t\" created\ncommand sent!\n");
     let (_, pid) = started(&zmx, "t");
@@ -439,21 +426,12 @@ fn run_types_the_command_and_records_its_exit_code() {
 /// the session, and `ctrl+\` detaches it.
 #[test]
 fn a_user_attaches_from_an_outer_terminal_and_detaches_with_ctrl_backslash() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
-    let outer = Tmux::new(dir.path().join("outer.sock"));
-    let pane = outer.spawn(
-        "outer",
-        dir.path(),
-        &zmx.env(),
-        &["bash", "--norc", "--noprofile"],
-    );
+    let (dir, zmx) = fake();
+    let (outer, pane) = outer_terminal(dir.path(), &zmx);
     zmx.attach_detached("u", dir.path(), &["sh", "-c", "echo inside-u; sleep 300"]);
     zmx.wait_for_history("u", "inside-u", WAIT);
     zmx.attach_in(&outer, &pane, "u");
-    Tmux::wait_for(WAIT, "one client on u", || {
-        zmx.session("u").filter(|r| r.get("clients") == Some("1"))
-    });
+    clients(&zmx, "u", "1");
     Tmux::wait_for(WAIT, "u on the outer screen", || {
         outer
             .capture(&pane, false)
@@ -461,9 +439,7 @@ fn a_user_attaches_from_an_outer_terminal_and_detaches_with_ctrl_backslash() {
             .then_some(())
     });
     outer.ok(&["send-keys", "-t", &pane, "C-\\"]);
-    Tmux::wait_for(WAIT, "the client to detach", || {
-        zmx.session("u").filter(|r| r.get("clients") == Some("0"))
-    });
+    clients(&zmx, "u", "0");
     zmx.session("u").expect("detaching keeps the session");
 }
 
@@ -471,20 +447,11 @@ fn a_user_attaches_from_an_outer_terminal_and_detaches_with_ctrl_backslash() {
 /// client attached zmx's daemon fails its switch and the session ends (`NoLeaderFound`).
 #[test]
 fn attach_inside_a_session_switches_its_client_instead_of_nesting() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
-    let outer = Tmux::new(dir.path().join("outer.sock"));
-    let pane = outer.spawn(
-        "outer",
-        dir.path(),
-        &zmx.env(),
-        &["bash", "--norc", "--noprofile"],
-    );
+    let (dir, zmx) = fake();
+    let (outer, pane) = outer_terminal(dir.path(), &zmx);
     zmx.attach_in(&outer, &pane, "a");
     let (_, pa) = started(&zmx, "a");
-    Tmux::wait_for(WAIT, "a's client", || {
-        zmx.session("a").filter(|r| r.get("clients") == Some("1"))
-    });
+    clients(&zmx, "a", "1");
     let inner = format!("'{}' attach b sleep 300\r", zmx.zmx().display());
     zmx.send("a", &inner);
     let b = moved_to(&zmx, "b", &outer, &pane);
@@ -504,14 +471,13 @@ fn attach_inside_a_session_switches_its_client_instead_of_nesting() {
 
 #[test]
 fn a_crashed_daemon_leaves_its_socket_and_the_others_live_on() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (dir, zmx) = fake();
     zmx.attach_detached("gone", dir.path(), &["sleep", "300"]);
     zmx.attach_detached("kept", dir.path(), &["sleep", "300"]);
     let (_, gone) = started(&zmx, "gone");
     let (_, kept) = started(&zmx, "kept");
     zmx.crash("gone");
-    assert!(!alive(gone) && alive(kept));
+    assert!(!is_running(gone) && is_running(kept));
     assert_eq!(zmx.stale_sockets(), ["gone"]);
     let out = zmx.send("gone", "x");
     assert_eq!(ok(&out), "cleaned up stale session gone\n");
@@ -542,4 +508,19 @@ fn moved_to(zmx: &FakeZmx, target: &str, outer: &Tmux, pane: &str) -> Row {
         }
         std::thread::sleep(Duration::from_millis(100));
     }
+}
+
+/// A user's terminal outside zmx: a bash in a pane of another tmux server, with the fake's env.
+fn outer_terminal(dir: &std::path::Path, zmx: &FakeZmx) -> (Tmux, String) {
+    let outer = Tmux::new(dir.join("outer.sock"));
+    let shell = ["bash", "--norc", "--noprofile"];
+    let pane = outer.spawn("outer", dir, &zmx.env(), &shell);
+    (outer, pane)
+}
+
+/// Waits until session `name` lists `n` clients.
+fn clients(zmx: &FakeZmx, name: &str, n: &str) -> Row {
+    Tmux::wait_for(WAIT, &format!("{n} client(s) on {name}"), || {
+        zmx.session(name).filter(|r| r.get("clients") == Some(n))
+    })
 }

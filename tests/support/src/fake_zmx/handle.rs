@@ -260,14 +260,7 @@ fn kill_all(pids: &[i32]) {
 }
 
 fn alive(pid: i32) -> bool {
-    // A zombie still answers kill(0); /proc says what it is.
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
-        !s.rsplit(')')
-            .next()
-            .unwrap_or("")
-            .trim_start()
-            .starts_with('Z')
-    })
+    crate::agents::is_running(pid as u32)
 }
 
 /// Every process's argv, from /proc.
