@@ -44,8 +44,12 @@
 //!   directly (no shell; PATH of the caller), or without one `$SHELL` (else `/bin/sh`) as a login shell
 //!   (`argv[0]` = `-<basename>`), in the caller's cwd and environment plus `ZMX_SESSION=<name>` (and
 //!   `TERM=xterm-256color` if TERM is unset or `dumb`). A live session is reused and the command ignored
-//!   (log line `session already exists, ignoring command session=<name>`). Two racing creators: the
-//!   socket bind decides, the loser attaches to the winner or fails `error: AddressInUse`. With
+//!   (log line `session already exists, ignoring command session=<name>`). Two racing creators with no
+//!   socket file: the bind decides, the loser attaches to the winner or fails `error: AddressInUse`.
+//!   Over a *stale* file zmx is not atomic (`ensureSession`: connect refused → delete → bind), and
+//!   neither is the fake: a racer that saw the refusal before another's bind deletes that fresh socket
+//!   and binds its own, so both create, the first daemon orphaned (unlisted, its command running).
+//!   `zmx list` deletes refused sockets, so creating after a `list` takes the atomic path. With
 //!   `$ZMX_SESSION` set, `attach` moves the current session's attached client to the target instead of
 //!   nesting; with no client attached zmx's daemon fails (`NoLeaderFound`) and the current session
 //!   ends — the fake does the same. Stdin a terminal: attached via tmux (`ctrl+\` detaches); otherwise
@@ -84,8 +88,12 @@ pub mod daemon;
 pub mod format;
 pub mod handle;
 pub mod host;
+pub mod labels;
 pub mod log;
 pub mod proto;
+pub mod run;
+pub mod session_cmds;
+pub mod sys;
 
 pub use format::{parse_row, Row};
 pub use handle::FakeZmx;
