@@ -187,3 +187,21 @@ fn attach_inside_a_session_switches_its_client_instead_of_nesting() {
     zmx.wait_gone("a", WAIT);
     assert!(zmx.session("c").is_none());
 }
+
+/// zmx's `cwd.bats`: the cwd a program reports with OSC 7 is what `list` shows, as sent (a remote host
+/// stays visible); before any OSC 7 it is where the session started, in OSC 7 form.
+#[test]
+fn list_reports_the_osc7_cwd_as_sent() {
+    let (dir, zmx) = fake();
+    let script = "printf '\\033]7;file://some-remote-box/home/me\\007marker\\n'; sleep 300";
+    zmx.attach_detached("remote", dir.path(), &["sh", "-c", script]);
+    zmx.attach_detached("plain", dir.path(), &["sleep", "300"]);
+    zmx.wait_for_history("remote", "marker", WAIT);
+    Tmux::wait_for(WAIT, "the OSC 7 cwd", || {
+        zmx.session("remote")
+            .filter(|r| r.get("cwd") == Some("file://some-remote-box/home/me"))
+    });
+    let plain = zmx.wait_for_session("plain", WAIT);
+    let want = format!("file://{}{}", hostname(), dir.path().display());
+    assert_eq!(plain.get("cwd"), Some(want.as_str()));
+}

@@ -26,20 +26,36 @@
 //! assert_eq!(zmx.stale_sockets(), ["work"]);
 //! ```
 //!
+//! - **Set-up.** [`FakeZmx::new`] makes `<dir>/bin/zmx` (a symlink to the built `fake-zmx`) and uses
+//!   `<dir>/zmx` as `ZMX_DIR`; [`FakeZmx::env`] is what a shell or agent needs (PATH, ZMX_DIR, SHELL,
+//!   an empty HOME); [`FakeZmx::command`] / [`FakeZmx::run`] run `zmx` outside any session.
+//! - **Sessions.** [`FakeZmx::attach_detached`], [`FakeZmx::list`] / [`FakeZmx::session`] (parsed
+//!   [`Row`]s), [`FakeZmx::wait_for_session`], [`FakeZmx::wait_gone`], [`FakeZmx::send`],
+//!   [`FakeZmx::history`], [`FakeZmx::wait_for_history`].
+//! - **A user's terminal.** [`FakeZmx::attach_in`] types [`FakeZmx::attach_line`] into a pane of another
+//!   tmux server (a real terminal client: counts in `clients=`, `ctrl+\` detaches).
+//! - **Underneath.** [`FakeZmx::host_tmux`] and [`FakeZmx::tmux_pane`] (`=<session>:`; the bare session
+//!   target is [`FakeZmx::tmux_target`]) to read a session's screen or type keys as an attached user.
+//! - **Failures.** [`FakeZmx::reboot`] (every daemon, session process and the hidden tmux server
+//!   SIGKILLed; sockets stay, refusing), [`FakeZmx::crash`] (one daemon and its processes),
+//!   [`FakeZmx::stale_sockets`].
+//! - **Files.** The fake's own state (hidden tmux socket and config, launch specs) is in
+//!   `/tmp/fake-zmx-<uid>/<hash of the socket dir>`, never in the socket dir.
+//!
 //! # What it models
 //!
 //! - **Dirs.** Sockets in `$ZMX_DIR`, else `$XDG_RUNTIME_DIR/zmx`, else `${TMPDIR:-/tmp}/zmx-<uid>`; logs
 //!   in `$ZMX_DIR/logs`, else `$XDG_STATE_HOME/zmx/logs`, else `~/.local/state/zmx/logs`. Both made
 //!   (mode `$ZMX_DIR_MODE`, 0750) by every command. One socket file per session, named as the session
 //!   (`$ZMX_SESSION_PREFIX` + name; `/`, NUL, `.`, `..` refused; path ≤ 107 bytes).
-//! - **`list`/`ls`/`l` [`--short`]**, and `zmx` alone: rows sorted by name,
+//! - **`list`/`ls`/`l` \[`--short`\]**, and `zmx` alone: rows sorted by name,
 //!   `<mark>name=N\tpid=P\tclients=C\tcreated=<unix secs>[\tcwd=file://<host><path>][\tcmd=…]
 //!   [\tended=T\texit_code=X][\t<label>=<v>…]`, mark `→ ` for `$ZMX_SESSION`'s row and two spaces for
 //!   every other (also outside any session). `pid` is the pty child's (shell or command). A socket
 //!   that refuses is listed once as `name=N\terr=ConnectionRefused\tstatus=cleaning up` and deleted;
 //!   `--short` prints names only and skips such rows. No sessions: `no sessions found in <dir>` on
 //!   stderr (nothing with `--short`), exit 0.
-//! - **`attach`/`a` [`--labels kv`] `<name> [cmd…]`**: create-if-missing — no socket, or a refused one
+//! - **`attach`/`a` \[`--labels kv`\] `<name> [cmd…]`**: create-if-missing — no socket, or a refused one
 //!   (deleted first): bind it, start a daemon, print `session "<name>" created`; the command is exec'd
 //!   directly (no shell; PATH of the caller), or without one `$SHELL` (else `/bin/sh`) as a login shell
 //!   (`argv[0]` = `-<basename>`), in the caller's cwd and environment plus `ZMX_SESSION=<name>` (and
