@@ -1,4 +1,4 @@
-//! `zmx attach` and `zmx run`: create-if-missing (`Daemon.ensureSession`), then attach or send.
+//! `zmx attach`: create-if-missing (`Daemon.ensureSession`, also used by `zmx run`), then attach.
 //!
 //! - The socket file is the lock: a missing one is bound (`bind` fails with `AddressInUse` for the loser
 //!   of a race), a refused one (stale, after a reboot) is deleted and bound anew, a live one is reused
@@ -105,18 +105,18 @@ fn attach_session(
     let mut stream =
         UnixStream::connect(&path).map_err(|e| Fail::Zig(proto::connect_error_name(&e)))?;
     ctx.log("info", &format!("attached session={name}"));
-    let tty = std::io::stdin().is_terminal();
-    let tty_name = tty
-        .then(|| std::fs::read_link("/proc/self/fd/0").ok())
+    let tty_name = std::io::stdin()
+        .is_terminal()
+        .then(stdin_tty_name)
         .flatten();
     let req = Request::Attach {
-        tty: tty_name.as_ref().map(|p| p.display().to_string()),
+        tty: tty_name.clone(),
     };
     proto::send_request(&mut stream, &req).map_err(|_| Fail::Zig("BrokenPipe"))?;
     print!("{CLEAR_SEQ}");
     let _ = std::io::stdout().flush();
     let switch = match tty_name {
-        Some(tty) => terminal_client(ctx, &path, stream, &tty.display().to_string()),
+        Some(tty) => terminal_client(ctx, &path, stream, &tty),
         None => piped_client(&stream),
     };
     print!("{RESTORE_SEQ}");
@@ -128,6 +128,16 @@ fn attach_session(
         }
         None => Ok(()),
     }
+}
+
+/// The terminal on stdin (`/dev/pts/N`), as tmux names its client.
+fn stdin_tty_name() -> Option<String> {
+    let name = unsafe { libc::ttyname(0) };
+    (!name.is_null()).then(|| {
+        unsafe { std::ffi::CStr::from_ptr(name) }
+            .to_string_lossy()
+            .into_owned()
+    })
 }
 
 /// The local path of an OSC 7 `file://host/path` value (percent-decoded).

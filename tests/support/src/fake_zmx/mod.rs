@@ -70,7 +70,8 @@
 //!   nesting; with no client attached zmx's daemon fails (`NoLeaderFound`) and the current session
 //!   ends — the fake does the same. Stdin a terminal: attached via tmux (`ctrl+\` detaches); otherwise
 //!   stdin is forwarded until EOF (so `</dev/null` returns at once), session output not relayed.
-//!   A session ends when its command exits (the daemon deletes its socket).
+//!   A session ends when its command exits (the daemon deletes its socket; zmx waits for the pty's
+//!   EOF, so a background child still holding the terminal would keep a real session a little longer).
 //! - **`run`/`r` `<name> [-d] [cmd…]`**: create-if-missing with a `bash` login shell, types the command
 //!   and `; echo ZMX_TASK_COMPLETED:<id>:$?` (`\r` ended); `-d` prints `command sent!`; `list` then
 //!   shows `ended=`/`exit_code=`. Without `-d` it exits with the task's code but relays no output.
