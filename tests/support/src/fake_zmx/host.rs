@@ -129,7 +129,13 @@ impl Host {
             serde_json::to_vec(spec).expect("spec serializes"),
         )
         .map_err(|e| e.to_string())?;
-        let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+        // Run the shim as `…/zmx`: until its exec the pty's process is zmx's own fork, named zmx, as
+        // in zmx (`daemonize.zig spawnPty`: forkpty, then execvpe in the child).
+        let exe = self.dir.join("zmx");
+        if !exe.exists() {
+            let real = std::env::current_exe().map_err(|e| e.to_string())?;
+            let _ = std::os::unix::fs::symlink(real, &exe);
+        }
         let (cols, rows) = (size.0.to_string(), size.1.to_string());
         let args = [
             "new-session",
