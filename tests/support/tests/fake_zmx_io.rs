@@ -18,13 +18,13 @@ fn send_writes_raw_bytes_and_appends_nothing() {
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(
         zmx.history("s"),
-        "onetwo words\n",
+        "onetwo words",
         "echoed, not entered: no newline was sent"
     );
     zmx.send("s", "\x01\r");
     // The tty echoes the line, then cat prints it: each byte arrived once, as sent.
-    let h = zmx.wait_for_history("s", "onetwo words^A\nonetwo words^A\n", WAIT);
-    assert_eq!(h, "onetwo words^A\nonetwo words^A\n");
+    let h = zmx.wait_for_history("s", "onetwo words^A\nonetwo words^A", WAIT);
+    assert_eq!(h, "onetwo words^A\nonetwo words^A");
     let piped = zmx
         .command(&["send", "s"])
         .stdin(std::process::Stdio::piped())
@@ -38,7 +38,9 @@ fn send_writes_raw_bytes_and_appends_nothing() {
         .write_all(b"tail\r\n")
         .unwrap();
     assert!(piped.wait_with_output().unwrap().status.success());
-    zmx.wait_for_history("s", "\ntail\n", WAIT);
+    // The piped text's trailing newline is dropped: `tail\r` is one line, echoed and printed.
+    let h = zmx.wait_for_history("s", "\ntail\ntail", WAIT);
+    assert!(h.ends_with("^A\ntail\ntail"), "{h:?}");
 }
 
 #[test]
@@ -78,18 +80,25 @@ fn errors_for_missing_sessions_and_arguments_are_zmxs() {
     assert_eq!(out.status.code(), Some(0), "zmx returns after printing it");
 }
 
+/// `zmx history`: ghostty's plain formatter over scrollback and screen — rows as drawn (a long line is
+/// two rows at the session's 120 columns), no escapes, trailing spaces and blank rows dropped, leading
+/// blank rows kept, no newline after the last row.
 #[test]
 fn history_is_the_plain_scrollback() {
     let (dir, zmx) = fake();
-    let script = "for i in $(seq 1 80); do printf '\\033[1mline %s\\033[0m\\n' $i; done; sleep 300";
+    let script = "printf '\\n\\n'; printf 'w%.0s' $(seq 1 130); printf '\\ntrail   \\n'; \
+                  for i in $(seq 1 40); do printf '\\033[1mline %s\\033[0m\\n' $i; done; sleep 300";
     zmx.attach_detached("h", dir.path(), &["sh", "-c", script]);
     zmx.wait_for_session("h", WAIT);
-    let h = zmx.wait_for_history("h", "line 80", WAIT);
-    let want: String = (1..=80).map(|i| format!("line {i}\n")).collect();
-    assert_eq!(
-        h, want,
-        "beyond the screen, no escapes, no trailing blank lines"
+    let h = zmx.wait_for_history("h", "line 40", WAIT);
+    let lines: Vec<String> = (1..=40).map(|i| format!("line {i}")).collect();
+    let want = format!(
+        "\n\n{}\n{}\ntrail\n{}",
+        "w".repeat(120),
+        "w".repeat(10),
+        lines.join("\n")
     );
+    assert_eq!(h, want);
     let inside = zmx
         .command(&["history"])
         .env("ZMX_SESSION", "h")

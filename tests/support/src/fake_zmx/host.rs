@@ -195,31 +195,18 @@ impl Host {
             .map(drop)
     }
 
-    /// The session's scrollback and screen as plain text (`vt`: with escape sequences), trailing blank
-    /// lines dropped.
+    /// The session's scrollback and screen as ghostty's plain formatter writes them for `zmx history`
+    /// (`formatter.zig`, `Options.plain`): every row as drawn (soft-wrapped rows stay separate rows),
+    /// trailing spaces and trailing blank rows dropped, rows joined by `\n` with none after the last;
+    /// the alternate screen while a program uses it. `vt` adds tmux's escape sequences (an
+    /// approximation of zmx's `--vt`).
     pub fn history(&self, tmux_name: &str, vt: bool) -> Result<String, String> {
         let target = format!("={tmux_name}:");
-        let mut args = vec![
-            "capture-pane",
-            "-p",
-            "-J",
-            "-S",
-            "-",
-            "-E",
-            "-",
-            "-t",
-            &target,
-        ];
+        let mut args = vec!["capture-pane", "-p", "-S", "-", "-E", "-", "-t", &target];
         if vt {
             args.insert(1, "-e");
         }
-        let text = self.ok(&args)?;
-        let trimmed = text.trim_end_matches(['\n', ' ']);
-        Ok(if trimmed.is_empty() {
-            String::new()
-        } else {
-            format!("{trimmed}\n")
-        })
+        Ok(plain_rows(&self.ok(&args)?))
     }
 
     /// The pane's reported path (tmux keeps the last OSC 7 a program sent), empty when none.
@@ -293,4 +280,15 @@ fn exec_error_name(e: &std::io::Error) -> &'static str {
         Some(libc::EACCES) => "AccessDenied",
         _ => "Unexpected",
     }
+}
+
+/// Rows of a capture as ghostty's plain formatter emits them: trailing spaces and trailing blank rows
+/// dropped, `\n` between rows and none at the end (leading blank rows stay).
+pub fn plain_rows(capture: &str) -> String {
+    let rows: Vec<&str> = capture.lines().map(|l| l.trim_end_matches(' ')).collect();
+    let last = rows
+        .iter()
+        .rposition(|r| !r.is_empty())
+        .map_or(0, |i| i + 1);
+    rows[..last].join("\n")
 }

@@ -79,9 +79,12 @@
 //!   `\n`) written raw into the pty, nothing appended. Missing name `error: SessionNameRequired`, no text
 //!   `error: TextRequired` (exit 1). A stale socket: `cleaned up stale session <name>` on stdout; no
 //!   socket: `session <name> is unresponsive (Unexpected)` + `daemon may be busy: try again`; both exit 0.
-//! - **`history`/`hi` `[name] [--vt]`**: scrollback + screen as text (trailing blank lines dropped, one
-//!   final newline — the fake's choice; ghostty's formatter is not available). No socket:
-//!   `error: session "<name>" does not exist` and `error: SessionNotFound`, exit 1.
+//! - **`history`/`hi` `[name] [--vt]`**: scrollback + screen as ghostty's plain formatter writes them
+//!   (`formatter.zig`, `Options.plain`, read from ghostty's source, not pinned to zmx's exact ghostty
+//!   commit): each row as drawn (soft-wrapped rows stay separate), trailing spaces and trailing blank
+//!   rows dropped, leading blank rows kept, `\n` between rows and none after the last; the alternate
+//!   screen while a program is on it. No socket: `error: session "<name>" does not exist` and
+//!   `error: SessionNotFound`, exit 1. `--vt` is tmux's escapes (approximate).
 //! - **`kill`/`k` `<name|prefix*>… [--force]`**: `killed session <name>` once the daemon hung up (socket
 //!   gone; the processes get SIGHUP, 500 ms, SIGKILL). An unknown name prints nothing, exit 0.
 //! - **`version`**: `zmx\t\t0.7.0\nghostty_vt\t<hash>\nsocket_dir\t<dir>\nlog_dir\t\t<dir>\n`.
