@@ -1,73 +1,18 @@
-//! The fake zmx against zmx's source (ea45749): create-if-missing, the command ignored for a live
-//! session, one session out of racing creators, raw `send`, `history`, `kill`, and a reboot leaving
+//! The fake zmx's session lifecycle against zmx's source (ea45749): create-if-missing, the command
+//! ignored for a live session, one session out of racing creators, `kill`, a crash, and a reboot leaving
 //! stale sockets that `list` reports once and `attach` recreates over.
 
-use agterm_backup_testkit::fake_zmx::{FakeZmx, Row};
+mod fake_zmx_common;
+
+use agterm_backup_testkit::agents::is_running;
 use agterm_backup_testkit::tmux::Tmux;
+use fake_zmx_common::*;
 use std::process::Output;
 use std::time::Duration;
 
-const WAIT: Duration = Duration::from_secs(10);
-const CLEAR: &str = "\x1b[2J\x1b[H";
-const RESTORE: &str = "\x1bc\x1b]110\x1b\\\x1b]111\x1b\\\x1b]112\x1b\\";
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn ok(out: &Output) -> String {
-    assert!(out.status.success(), "zmx failed: {out:?}");
-    text(&out.stdout)
-}
-
-fn argv(pid: u32) -> Vec<String> {
-    let raw = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-    raw.split(|&b| b == 0)
-        .filter(|a| !a.is_empty())
-        .map(text)
-        .collect()
-}
-
-/// `pid`'s argv once it is `want` (a pane's process is forked before it execs the command).
-fn wait_argv(pid: u32, want: &[&str]) {
-    Tmux::wait_for(WAIT, &format!("pid {pid} to run {want:?}"), || {
-        (argv(pid) == want).then_some(())
-    })
-}
-
-fn environ(pid: u32) -> Vec<String> {
-    let raw = std::fs::read(format!("/proc/{pid}/environ")).expect("environ");
-    raw.split(|&b| b == 0).map(text).collect()
-}
-
-/// Running (a zombie waiting for its reaper is dead).
-fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
-        !s.rsplit(')')
-            .next()
-            .unwrap_or("")
-            .trim_start()
-            .starts_with('Z')
-    })
-}
-
-fn hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .unwrap()
-        .trim()
-        .to_string()
-}
-
-fn started(zmx: &FakeZmx, name: &str) -> (Row, u32) {
-    let row = zmx.wait_for_session(name, WAIT);
-    let pid = row.pid().expect("pid");
-    (row, pid)
-}
-
 #[test]
 fn list_without_sessions_says_so_on_stderr_and_short_prints_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (_dir, zmx) = fake();
     for args in [&["list"][..], &["ls"], &[]] {
         let out = zmx.run(args);
         assert_eq!(ok(&out), "");
@@ -91,8 +36,7 @@ fn list_without_sessions_says_so_on_stderr_and_short_prints_nothing() {
 
 #[test]
 fn socket_dir_falls_back_to_xdg_runtime_dir_then_tmpdir() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (dir, zmx) = fake();
     let d = dir.path().display().to_string();
     let out = zmx
         .command(&["version"])
@@ -115,8 +59,7 @@ fn socket_dir_falls_back_to_xdg_runtime_dir_then_tmpdir() {
 
 #[test]
 fn attach_creates_a_login_shell_carrying_zmx_session_and_no_tmux() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (dir, zmx) = fake();
     let cwd = dir.path().join("a dir");
     std::fs::create_dir(&cwd).unwrap();
     let before = chrono::Utc::now().timestamp() as u64;
@@ -160,8 +103,7 @@ fn attach_creates_a_login_shell_carrying_zmx_session_and_no_tmux() {
 
 #[test]
 fn a_command_is_execd_directly_and_ignored_while_the_session_lives() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (dir, zmx) = fake();
     let first = zmx.attach_detached("job", dir.path(), &["sleep", "300"]);
     assert!(ok(&first).starts_with("session \"job\" created\n"));
     let (row, pid) = started(&zmx, "job");
@@ -185,8 +127,7 @@ fn a_command_is_execd_directly_and_ignored_while_the_session_lives() {
 
 #[test]
 fn a_session_ends_with_its_command_and_its_socket_goes() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (dir, zmx) = fake();
     zmx.attach_detached("brief", dir.path(), &["sleep", "1"]);
     zmx.wait_for_session("brief", WAIT);
     zmx.wait_gone("brief", WAIT);
@@ -199,12 +140,13 @@ fn a_session_ends_with_its_command_and_its_socket_goes() {
     assert!(log.contains("execvpe failed: cmd=no-such-command-zmx err=FileNotFound"));
 }
 
-/// Racing `attach <name> <cmd>` calls (the user's and ours): one creates, the rest attach to it or lose
-/// the bind; the command runs once. Also over a stale socket after a reboot.
+/// Racing `attach <name> <cmd>` calls (the user's and ours) where no socket file is: the bind decides,
+/// one creates, the rest attach to it or lose the bind; the command runs once. After a reboot the stale
+/// socket is first removed by a `zmx list` (zmx's own cleanup): over the stale file itself zmx deletes,
+/// then binds, so two racers can both create (see the module doc of `fake_zmx`).
 #[test]
 fn racing_attaches_start_one_session_running_the_command_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (dir, zmx) = fake();
     let marks = dir.path().join("marks");
     let script = format!("echo run >> '{}'; sleep 300", marks.display());
     for round in 0..2 {
@@ -239,105 +181,18 @@ fn racing_attaches_start_one_session_running_the_command_once() {
         zmx.reboot();
         std::fs::remove_file(&marks).unwrap();
         assert_eq!(zmx.stale_sockets(), ["race"]);
-    }
-}
-
-#[test]
-fn send_writes_raw_bytes_and_appends_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
-    zmx.attach_detached("s", dir.path(), &["cat", "-v"]);
-    zmx.wait_for_session("s", WAIT);
-    assert_eq!(ok(&zmx.send("s", "one")), "");
-    assert_eq!(ok(&zmx.run(&["send", "s", "two", "words"])), "");
-    std::thread::sleep(Duration::from_millis(300));
-    assert_eq!(
-        zmx.history("s"),
-        "onetwo words\n",
-        "echoed, not entered: no newline was sent"
-    );
-    zmx.send("s", "\x01\r");
-    let h = zmx.wait_for_history("s", "onetwo words^A\n", WAIT);
-    assert!(h.starts_with("onetwo words^A\nonetwo words^A"), "{h:?}");
-    let piped = zmx
-        .command(&["send", "s"])
-        .stdin(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    piped
-        .stdin
-        .as_ref()
-        .unwrap()
-        .write_all(b"tail\r\n")
-        .unwrap();
-    assert!(piped.wait_with_output().unwrap().status.success());
-    zmx.wait_for_history("s", "\ntail\n", WAIT);
-}
-
-#[test]
-fn errors_for_missing_sessions_and_arguments_are_zmxs() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
-    let cases: [(&[&str], &str, &str, i32); 7] = [
-        (&["send"], "", "error: SessionNameRequired\n", 1),
-        (&["send", "x"], "", "error: TextRequired\n", 1),
-        (
-            &["send", "x", "hi"],
-            "session x is unresponsive (Unexpected)\ndaemon may be busy: try again\n",
-            "",
-            0,
-        ),
-        (
-            &["history", "x"],
-            "",
-            "error: session \"x\" does not exist\nerror: SessionNotFound\n",
-            1,
-        ),
-        (&["kill", "x"], "", "", 0),
-        (&["kill"], "", "error: SessionNameRequired\n", 1),
-        (&["attach", "a/b"], "", "error: InvalidSessionName\n", 1),
-    ];
-    for (args, stdout, stderr, code) in cases {
-        let out = zmx.run(args);
-        let got = (text(&out.stdout), text(&out.stderr), out.status.code());
+        let listed = ok(&zmx.run(&["list"]));
         assert_eq!(
-            got,
-            (stdout.into(), stderr.into(), Some(code)),
-            "zmx {args:?}"
+            listed,
+            "  name=race\terr=ConnectionRefused\tstatus=cleaning up\n"
         );
+        assert!(!zmx.socket_dir().join("race").exists());
     }
-    let long = "n".repeat(120);
-    let out = zmx.run(&["attach", &long]);
-    assert!(text(&out.stderr).starts_with("error: session name is too long (120 bytes, max "));
-    assert_eq!(out.status.code(), Some(0), "zmx returns after printing it");
-}
-
-#[test]
-fn history_is_the_plain_scrollback() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
-    let script = "for i in $(seq 1 80); do printf '\\033[1mline %s\\033[0m\\n' $i; done; sleep 300";
-    zmx.attach_detached("h", dir.path(), &["sh", "-c", script]);
-    zmx.wait_for_session("h", WAIT);
-    let h = zmx.wait_for_history("h", "line 80", WAIT);
-    let want: String = (1..=80).map(|i| format!("line {i}\n")).collect();
-    assert_eq!(
-        h, want,
-        "beyond the screen, no escapes, no trailing blank lines"
-    );
-    let inside = zmx
-        .command(&["history"])
-        .env("ZMX_SESSION", "h")
-        .output()
-        .unwrap();
-    assert_eq!(ok(&inside), want, "the name defaults to $ZMX_SESSION");
 }
 
 #[test]
 fn kill_ends_the_session_and_frees_the_name() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (dir, zmx) = fake();
     for name in ["k1", "k2", "other"] {
         zmx.attach_detached(name, dir.path(), &["sleep", "300"]);
     }
@@ -352,7 +207,7 @@ fn kill_ends_the_session_and_frees_the_name() {
         !zmx.socket_dir().join("k1").exists(),
         "socket gone on return"
     );
-    Tmux::wait_for(WAIT, "sleep killed", || (!alive(pid)).then_some(()));
+    Tmux::wait_for(WAIT, "sleep killed", || (!is_running(pid)).then_some(()));
     assert_eq!(ok(&zmx.run(&["ls", "--short"])), "other\n");
     let again = zmx.attach_detached("k1", dir.path(), &["sleep", "301"]);
     assert!(ok(&again).starts_with("session \"k1\" created"));
@@ -360,14 +215,16 @@ fn kill_ends_the_session_and_frees_the_name() {
 
 #[test]
 fn a_reboot_leaves_stale_sockets_listed_once_and_attach_recreates() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
+    let (dir, zmx) = fake();
     zmx.attach_detached("a", dir.path(), &[]);
     zmx.attach_detached("b", dir.path(), &["sleep", "300"]);
     let (_, pa) = started(&zmx, "a");
     let (_, pb) = started(&zmx, "b");
     zmx.reboot();
-    assert!(!alive(pa) && !alive(pb), "every session process is dead");
+    assert!(
+        !is_running(pa) && !is_running(pb),
+        "every session process is dead"
+    );
     assert_eq!(zmx.stale_sockets(), ["a", "b"]);
     let again = zmx.attach_detached("b", dir.path(), &["sleep", "301"]);
     assert!(ok(&again).starts_with("session \"b\" created"), "{again:?}");
@@ -390,105 +247,17 @@ fn a_reboot_leaves_stale_sockets_listed_once_and_attach_recreates() {
 }
 
 #[test]
-fn labels_are_set_at_attach_and_listed() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
-    let bad = zmx.run(&["attach", "--labels", "cmd=x", "l"]);
-    assert_eq!(
-        text(&bad.stderr),
-        "error: \"cmd\" is a read-only built-in field\n"
-    );
-    assert_eq!(bad.status.code(), Some(1));
-    assert!(
-        zmx.stale_sockets().is_empty() && zmx.list().is_empty(),
-        "nothing created"
-    );
-    zmx.attach_detached("l", dir.path(), &[]);
-    let labelled = zmx.run(&["attach", "--labels=z=9 a=1", "l"]);
-    ok(&labelled);
-    let row = zmx.wait_for_session("l", WAIT);
-    let tail: Vec<_> = row.fields[5..].to_vec();
-    assert_eq!(tail, [("a".into(), "1".into()), ("z".into(), "9".into())]);
-    assert_eq!(ok(&zmx.run(&["get", "l"])), "a=1 z=9");
-    assert_eq!(ok(&zmx.run(&["get", "l", "z"])), "9");
-    ok(&zmx.run(&["set", "l", "z="]));
-    assert_eq!(ok(&zmx.run(&["get", "l"])), "a=1");
-}
-
-#[test]
-fn run_types_the_command_and_records_its_exit_code() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
-    let out = zmx.run(&["run", "t", "-d", "sh", "-c", "exit 3"]);
-    assert_eq!(ok(&out), "session \"t\" created\ncommand sent!\n");
-    let (_, pid) = started(&zmx, "t");
-    wait_argv(pid, &["-bash"]); // run's shell is bash
-    let row = Tmux::wait_for(WAIT, "the task's end", || {
-        zmx.session("t").filter(|r| r.get("ended").is_some())
-    });
-    assert_eq!(row.get("exit_code"), Some("3"));
-    let again = zmx.run(&["run", "t", "true"]);
-    assert_eq!(
-        (text(&again.stdout), again.status.code()),
-        (String::new(), Some(0))
-    );
-}
-
-/// An outer terminal (a pane of another tmux server) running `zmx attach`: it counts as a client, sees
-/// the session, and `ctrl+\` detaches it.
-#[test]
-fn a_user_attaches_from_an_outer_terminal_and_detaches_with_ctrl_backslash() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
-    let outer = Tmux::new(dir.path().join("outer.sock"));
-    let pane = outer.spawn("outer", dir.path(), &[], &["bash", "--norc", "--noprofile"]);
-    zmx.attach_detached("u", dir.path(), &["sh", "-c", "echo inside-u; sleep 300"]);
-    zmx.wait_for_history("u", "inside-u", WAIT);
-    zmx.attach_in(&outer, &pane, "u");
-    Tmux::wait_for(WAIT, "one client on u", || {
-        zmx.session("u").filter(|r| r.get("clients") == Some("1"))
-    });
-    Tmux::wait_for(WAIT, "u on the outer screen", || {
-        outer
-            .capture(&pane, false)
-            .contains("inside-u")
-            .then_some(())
-    });
-    outer.ok(&["send-keys", "-t", &pane, "C-\\"]);
-    Tmux::wait_for(WAIT, "the client to detach", || {
-        zmx.session("u").filter(|r| r.get("clients") == Some("0"))
-    });
-    zmx.session("u").expect("detaching keeps the session");
-}
-
-/// `zmx attach <other>` inside a session moves that session's client instead of nesting; with no
-/// client attached zmx's daemon fails its switch and the session ends (`NoLeaderFound`).
-#[test]
-fn attach_inside_a_session_switches_its_client_instead_of_nesting() {
-    let dir = tempfile::tempdir().unwrap();
-    let zmx = FakeZmx::new(dir.path());
-    let outer = Tmux::new(dir.path().join("outer.sock"));
-    let pane = outer.spawn("outer", dir.path(), &[], &["bash", "--norc", "--noprofile"]);
-    zmx.attach_in(&outer, &pane, "a");
-    let (_, pa) = started(&zmx, "a");
-    Tmux::wait_for(WAIT, "a's client", || {
-        zmx.session("a").filter(|r| r.get("clients") == Some("1"))
-    });
-    let inner = format!("'{}' attach b sleep 300\r", zmx.zmx().display());
-    zmx.send("a", &inner);
-    let b = Tmux::wait_for(WAIT, "the client moved to b", || {
-        zmx.session("b").filter(|r| r.get("clients") == Some("1"))
-    });
-    assert_eq!(b.get("cmd"), None, "the switch target starts a shell");
-    let a = zmx.session("a").expect("a lives on");
-    assert_eq!((a.get("clients"), a.pid()), (Some("0"), Some(pa)));
-
-    let out = zmx
-        .command(&["attach", "c", "sleep", "300"])
-        .env("ZMX_SESSION", "a")
-        .output()
-        .unwrap();
-    assert_eq!(ok(&out), "", "no session created, nothing printed");
-    zmx.wait_gone("a", WAIT);
-    assert!(zmx.session("c").is_none());
+fn a_crashed_daemon_leaves_its_socket_and_the_others_live_on() {
+    let (dir, zmx) = fake();
+    zmx.attach_detached("gone", dir.path(), &["sleep", "300"]);
+    zmx.attach_detached("kept", dir.path(), &["sleep", "300"]);
+    let (_, gone) = started(&zmx, "gone");
+    let (_, kept) = started(&zmx, "kept");
+    zmx.crash("gone");
+    assert!(!is_running(gone) && is_running(kept));
+    assert_eq!(zmx.stale_sockets(), ["gone"]);
+    let out = zmx.send("gone", "x");
+    assert_eq!(ok(&out), "cleaned up stale session gone\n");
+    assert!(zmx.stale_sockets().is_empty(), "send deleted it");
+    assert_eq!(ok(&zmx.run(&["ls", "--short"])), "kept\n");
 }

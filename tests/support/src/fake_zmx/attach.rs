@@ -1,4 +1,4 @@
-//! `zmx attach` and `zmx run`: create-if-missing (`Daemon.ensureSession`), then attach or send.
+//! `zmx attach`: create-if-missing (`Daemon.ensureSession`, also used by `zmx run`), then attach.
 //!
 //! - The socket file is the lock: a missing one is bound (`bind` fails with `AddressInUse` for the loser
 //!   of a race), a refused one (stale, after a reboot) is deleted and bound anew, a live one is reused
@@ -71,14 +71,14 @@ pub fn attach(ctx: &Ctx, rest: &[String]) -> Result<(), Fail> {
         return Err(Fail::Exit(1));
     }
     if let Some(kvs) = &parsed.labels {
-        cli::assert_labels(kvs)?;
+        super::labels::assert_labels(kvs)?;
     }
     let name = ctx.name(&parsed.name)?;
     let command = (!parsed.command.is_empty()).then_some(parsed.command);
     attach_session(ctx, &name, command, &caller_cwd(), parsed.labels.as_deref())
 }
 
-fn caller_cwd() -> String {
+pub fn caller_cwd() -> String {
     std::env::current_dir()
         .map(|p| p.display().to_string())
         .unwrap_or_default()
@@ -100,23 +100,23 @@ fn attach_session(
     }
     ensure_session(ctx, name, &path, command, cwd, false)?;
     if let Some(kvs) = labels {
-        cli::set_labels(&path, kvs).map_err(Fail::Zig)?;
+        super::labels::set_labels(&path, kvs).map_err(Fail::Zig)?;
     }
     let mut stream =
         UnixStream::connect(&path).map_err(|e| Fail::Zig(proto::connect_error_name(&e)))?;
     ctx.log("info", &format!("attached session={name}"));
-    let tty = std::io::stdin().is_terminal();
-    let tty_name = tty
-        .then(|| std::fs::read_link("/proc/self/fd/0").ok())
+    let tty_name = std::io::stdin()
+        .is_terminal()
+        .then(stdin_tty_name)
         .flatten();
     let req = Request::Attach {
-        tty: tty_name.as_ref().map(|p| p.display().to_string()),
+        tty: tty_name.clone(),
     };
     proto::send_request(&mut stream, &req).map_err(|_| Fail::Zig("BrokenPipe"))?;
     print!("{CLEAR_SEQ}");
     let _ = std::io::stdout().flush();
     let switch = match tty_name {
-        Some(tty) => terminal_client(ctx, &path, stream, &tty.display().to_string()),
+        Some(tty) => terminal_client(ctx, &path, stream, &tty),
         None => piped_client(&stream),
     };
     print!("{RESTORE_SEQ}");
@@ -128,6 +128,16 @@ fn attach_session(
         }
         None => Ok(()),
     }
+}
+
+/// The terminal on stdin (`/dev/pts/N`), as tmux names its client.
+fn stdin_tty_name() -> Option<String> {
+    let name = unsafe { libc::ttyname(0) };
+    (!name.is_null()).then(|| {
+        unsafe { std::ffi::CStr::from_ptr(name) }
+            .to_string_lossy()
+            .into_owned()
+    })
 }
 
 /// The local path of an OSC 7 `file://host/path` value (percent-decoded).
@@ -167,22 +177,41 @@ fn terminal_client(
     let host = Host::for_socket_dir(&ctx.dirs.socket_dir);
     let watcher = {
         let (tty, stream) = (tty.to_string(), stream.try_clone().ok()?);
-        let host = Host::for_socket_dir(&ctx.dirs.socket_dir);
-        std::thread::spawn(move || loop {
-            match proto::read_reply(&stream, Duration::from_secs(3600)) {
-                Ok(Reply::Switch { target, cwd }) => {
-                    let _ = host.command(&["detach-client", "-t", &tty]).output();
-                    return Some((target, cwd));
-                }
-                Err("Timeout") | Ok(_) => continue,
-                Err(_) => return None,
-            }
-        })
+        let (host, log) = (
+            Host::for_socket_dir(&ctx.dirs.socket_dir),
+            ctx.zmx_log.clone(),
+        );
+        std::thread::spawn(move || wait_for_switch(&stream, &tty, &host, &log))
     };
     let target = format!("={}", info.tmux_session);
     let _ = host.command(&["attach-session", "-t", &target]).status();
     let _ = stream.shutdown(std::net::Shutdown::Both);
     watcher.join().ok().flatten()
+}
+
+/// Waits on the attach connection for a switch request; then detaches the tmux client on `tty` so the
+/// attach returns. `None` when the daemon hangs up (the session ended or was killed).
+fn wait_for_switch(
+    stream: &UnixStream,
+    tty: &str,
+    host: &Host,
+    log: &std::path::Path,
+) -> Option<(String, String)> {
+    loop {
+        match proto::read_reply(stream, Duration::from_secs(3600)) {
+            Ok(Reply::Switch { target, cwd }) => {
+                super::log::append(log, "info", &format!("switching to new session cwd={cwd}"));
+                let out = host.command(&["detach-client", "-t", tty]).output();
+                if !out.is_ok_and(|o| o.status.success()) {
+                    let msg = format!("detach-client -t {tty} failed");
+                    super::log::append(log, "warning", &msg);
+                }
+                return Some((target, cwd));
+            }
+            Err("Timeout") | Ok(_) => continue,
+            Err(_) => return None,
+        }
+    }
 }
 
 /// Forwards piped stdin as input until EOF or `ctrl+\` (unless `ZMX_NO_DETACH_KEY`); a switch
@@ -290,6 +319,7 @@ pub fn ensure_session(
         task_mode,
         cwd: cwd.to_string(),
         size: terminal_size(),
+        created: super::sys::unix_now(),
     };
     if let Err(e) = spawn_daemon(&listener, &spec) {
         let _ = std::fs::remove_file(path);
@@ -346,62 +376,4 @@ fn terminal_size() -> (u16, u16) {
             size_of(tty.as_raw_fd())
         })
         .unwrap_or((120, 24))
-}
-
-/// `zmx run <name> [-d] [cmd…]`: create-if-missing (a `bash` login shell), type the command with the
-/// task marker. `-d` prints `command sent!`; without it the fake waits for the task and exits with its
-/// code, but does not relay its output (zmx tails it).
-pub fn run(ctx: &Ctx, rest: &[String]) -> Result<(), Fail> {
-    let raw = rest.first().map_or("", String::as_str);
-    if raw == "--help" || raw == "-h" {
-        return cli::help();
-    }
-    let detached = rest.iter().skip(1).any(|a| a.starts_with("-d"));
-    let args: Vec<&String> = rest
-        .iter()
-        .skip(1)
-        .filter(|a| !a.starts_with("-d"))
-        .collect();
-    let name = ctx.name(raw)?;
-    let Some(path) = ctx.socket(&name) else {
-        return Ok(());
-    };
-    ensure_session(ctx, &name, &path, None, &caller_cwd(), true)?;
-    let mut cmd: Vec<u8> = if args.is_empty() {
-        cli::piped_stdin()
-    } else {
-        let words: Vec<String> = args
-            .iter()
-            .map(|a| match super::format::shell_needs_quoting(a) {
-                true => super::format::shell_quote(a),
-                false => a.to_string(),
-            })
-            .collect();
-        words.join(" ").into_bytes()
-    };
-    if cmd.is_empty() {
-        return Err(Fail::Zig("CommandRequired"));
-    }
-    match cmd.last() {
-        Some(b'\n') => *cmd.last_mut().expect("non-empty") = b'\r',
-        _ => cmd.push(b'\r'),
-    }
-    match proto::round_trip(&path, &Request::Run { cmd }) {
-        Ok(Reply::Ack) => {}
-        _ => return Err(Fail::Zig("SessionNotReady")),
-    }
-    if detached {
-        println!("command sent!");
-        return Ok(());
-    }
-    loop {
-        std::thread::sleep(Duration::from_millis(200));
-        match proto::probe(&path) {
-            Ok(info) if info.task_ended_at > 0 => {
-                return Err(Fail::Exit(info.task_exit_code.into()))
-            }
-            Ok(_) => {}
-            Err(_) => return Ok(()),
-        }
-    }
 }

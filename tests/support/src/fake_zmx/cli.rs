@@ -1,11 +1,12 @@
-//! The `zmx` command line (`main.zig`): dispatch and the commands that only talk to existing sessions
-//! (`list`, `send`, `history`, `kill`, `version`, labels). Output texts, streams and exit codes are zmx's;
+//! The `zmx` command line (`main.zig`): dispatch, `list` and `version`; the session commands are in
+//! [`super::session_cmds`], [`super::attach`], [`super::run`] and [`super::labels`]. Output texts, streams and exit codes are zmx's;
 //! an error zmx's `main` returns prints `error: <Name>` on stderr and exits 1 (Zig's default; the
 //! stack trace a ReleaseSafe build may add is not modelled).
 
 use super::cfg::{self, Dirs};
-use super::format::{label_error, labels_text, session_line, Entry};
-use super::proto::{self, Reply, Request};
+use super::format::{session_line, Entry};
+use super::proto;
+use super::session_cmds;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -101,11 +102,11 @@ fn dispatch(ctx: &Ctx, args: &[String]) -> Result<(), Fail> {
         "list" | "l" | "ls" if rest.iter().any(wants_help) => help(),
         "list" | "l" | "ls" => list(ctx, rest.iter().any(|a| a == "--short")),
         "attach" | "a" => super::attach::attach(ctx, rest),
-        "run" | "r" => super::attach::run(ctx, rest),
-        "send" | "s" => send(ctx, rest),
-        "history" | "hi" => history(ctx, rest),
-        "kill" | "k" => kill(ctx, rest),
-        "get" | "g" | "set" | "clear" => labels(ctx, cmd, rest),
+        "run" | "r" => super::run::run(ctx, rest),
+        "send" | "s" => session_cmds::send(ctx, rest),
+        "history" | "hi" => session_cmds::history(ctx, rest),
+        "kill" | "k" => session_cmds::kill(ctx, rest),
+        "get" | "g" | "set" | "clear" => super::labels::labels(ctx, cmd, rest),
         "print" | "p" | "write" | "wr" | "wait" | "w" | "tail" | "t" | "detach" | "d"
         | "completions" | "c" => {
             eprintln!(
@@ -199,49 +200,6 @@ pub fn piped_stdin() -> Vec<u8> {
     buf
 }
 
-fn send(ctx: &Ctx, rest: &[String]) -> Result<(), Fail> {
-    let raw = rest.first().map_or("", String::as_str);
-    if raw == "--help" || raw == "-h" {
-        return help();
-    }
-    if raw.is_empty() {
-        return Err(Fail::Zig("SessionNameRequired"));
-    }
-    let name = ctx.name(raw)?;
-    let Some(path) = ctx.socket(&name) else {
-        return Ok(());
-    };
-    let mut payload = rest[1..].join(" ").into_bytes();
-    if rest.len() < 2 {
-        payload = piped_stdin();
-        if payload.last() == Some(&b'\n') {
-            payload.pop();
-        }
-    }
-    if payload.is_empty() {
-        return Err(Fail::Zig("TextRequired"));
-    }
-    ctx.log("info", &format!("send session={name}"));
-    match proto::probe(&path) {
-        Ok(_) => {}
-        Err("ConnectionRefused") => {
-            ctx.cleanup_stale(&name);
-            println!("cleaned up stale session {name}");
-            return Ok(());
-        }
-        Err(err) => {
-            println!("session {name} is unresponsive ({err})\ndaemon may be busy: try again");
-            return Ok(());
-        }
-    }
-    if let Ok(mut stream) = proto::connect_session(&path) {
-        let _ = proto::send_request(&mut stream, &Request::Send { data: payload });
-        // Wait for the daemon to take it (it closes after handling), so a following `send` keeps order.
-        let _ = proto::read_reply(&stream, proto::PROBE_TIMEOUT);
-    }
-    Ok(())
-}
-
 /// `socket.sessionExists`: `Ok(false)` when nothing is there, an error for a non-socket.
 pub fn session_exists(ctx: &Ctx, name: &str) -> Result<bool, Fail> {
     use std::os::unix::fs::FileTypeExt;
@@ -251,191 +209,4 @@ pub fn session_exists(ctx: &Ctx, name: &str) -> Result<bool, Fail> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
         Err(e) => Err(Fail::Zig(proto::connect_error_name(&e))),
     }
-}
-
-fn require_session(ctx: &Ctx, name: &str) -> Result<(), Fail> {
-    if session_exists(ctx, name)? {
-        return Ok(());
-    }
-    eprintln!("error: session \"{name}\" does not exist");
-    Err(Fail::Zig("SessionNotFound"))
-}
-
-fn history(ctx: &Ctx, rest: &[String]) -> Result<(), Fail> {
-    let mut raw = None;
-    let mut vt = false;
-    for arg in rest {
-        match arg.as_str() {
-            "--help" | "-h" => return help(),
-            "--vt" => vt = true,
-            "--html" => {
-                eprintln!("fake-zmx: `zmx history --html` is not modelled");
-                return Err(Fail::Exit(2));
-            }
-            _ if raw.is_none() => raw = Some(arg.clone()),
-            _ => {}
-        }
-    }
-    let raw = raw.unwrap_or_else(|| std::env::var("ZMX_SESSION").unwrap_or_default());
-    let name = ctx.name(&raw)?;
-    let Some(path) = ctx.socket(&name) else {
-        return Ok(());
-    };
-    require_session(ctx, &name)?;
-    match proto::round_trip(&path, &Request::History { vt }) {
-        Ok(Reply::History { text }) => print!("{text}"),
-        Err("ConnectionRefused") => ctx.cleanup_stale(&name),
-        _ => {}
-    }
-    Ok(())
-}
-
-/// `socket.parseSessionArg`: a trailing `*` matches by prefix.
-fn matcher(ctx: &Ctx, raw: &str) -> Result<(String, bool), Fail> {
-    match raw.strip_suffix('*') {
-        Some("") if ctx.prefix.is_empty() => Ok((String::new(), true)),
-        Some(prefix) => Ok((ctx.name(prefix)?, true)),
-        None => Ok((ctx.name(raw)?, false)),
-    }
-}
-
-fn kill(ctx: &Ctx, rest: &[String]) -> Result<(), Fail> {
-    let mut force = false;
-    let mut matchers = Vec::new();
-    for arg in rest {
-        match arg.as_str() {
-            "--help" | "-h" => return help(),
-            "--force" => force = true,
-            _ => matchers.push(matcher(ctx, arg)?),
-        }
-    }
-    if matchers.is_empty() {
-        return Err(Fail::Zig("SessionNameRequired"));
-    }
-    for entry in session_entries(ctx)? {
-        let name = entry.name();
-        let hit = matchers.iter().any(|(m, prefix)| {
-            if *prefix {
-                name.starts_with(m.as_str())
-            } else {
-                name == m
-            }
-        });
-        if hit {
-            if let Err(err) = kill_one(ctx, name, force) {
-                eprintln!("failed to kill session={name}: {err}");
-            }
-        }
-    }
-    Ok(())
-}
-
-fn kill_one(ctx: &Ctx, name: &str, force: bool) -> Result<(), &'static str> {
-    ctx.log("info", &format!("kill session={name}"));
-    let Some(path) = ctx.socket(name) else {
-        return Ok(());
-    };
-    match session_exists(ctx, name) {
-        Ok(true) => {}
-        Ok(false) => {
-            eprintln!("error: session \"{name}\" does not exist");
-            return Err("SessionNotFound");
-        }
-        Err(_) => return Err("FileNotUnixSocket"),
-    }
-    let mut stream = match proto::connect_session(&path) {
-        Ok(s) => s,
-        Err(err) if force || err == "ConnectionRefused" => {
-            ctx.cleanup_stale(name);
-            println!("cleaned up stale session {name}");
-            return Ok(());
-        }
-        Err(err) => {
-            println!(
-                "session {name} is unresponsive ({err})\ndaemon may be busy: try again, add `--force` flag, or kill the process directly"
-            );
-            return Ok(());
-        }
-    };
-    let _ = proto::send_request(&mut stream, &Request::Kill);
-    // The daemon hangs up once its socket file is gone, so the name is free when we return.
-    let _ = stream.set_read_timeout(None);
-    let _ = std::io::copy(&mut stream, &mut std::io::sink());
-    println!("killed session {name}");
-    Ok(())
-}
-
-/// `get`, `set`, `clear` (labels live in the daemon, for the session's lifetime).
-fn labels(ctx: &Ctx, cmd: &str, rest: &[String]) -> Result<(), Fail> {
-    let raw = rest.first().ok_or(Fail::Zig("SessionNameRequired"))?;
-    if raw == "--help" || raw == "-h" {
-        return help();
-    }
-    let env_name = std::env::var("ZMX_SESSION").unwrap_or_default();
-    let raw = if raw == "." {
-        if env_name.is_empty() {
-            eprintln!("error: \".\" requires ZMX_SESSION (are you inside a zmx session?)");
-            return Err(Fail::Zig("SessionNameRequired"));
-        }
-        env_name
-    } else {
-        raw.clone()
-    };
-    let name = ctx.name(&raw)?;
-    let Some(path) = ctx.socket(&name) else {
-        return Ok(());
-    };
-    let label_fail = |err: &str| {
-        match err {
-            "Timeout" => {
-                eprintln!("error: session \"{name}\" does not support labels (daemon too old?)")
-            }
-            "ConnectionRefused" | "Unexpected" => {
-                eprintln!("error: session \"{name}\" not found or unresponsive")
-            }
-            other => eprintln!("error: {other}"),
-        }
-        Fail::Exit(1)
-    };
-    match cmd {
-        "set" => {
-            let kvs = rest[1..].join(" ");
-            assert_labels(&kvs)?;
-            set_labels(&path, &kvs).map_err(label_fail)
-        }
-        "clear" => match proto::round_trip(&path, &Request::LabelClear) {
-            Ok(_) => Ok(()),
-            Err(e) => Err(label_fail(e)),
-        },
-        _ => {
-            let info = proto::probe(&path).map_err(label_fail)?;
-            let text = labels_text(&info.labels);
-            match rest.get(1) {
-                None => print!("{text}"),
-                Some(key) => match info.labels.get(key) {
-                    Some(v) => print!("{v}"),
-                    None => return Err(Fail::Zig("LabelKeyNotFound")),
-                },
-            }
-            Ok(())
-        }
-    }
-}
-
-/// `assertLabels`: the first bad pair's message, exit 1.
-pub fn assert_labels(kvs: &str) -> Result<(), Fail> {
-    for (k, v) in super::format::label_pairs(kvs) {
-        if let Some(msg) = label_error(&k, &v) {
-            eprintln!("{msg}");
-            return Err(Fail::Exit(1));
-        }
-    }
-    Ok(())
-}
-
-pub fn set_labels(path: &str, kvs: &str) -> Result<(), &'static str> {
-    let req = Request::LabelSet {
-        labels: kvs.to_string(),
-    };
-    proto::round_trip(path, &req).map(drop)
 }

@@ -5,8 +5,9 @@
 //! (`Daemon.handleKill`). Killed with SIGKILL (a reboot), it leaves its socket file behind.
 
 use super::format::{cmd_field, osc7_cwd, reported_cwd, Info};
-use super::host::{Host, LaunchSpec};
+use super::host::Host;
 use super::proto::{Reply, Request};
+use super::sys::{hostname, rand_u16, unix_now};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -35,6 +36,8 @@ pub struct DaemonSpec {
     pub cwd: String,
     /// Columns and rows of the creating client's terminal (120×24 without one).
     pub size: (u16, u16),
+    /// Unix seconds the client decided to create it (zmx's `Daemon.init`, before the fork).
+    pub created: u64,
 }
 
 static TERMINATED: AtomicBool = AtomicBool::new(false);
@@ -69,6 +72,9 @@ pub fn run(spec: DaemonSpec) -> ! {
         unsafe { libc::close(fd) };
     }
     unsafe { libc::signal(libc::SIGTERM, on_sigterm as *const () as libc::sighandler_t) };
+    // Close-on-exec from here on: a tmux server started below must not hold the socket open, or a
+    // crashed daemon's socket would accept instead of refusing.
+    unsafe { libc::fcntl(LISTEN_FD, libc::F_SETFD, libc::FD_CLOEXEC) };
     let listener = unsafe { UnixListener::from_raw_fd(LISTEN_FD) };
     let _ = listener.set_nonblocking(true);
     let log = PathBuf::from(&spec.log_dir).join(format!("{}.log", spec.name));
@@ -79,7 +85,7 @@ pub fn run(spec: DaemonSpec) -> ! {
             .unwrap_or_default(),
     );
     let tmux_name = super::host::tmux_name(&spec.name, std::process::id());
-    let launch = launch_spec(&spec, &log);
+    let launch = super::host::launch_spec(&spec, &log);
     let pid = match host.spawn(&tmux_name, &spec.cwd, spec.size, &launch) {
         Ok(pid) => pid as i32,
         Err(e) => {
@@ -94,11 +100,11 @@ pub fn run(spec: DaemonSpec) -> ! {
         &format!("pty spawned session={} pid={pid}", spec.name),
     );
     let mut daemon = Daemon {
+        created: spec.created,
         spec,
         host,
         tmux_name,
         pid,
-        created: unix_now(),
         log,
         labels: BTreeMap::new(),
         clients: Vec::new(),
@@ -108,46 +114,6 @@ pub fn run(spec: DaemonSpec) -> ! {
     };
     daemon.serve(&listener);
     daemon.shutdown()
-}
-
-/// `createCmdZ` + `exec`: the command as given, else `$SHELL` (`bash` for `run`) as a login shell
-/// (`-<basename>`); the caller's environment with `ZMX_SESSION=<name>` and `TERM=xterm-256color` when
-/// TERM is unset or `dumb`. Unlike zmx, TMUX/TMUX_PANE and CI marks are dropped: the fake's tmux must
-/// not show through, and CI marks change how agent CLIs start (see [`crate::tmux::is_ci_variable`]).
-fn launch_spec(spec: &DaemonSpec, log: &std::path::Path) -> LaunchSpec {
-    let mut env: Vec<(String, String)> = std::env::vars()
-        .filter(|(k, _)| {
-            !matches!(k.as_str(), "TMUX" | "TMUX_PANE" | "ZMX_SESSION")
-                && !crate::tmux::is_ci_variable(k)
-        })
-        .collect();
-    env.push(("ZMX_SESSION".into(), spec.name.clone()));
-    match env.iter_mut().find(|(k, _)| k == "TERM") {
-        Some((_, v)) if v == "dumb" => *v = "xterm-256color".into(),
-        Some(_) => {}
-        None => env.push(("TERM".into(), "xterm-256color".into())),
-    }
-    let log = log.display().to_string();
-    match &spec.command {
-        Some(cmd) => LaunchSpec {
-            file: cmd[0].clone(),
-            argv0: cmd[0].clone(),
-            args: cmd[1..].to_vec(),
-            env,
-            log,
-        },
-        None => {
-            let shell = if spec.task_mode { "bash" } else { &spec.shell };
-            let base = shell.rsplit('/').next().unwrap_or(shell);
-            LaunchSpec {
-                file: shell.to_string(),
-                argv0: format!("-{base}"),
-                args: Vec::new(),
-                env,
-                log,
-            }
-        }
-    }
 }
 
 impl Daemon {
@@ -404,28 +370,4 @@ fn write_reply(stream: &mut UnixStream, reply: &Reply) {
     let mut line = serde_json::to_vec(reply).expect("reply serializes");
     line.push(b'\n');
     let _ = stream.write_all(&line);
-}
-
-pub fn unix_now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
-}
-
-pub fn hostname() -> String {
-    let mut buf = [0u8; 256];
-    let ok = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } == 0;
-    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
-    if ok {
-        String::from_utf8_lossy(&buf[..end]).into_owned()
-    } else {
-        String::new()
-    }
-}
-
-fn rand_u16() -> u16 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    (nanos ^ std::process::id()) as u16
 }

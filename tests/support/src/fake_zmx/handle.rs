@@ -52,14 +52,18 @@ impl FakeZmx {
     }
 
     /// The variables a shell or agent needs to find this zmx: `PATH` (the bin dir first, then this
-    /// process's PATH), `ZMX_DIR`, and `SHELL=/bin/bash` (a session's default command; override it to
-    /// test another shell).
+    /// process's PATH), `ZMX_DIR`, `SHELL=/bin/bash` (a session's default command: a login bash, so
+    /// Debian's `/etc/profile` resets PATH in it) and an empty `HOME` of its own (`<dir>/home`), so no
+    /// login shell reads the real user's profile.
     pub fn env(&self) -> Vec<(String, String)> {
         let path = std::env::var("PATH").unwrap_or_default();
+        let home = self.bin_dir.with_file_name("home");
+        let _ = std::fs::create_dir_all(&home);
         vec![
             ("PATH".into(), format!("{}:{path}", self.bin_dir.display())),
             ("ZMX_DIR".into(), self.socket_dir.display().to_string()),
             ("SHELL".into(), "/bin/bash".into()),
+            ("HOME".into(), home.display().to_string()),
         ]
     }
 
@@ -149,11 +153,17 @@ impl FakeZmx {
         Tmux::new(self.host().tmux_socket()).keep_on_drop()
     }
 
-    /// The tmux target (`=<tmux session>`) of live session `name` in [`FakeZmx::host_tmux`].
+    /// The tmux session target (`=<tmux session>`) of live session `name` in [`FakeZmx::host_tmux`].
     pub fn tmux_target(&self, name: &str) -> Option<String> {
         let path = super::cfg::socket_path(self.socket_dir.to_str()?, name).ok()?;
         let info = super::proto::probe(&path).ok()?;
         Some(format!("={}", info.tmux_session))
+    }
+
+    /// The tmux pane target (`=<tmux session>:`) of live session `name`, for `Tmux::capture`,
+    /// `send_text` and the agent drivers (a bare session target names no pane).
+    pub fn tmux_pane(&self, name: &str) -> Option<String> {
+        self.tmux_target(name).map(|t| format!("{t}:"))
     }
 
     /// The shell line that attaches to `name` with this zmx from any shell (explicit path and ZMX_DIR).
@@ -195,6 +205,22 @@ impl FakeZmx {
         let _ = std::fs::remove_file(host.tmux_socket());
     }
 
+    /// One session's daemon dies (SIGKILL) and its processes with it, as when the daemon crashes: the
+    /// socket file stays behind, refusing; the other sessions live on.
+    pub fn crash(&self, name: &str) {
+        let path = super::cfg::socket_path(self.socket_dir.to_str().unwrap_or_default(), name);
+        let info = path.ok().and_then(|p| super::proto::probe(&p).ok());
+        let info = info.unwrap_or_else(|| panic!("no live zmx session {name} to crash"));
+        let daemon = info.daemon_pid as i32;
+        kill_all(&[daemon]);
+        unsafe { libc::kill(-info.pid, libc::SIGKILL) };
+        self.host().kill_session(&info.tmux_session);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while [daemon, info.pid].iter().any(|&p| alive(p)) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Session socket files that refuse connections (what a reboot leaves).
     pub fn stale_sockets(&self) -> Vec<String> {
         let mut names: Vec<String> = std::fs::read_dir(&self.socket_dir)
@@ -234,14 +260,7 @@ fn kill_all(pids: &[i32]) {
 }
 
 fn alive(pid: i32) -> bool {
-    // A zombie still answers kill(0); /proc says what it is.
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
-        !s.rsplit(')')
-            .next()
-            .unwrap_or("")
-            .trim_start()
-            .starts_with('Z')
-    })
+    crate::agents::is_running(pid as u32)
 }
 
 /// Every process's argv, from /proc.

@@ -3,6 +3,7 @@
 //! <spec>`, which takes exactly the environment zmx's pty child would have and execs the command, so the
 //! pane's pid is the command's pid (what `zmx list` reports) and nothing in it sees tmux.
 
+use super::daemon::DaemonSpec;
 use serde::{Deserialize, Serialize};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -19,6 +20,46 @@ pub struct LaunchSpec {
     pub env: Vec<(String, String)>,
     /// The session's log, for the `execvpe failed` line.
     pub log: String,
+}
+
+/// `createCmdZ` + `exec`: the command as given, else `$SHELL` (`bash` for `run`) as a login shell
+/// (`-<basename>`); the caller's environment with `ZMX_SESSION=<name>` and `TERM=xterm-256color` when
+/// TERM is unset or `dumb`. Unlike zmx, TMUX/TMUX_PANE and CI marks are dropped: the fake's tmux must
+/// not show through, and CI marks change how agent CLIs start (see [`crate::tmux::is_ci_variable`]).
+pub fn launch_spec(spec: &DaemonSpec, log: &Path) -> LaunchSpec {
+    let mut env: Vec<(String, String)> = std::env::vars()
+        .filter(|(k, _)| {
+            !matches!(k.as_str(), "TMUX" | "TMUX_PANE" | "ZMX_SESSION")
+                && !crate::tmux::is_ci_variable(k)
+        })
+        .collect();
+    env.push(("ZMX_SESSION".into(), spec.name.clone()));
+    match env.iter_mut().find(|(k, _)| k == "TERM") {
+        Some((_, v)) if v == "dumb" => *v = "xterm-256color".into(),
+        Some(_) => {}
+        None => env.push(("TERM".into(), "xterm-256color".into())),
+    }
+    let log = log.display().to_string();
+    match &spec.command {
+        Some(cmd) => LaunchSpec {
+            file: cmd[0].clone(),
+            argv0: cmd[0].clone(),
+            args: cmd[1..].to_vec(),
+            env,
+            log,
+        },
+        None => {
+            let shell = if spec.task_mode { "bash" } else { &spec.shell };
+            let base = shell.rsplit('/').next().unwrap_or(shell);
+            LaunchSpec {
+                file: shell.to_string(),
+                argv0: format!("-{base}"),
+                args: Vec::new(),
+                env,
+                log,
+            }
+        }
+    }
 }
 
 /// tmux settings for the hidden server: no status line or prefix key, zmx's 2,000 lines of scrollback,
@@ -154,31 +195,18 @@ impl Host {
             .map(drop)
     }
 
-    /// The session's scrollback and screen as plain text (`vt`: with escape sequences), trailing blank
-    /// lines dropped.
+    /// The session's scrollback and screen as ghostty's plain formatter writes them for `zmx history`
+    /// (`formatter.zig`, `Options.plain`): every row as drawn (soft-wrapped rows stay separate rows),
+    /// trailing spaces and trailing blank rows dropped, rows joined by `\n` with none after the last;
+    /// the alternate screen while a program uses it. `vt` adds tmux's escape sequences (an
+    /// approximation of zmx's `--vt`).
     pub fn history(&self, tmux_name: &str, vt: bool) -> Result<String, String> {
         let target = format!("={tmux_name}:");
-        let mut args = vec![
-            "capture-pane",
-            "-p",
-            "-J",
-            "-S",
-            "-",
-            "-E",
-            "-",
-            "-t",
-            &target,
-        ];
+        let mut args = vec!["capture-pane", "-p", "-S", "-", "-E", "-", "-t", &target];
         if vt {
             args.insert(1, "-e");
         }
-        let text = self.ok(&args)?;
-        let trimmed = text.trim_end_matches(['\n', ' ']);
-        Ok(if trimmed.is_empty() {
-            String::new()
-        } else {
-            format!("{trimmed}\n")
-        })
+        Ok(plain_rows(&self.ok(&args)?))
     }
 
     /// The pane's reported path (tmux keeps the last OSC 7 a program sent), empty when none.
@@ -252,4 +280,15 @@ fn exec_error_name(e: &std::io::Error) -> &'static str {
         Some(libc::EACCES) => "AccessDenied",
         _ => "Unexpected",
     }
+}
+
+/// Rows of a capture as ghostty's plain formatter emits them: trailing spaces and trailing blank rows
+/// dropped, `\n` between rows and none at the end (leading blank rows stay).
+pub fn plain_rows(capture: &str) -> String {
+    let rows: Vec<&str> = capture.lines().map(|l| l.trim_end_matches(' ')).collect();
+    let last = rows
+        .iter()
+        .rposition(|r| !r.is_empty())
+        .map_or(0, |i| i + 1);
+    rows[..last].join("\n")
 }

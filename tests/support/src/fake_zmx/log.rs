@@ -7,9 +7,7 @@ use std::path::Path;
 
 /// Appends one line; a log that cannot be written is skipped (zmx's logger swallows errors too).
 pub fn append(path: &Path, level: &str, message: &str) {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+    let secs = super::sys::unix_now();
     let line = format!("[{secs}] [{level}] (default): {message}\n");
     if let Ok(mut f) = std::fs::OpenOptions::new()
         .create(true)

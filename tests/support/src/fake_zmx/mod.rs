@@ -26,31 +26,52 @@
 //! assert_eq!(zmx.stale_sockets(), ["work"]);
 //! ```
 //!
+//! - **Set-up.** [`FakeZmx::new`] makes `<dir>/bin/zmx` (a symlink to the built `fake-zmx`) and uses
+//!   `<dir>/zmx` as `ZMX_DIR`; [`FakeZmx::env`] is what a shell or agent needs (PATH, ZMX_DIR, SHELL,
+//!   an empty HOME); [`FakeZmx::command`] / [`FakeZmx::run`] run `zmx` outside any session.
+//! - **Sessions.** [`FakeZmx::attach_detached`], [`FakeZmx::list`] / [`FakeZmx::session`] (parsed
+//!   [`Row`]s), [`FakeZmx::wait_for_session`], [`FakeZmx::wait_gone`], [`FakeZmx::send`],
+//!   [`FakeZmx::history`], [`FakeZmx::wait_for_history`].
+//! - **A user's terminal.** [`FakeZmx::attach_in`] types [`FakeZmx::attach_line`] into a pane of another
+//!   tmux server (a real terminal client: counts in `clients=`, `ctrl+\` detaches).
+//! - **Underneath.** [`FakeZmx::host_tmux`] and [`FakeZmx::tmux_pane`] (`=<session>:`; the bare session
+//!   target is [`FakeZmx::tmux_target`]) to read a session's screen or type keys as an attached user.
+//! - **Failures.** [`FakeZmx::reboot`] (every daemon, session process and the hidden tmux server
+//!   SIGKILLed; sockets stay, refusing), [`FakeZmx::crash`] (one daemon and its processes),
+//!   [`FakeZmx::stale_sockets`].
+//! - **Files.** The fake's own state (hidden tmux socket and config, launch specs) is in
+//!   `/tmp/fake-zmx-<uid>/<hash of the socket dir>`, never in the socket dir.
+//!
 //! # What it models
 //!
 //! - **Dirs.** Sockets in `$ZMX_DIR`, else `$XDG_RUNTIME_DIR/zmx`, else `${TMPDIR:-/tmp}/zmx-<uid>`; logs
 //!   in `$ZMX_DIR/logs`, else `$XDG_STATE_HOME/zmx/logs`, else `~/.local/state/zmx/logs`. Both made
 //!   (mode `$ZMX_DIR_MODE`, 0750) by every command. One socket file per session, named as the session
 //!   (`$ZMX_SESSION_PREFIX` + name; `/`, NUL, `.`, `..` refused; path ≤ 107 bytes).
-//! - **`list`/`ls`/`l` [`--short`]**, and `zmx` alone: rows sorted by name,
+//! - **`list`/`ls`/`l` \[`--short`\]**, and `zmx` alone: rows sorted by name,
 //!   `<mark>name=N\tpid=P\tclients=C\tcreated=<unix secs>[\tcwd=file://<host><path>][\tcmd=…]
 //!   [\tended=T\texit_code=X][\t<label>=<v>…]`, mark `→ ` for `$ZMX_SESSION`'s row and two spaces for
 //!   every other (also outside any session). `pid` is the pty child's (shell or command). A socket
 //!   that refuses is listed once as `name=N\terr=ConnectionRefused\tstatus=cleaning up` and deleted;
 //!   `--short` prints names only and skips such rows. No sessions: `no sessions found in <dir>` on
 //!   stderr (nothing with `--short`), exit 0.
-//! - **`attach`/`a` [`--labels kv`] `<name> [cmd…]`**: create-if-missing — no socket, or a refused one
+//! - **`attach`/`a` \[`--labels kv`\] `<name> [cmd…]`**: create-if-missing — no socket, or a refused one
 //!   (deleted first): bind it, start a daemon, print `session "<name>" created`; the command is exec'd
 //!   directly (no shell; PATH of the caller), or without one `$SHELL` (else `/bin/sh`) as a login shell
 //!   (`argv[0]` = `-<basename>`), in the caller's cwd and environment plus `ZMX_SESSION=<name>` (and
 //!   `TERM=xterm-256color` if TERM is unset or `dumb`). A live session is reused and the command ignored
-//!   (log line `session already exists, ignoring command session=<name>`). Two racing creators: the
-//!   socket bind decides, the loser attaches to the winner or fails `error: AddressInUse`. With
+//!   (log line `session already exists, ignoring command session=<name>`). Two racing creators with no
+//!   socket file: the bind decides, the loser attaches to the winner or fails `error: AddressInUse`.
+//!   Over a *stale* file zmx is not atomic (`ensureSession`: connect refused → delete → bind), and
+//!   neither is the fake: a racer that saw the refusal before another's bind deletes that fresh socket
+//!   and binds its own, so both create, the first daemon orphaned (unlisted, its command running).
+//!   `zmx list` deletes refused sockets, so creating after a `list` takes the atomic path. With
 //!   `$ZMX_SESSION` set, `attach` moves the current session's attached client to the target instead of
 //!   nesting; with no client attached zmx's daemon fails (`NoLeaderFound`) and the current session
 //!   ends — the fake does the same. Stdin a terminal: attached via tmux (`ctrl+\` detaches); otherwise
 //!   stdin is forwarded until EOF (so `</dev/null` returns at once), session output not relayed.
-//!   A session ends when its command exits (the daemon deletes its socket).
+//!   A session ends when its command exits (the daemon deletes its socket; zmx waits for the pty's
+//!   EOF, so a background child still holding the terminal would keep a real session a little longer).
 //! - **`run`/`r` `<name> [-d] [cmd…]`**: create-if-missing with a `bash` login shell, types the command
 //!   and `; echo ZMX_TASK_COMPLETED:<id>:$?` (`\r` ended); `-d` prints `command sent!`; `list` then
 //!   shows `ended=`/`exit_code=`. Without `-d` it exits with the task's code but relays no output.
@@ -58,9 +79,12 @@
 //!   `\n`) written raw into the pty, nothing appended. Missing name `error: SessionNameRequired`, no text
 //!   `error: TextRequired` (exit 1). A stale socket: `cleaned up stale session <name>` on stdout; no
 //!   socket: `session <name> is unresponsive (Unexpected)` + `daemon may be busy: try again`; both exit 0.
-//! - **`history`/`hi` `[name] [--vt]`**: scrollback + screen as text (trailing blank lines dropped, one
-//!   final newline — the fake's choice; ghostty's formatter is not available). No socket:
-//!   `error: session "<name>" does not exist` and `error: SessionNotFound`, exit 1.
+//! - **`history`/`hi` `[name] [--vt]`**: scrollback + screen as ghostty's plain formatter writes them
+//!   (`formatter.zig`, `Options.plain`, read from ghostty's source, not pinned to zmx's exact ghostty
+//!   commit): each row as drawn (soft-wrapped rows stay separate), trailing spaces and trailing blank
+//!   rows dropped, leading blank rows kept, `\n` between rows and none after the last; the alternate
+//!   screen while a program is on it. No socket: `error: session "<name>" does not exist` and
+//!   `error: SessionNotFound`, exit 1. `--vt` is tmux's escapes (approximate).
 //! - **`kill`/`k` `<name|prefix*>… [--force]`**: `killed session <name>` once the daemon hung up (socket
 //!   gone; the processes get SIGHUP, 500 ms, SIGKILL). An unknown name prints nothing, exit 0.
 //! - **`version`**: `zmx\t\t0.7.0\nghostty_vt\t<hash>\nsocket_dir\t<dir>\nlog_dir\t\t<dir>\n`.
@@ -84,8 +108,12 @@ pub mod daemon;
 pub mod format;
 pub mod handle;
 pub mod host;
+pub mod labels;
 pub mod log;
 pub mod proto;
+pub mod run;
+pub mod session_cmds;
+pub mod sys;
 
 pub use format::{parse_row, Row};
 pub use handle::FakeZmx;
