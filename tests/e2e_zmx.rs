@@ -82,7 +82,7 @@ fn zmx_sessions_come_back_resumed_after_a_reboot() {
     t.zmx.wait_gone("closed", Duration::from_secs(15));
     std::thread::sleep(Duration::from_millis(500));
 
-    let dry = t.restore(&["--dry-run", "--json"]);
+    let dry = t.restore(&["--terminal", "zmx", "--dry-run", "--json"]);
     let plan: serde_json::Value = serde_json::from_slice(&dry.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&dry.stdout)));
     let plan = plan

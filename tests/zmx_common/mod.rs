@@ -119,13 +119,11 @@ impl ZmxRig {
         self.wait_prompt(name);
     }
 
-    /// The session's pane on the hidden tmux server (`=<session>:`: a bare `=<session>` names no pane).
+    /// The session's pane on the hidden tmux server.
     pub fn target(&self, name: &str) -> String {
-        let session = self
-            .zmx
-            .tmux_target(name)
-            .unwrap_or_else(|| panic!("no live zmx session {name}"));
-        format!("{session}:")
+        self.zmx
+            .tmux_pane(name)
+            .unwrap_or_else(|| panic!("no live zmx session {name}"))
     }
 
     pub fn wait_prompt(&self, name: &str) {
