@@ -50,7 +50,7 @@ pub enum Command {
 
     /// Resume every captured agent in the panes agterm brought back
     #[command(
-        after_help = "Examples:\n  agterm-backup restore --dry-run     # show the plan, type nothing\n  agterm-backup restore --yes         # no question asked\n  agterm-backup restore --as-of 2026-12-01T09:00:00Z\n  agterm-backup restore --terminal tmux --yes   # what the tmux-resurrect hook runs"
+        after_help = "Examples:\n  agterm-backup restore --dry-run     # show the plan, type nothing\n  agterm-backup restore --yes         # no question asked\n  agterm-backup restore --as-of 2026-12-01T09:00:00Z\n  agterm-backup restore --terminal tmux --yes   # what the tmux-resurrect hook runs\n  agterm-backup restore --terminal zmx --yes    # zmx sessions after a reboot"
     )]
     Restore(RestoreArgs),
 
@@ -187,7 +187,9 @@ pub struct RestoreArgs {
     #[arg(long)]
     pub json: bool,
     /// Restore only into this terminal (default: every terminal that has records and is running; with
-    /// tmux, the server of $TMUX, else --socket, else tmux's default socket)
+    /// tmux, the server of $TMUX, else --socket, else tmux's default socket; with zmx, the socket
+    /// directory --socket names, else zmx's own (ZMX_DIR, else $XDG_RUNTIME_DIR/zmx, else
+    /// $TMPDIR/zmx-<uid>))
     #[arg(long, value_enum, value_name = "TERMINAL")]
     pub terminal: Option<TerminalArg>,
 }
@@ -197,6 +199,7 @@ pub struct RestoreArgs {
 pub enum TerminalArg {
     Agterm,
     Tmux,
+    Zmx,
 }
 
 #[derive(Debug, Args, Clone)]
