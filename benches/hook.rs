@@ -11,6 +11,10 @@
 //! - steady in tmux: the same from a pane of a real tmux server (`$TMUX`, `$TMUX_PANE`, inside the
 //!   agterm pane of the env: the inner terminal wins): the pane's name comes from the hook's cache, so
 //!   tmux is not asked;
+//! - steady in zmx: the same from a zmx session (`$ZMX_SESSION`, `$ZMX_DIR` naming a bound socket, inside
+//!   the agterm pane of the env): the session is read from the env, its start from one `stat`;
+//! - steady, tmux and zmx nested: both sets in the env (a zmx session started from the tmux pane), so the
+//!   hook walks the process tree to the innermost (`/proc` reads only; the stand-in agent's parents);
 //! - first: the first event of a pane: no state directory yet (creates it, writes record and journal),
 //!   on the temp folder's disk and on tmpfs (`/dev/shm`), to separate the hook's work from fsync.
 //!
@@ -271,12 +275,43 @@ fn main() {
         tmux_state.join("hook.log").display()
     );
 
+    let zmx_dir = dir.path().join("zmx");
+    std::fs::create_dir_all(&zmx_dir).unwrap();
+    let _zmx_socket = std::os::unix::net::UnixListener::bind(zmx_dir.join("bench")).unwrap();
+    let zmx_cmd = |state: &Path, nested: bool| {
+        let mut c = match nested {
+            true => tmux.hook_cmd(bin, state, &payload),
+            false => hook_cmd(bin, state, &payload, None),
+        };
+        c.env("ZMX_SESSION", "bench").env("ZMX_DIR", &zmx_dir);
+        c
+    };
+    let (zmx_state, nested_state) = (dir.path().join("steady-zmx"), dir.path().join("nested"));
+    for _ in 0..5 {
+        timed(zmx_cmd(&zmx_state, false));
+        timed(zmx_cmd(&nested_state, true));
+    }
+    let zmx_records = |state: &Path| {
+        std::fs::read_dir(state.join("live")).map_or(0, |d| {
+            d.flatten()
+                .filter(|e| e.file_name().to_string_lossy().starts_with("zmx."))
+                .count()
+        })
+    };
+    assert!(zmx_records(&zmx_state) > 0, "no zmx record");
+    // No multiplexer among the stand-in agent's parents: tmux, as before zmx support.
+    assert!(
+        zmx_records(&nested_state) == 0,
+        "nested: the walk found no zmx"
+    );
+
     // The first event's cost is mostly fsync (record, folder, journal): measured on the temp folder's
     // disk and, when there is one, on tmpfs (what the hook itself costs).
     let shm = tempfile::tempdir_in("/dev/shm").ok();
     let (mut base, mut steady, mut first, mut first_shm) = (vec![], vec![], vec![], vec![]);
     let mut steady_gone = vec![];
     let mut steady_tmux = vec![];
+    let (mut steady_zmx, mut steady_nested) = (vec![], vec![]);
     let mut peak_rss = 0;
     let started = Instant::now();
     for round in 0..ROUNDS {
@@ -297,6 +332,14 @@ fn main() {
 
         let (t, rss) = timed(tmux.hook_cmd(bin, &tmux_state, &payload));
         steady_tmux.push(t.as_secs_f64() * 1e3);
+        peak_rss = peak_rss.max(rss);
+
+        let (t, rss) = timed(zmx_cmd(&zmx_state, false));
+        steady_zmx.push(t.as_secs_f64() * 1e3);
+        peak_rss = peak_rss.max(rss);
+
+        let (t, rss) = timed(zmx_cmd(&nested_state, true));
+        steady_nested.push(t.as_secs_f64() * 1e3);
         peak_rss = peak_rss.max(rss);
 
         let fresh = dir.path().join(format!("first-{round}"));
@@ -361,6 +404,11 @@ fn main() {
     row("steady, agterm answering (<= +1 ms)", &s);
     row("steady, agterm gone (<= +1 ms)", &g);
     row("steady, tmux pane (<= +1 ms)", &stats(steady_tmux));
+    row("steady, zmx session (<= +1 ms)", &stats(steady_zmx));
+    row(
+        "steady, tmux and zmx nested (<= +1 ms)",
+        &stats(steady_nested),
+    );
     row("first event, disk (target: < 5 ms)", &f);
     if !first_shm.is_empty() {
         row("first event, tmpfs", &stats(first_shm));

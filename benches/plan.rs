@@ -87,6 +87,7 @@ fn main() {
             pin: None,
             live: None,
             tmux: None,
+            zmx: None,
         })
         .collect();
     let bytes: usize = journals.iter().map(String::len).sum();

@@ -50,7 +50,7 @@ pub enum Command {
 
     /// Resume every captured agent in the panes agterm brought back
     #[command(
-        after_help = "Examples:\n  agterm-backup restore --dry-run     # show the plan, type nothing\n  agterm-backup restore --yes         # no question asked\n  agterm-backup restore --as-of 2026-12-01T09:00:00Z\n  agterm-backup restore --terminal tmux --yes   # what the tmux-resurrect hook runs"
+        after_help = "Examples:\n  agterm-backup restore --dry-run     # show the plan, type nothing\n  agterm-backup restore --yes         # no question asked\n  agterm-backup restore --as-of 2026-12-01T09:00:00Z\n  agterm-backup restore --terminal tmux --yes   # what the tmux-resurrect hook runs\n  agterm-backup restore --terminal zmx --yes    # zmx sessions after a reboot"
     )]
     Restore(RestoreArgs),
 
@@ -101,7 +101,7 @@ pub enum InstallerCommand {
     /// Add the hook to each agent's config and claude/codex to agterm's restore denylist
     #[command(
         alias = "install",
-        after_help = "Examples:\n  agterm-backup installer apply --dry-run\n  agterm-backup installer apply --agents claude"
+        after_help = "Examples:\n  agterm-backup installer apply --dry-run\n  agterm-backup installer apply --agents claude\n  agterm-backup installer apply --shell      # also the line in your shell's rc file"
     )]
     Apply(ApplyArgs),
     /// Take out exactly what `apply` added; says what it leaves behind (backups)
@@ -129,6 +129,14 @@ pub struct ApplyArgs {
     /// Leave the tmux config alone (no tmux-resurrect post-restore hook)
     #[arg(long)]
     pub no_tmux: bool,
+    /// Add the `eval "$(agterm-backup init <shell>)"` line to your login shell's rc file (zsh, bash, fish)
+    /// without asking; without it an interactive apply asks, and any other apply only refreshes a line
+    /// already there
+    #[arg(long, conflicts_with = "no_shell")]
+    pub shell: bool,
+    /// Leave the shell rc files alone (do not ask)
+    #[arg(long)]
+    pub no_shell: bool,
     /// Mark our Codex hooks trusted (as the TUI's "Trust all and continue" does). Codex writes the trust
     /// records into its config.toml itself, with its own formatting and file mode; needs `codex` on PATH
     #[arg(long)]
@@ -194,7 +202,9 @@ pub struct RestoreArgs {
     #[arg(long)]
     pub json: bool,
     /// Restore only into this terminal (default: every terminal that has records and is running; with
-    /// tmux, the server of $TMUX, else --socket, else tmux's default socket)
+    /// tmux, the server of $TMUX, else --socket, else tmux's default socket; with zmx, the socket
+    /// directory --socket names, else zmx's own (ZMX_DIR, else $XDG_RUNTIME_DIR/zmx, else
+    /// $TMPDIR/zmx-<uid>))
     #[arg(long, value_enum, value_name = "TERMINAL")]
     pub terminal: Option<TerminalArg>,
 }
@@ -204,6 +214,7 @@ pub struct RestoreArgs {
 pub enum TerminalArg {
     Agterm,
     Tmux,
+    Zmx,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -267,6 +278,9 @@ pub struct ShellAnswerArgs {
     /// The tmux server's socket (with `--terminal tmux`)
     #[arg(long)]
     pub tmux_socket: Option<String>,
+    /// The zmx socket directory (with `--terminal zmx`)
+    #[arg(long)]
+    pub zmx_dir: Option<String>,
     #[arg(long)]
     pub session: String,
     #[arg(long)]

@@ -3,11 +3,13 @@
 //! already held a stale entry of ours: the original minus ours), (b) a second `apply` changes no byte and
 //! not the mtime, (c) no byte outside our entries is lost (the original is a subsequence of the applied
 //! text, and cutting our entries out gives the original back up to whitespace), (d) a refused file
-//! (`refused-*`) exits 2 with one `file:line:col:` line and stays untouched. `--dry-run` never writes.
+//! (`refused-*`) exits 2 with one `file:line:col:` line and stays untouched. `--dry-run` never writes. The
+//! shell rc files (`zshrc/`, `bashrc/`, `fish/`) run with that login shell in `$SHELL` and `--shell`.
 
 mod installer_common;
 
 use agterm_backup_installer::command::hook_command;
+use agterm_backup_installer::shell_rc::{files, RcFile, Shell};
 use agterm_backup_installer::{Target, TargetKind};
 use installer_common::*;
 use std::path::{Path, PathBuf};
@@ -19,6 +21,8 @@ enum Kind {
     CodexHooksJson,
     Denylist,
     Tmux,
+    /// A login shell's rc file: the folder names the shell.
+    Shell(RcFile),
 }
 
 impl Kind {
@@ -29,6 +33,9 @@ impl Kind {
             "codex-hooks-json" => Kind::CodexHooksJson,
             "denylist" => Kind::Denylist,
             "tmux" => Kind::Tmux,
+            "zshrc" => Kind::Shell(files::ZSHRC),
+            "bashrc" => Kind::Shell(files::BASHRC),
+            "fish" => Kind::Shell(files::FISH_CONFIG),
             other => panic!("unknown corpus folder {other}"),
         }
     }
@@ -39,6 +46,10 @@ impl Kind {
             Kind::CodexHooksJson => s.codex_hooks_json(),
             Kind::Denylist => s.denylist(),
             Kind::Tmux => s.tmux_conf(),
+            Kind::Shell(rc) if rc == files::FISH_CONFIG => {
+                s.home().join(".config/fish/config.fish")
+            }
+            Kind::Shell(rc) => s.home().join(rc.name),
         }
     }
     fn apply_args(self) -> Vec<&'static str> {
@@ -61,6 +72,18 @@ impl Kind {
             ],
             Kind::Denylist => vec!["installer", "apply", "--agents", "claude", "--no-tmux"],
             Kind::Tmux => vec!["installer", "apply", "--agents", "claude", "--no-denylist"],
+            Kind::Shell(_) => apply_shell_only(),
+        }
+    }
+    /// The login shell each run has (`None`: the password database's, and no `--shell`).
+    fn login_shell(self) -> Option<&'static str> {
+        match self {
+            Kind::Shell(rc) => Some(match rc.shell {
+                Shell::Zsh => "/bin/zsh",
+                Shell::Bash => "/bin/bash",
+                Shell::Fish => "/usr/bin/fish",
+            }),
+            _ => None,
         }
     }
     fn target(self, path: &Path) -> Target {
@@ -70,8 +93,9 @@ impl Kind {
             Kind::CodexHooksJson => (TargetKind::CodexHooksJson, "codex"),
             Kind::Denylist => (TargetKind::Denylist, ""),
             Kind::Tmux => (TargetKind::TmuxConf, ""),
+            Kind::Shell(rc) => (TargetKind::ShellRc(rc), ""),
         };
-        let command = if self == Kind::Tmux {
+        let command = if matches!(self, Kind::Tmux | Kind::Shell(_)) {
             canonical_binary().display().to_string()
         } else if agent.is_empty() {
             String::new()
@@ -150,6 +174,13 @@ fn check(kind: Kind, file: &Path) -> Vec<String> {
     let mut failures = Vec::new();
     let mut fail = |m: String| failures.push(format!("{name}: {m}"));
     let s = Sandbox::new();
+    let run = |args: &[&str]| {
+        let mut cmd = s.command("/usr/bin:/bin");
+        if let Some(shell) = kind.login_shell() {
+            cmd.env("SHELL", shell);
+        }
+        cmd.args(args).output().expect("agterm-backup runs")
+    };
     let path = kind.path_in(&s);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     let original = std::fs::read(file).unwrap();
@@ -160,7 +191,7 @@ fn check(kind: Kind, file: &Path) -> Vec<String> {
     // --dry-run writes nothing.
     let mut dry = kind.apply_args();
     dry.push("--dry-run");
-    let out = s.run(&dry);
+    let out = run(&dry);
     if read_opt(&path).as_deref() != Some(&original[..]) || mtime(&path) != mtime0 {
         fail("--dry-run touched the file".into());
     }
@@ -169,7 +200,7 @@ fn check(kind: Kind, file: &Path) -> Vec<String> {
         // `refused-apply-*` files are valid but cannot take our entries: `remove` has nothing to do there.
         let remove_refused = !name.starts_with("refused-apply-");
         for args in [dry.clone(), kind.apply_args(), vec!["installer", "remove"]] {
-            let out = s.run(&args);
+            let out = run(&args);
             if args[1] == "remove" && !remove_refused {
                 if !out.status.success() {
                     fail(format!(
@@ -222,7 +253,7 @@ fn check(kind: Kind, file: &Path) -> Vec<String> {
     let holds_stale_ours = target.has_ours(&original_text);
 
     // apply
-    let out = s.run(&kind.apply_args());
+    let out = run(&kind.apply_args());
     if !out.status.success() {
         fail(format!("apply failed: {}", text(&out.stderr)));
         return failures;
@@ -249,7 +280,7 @@ fn check(kind: Kind, file: &Path) -> Vec<String> {
     {
         fail(format!("bytes of the original were lost:\n{applied}"));
     }
-    let status = s.run(&["installer", "status", "--json"]);
+    let status = run(&["installer", "status", "--json"]);
     let report: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap();
     let entry = report["targets"]
         .as_array()
@@ -263,8 +294,10 @@ fn check(kind: Kind, file: &Path) -> Vec<String> {
     // (c) cutting our entries out of the applied text gives the original (up to whitespace).
     let cut = target.remove_text(&applied).unwrap();
     let reference = if original_text.trim().is_empty()
-        && !matches!(kind, Kind::Denylist | Kind::CodexToml | Kind::Tmux)
-    {
+        && !matches!(
+            kind,
+            Kind::Denylist | Kind::CodexToml | Kind::Tmux | Kind::Shell(_)
+        ) {
         "{}".to_string() // an empty JSON file counts as `{}`
     } else if holds_stale_ours {
         target.remove_text(&original_text).unwrap()
@@ -282,7 +315,7 @@ fn check(kind: Kind, file: &Path) -> Vec<String> {
 
     // (b) a second apply changes nothing, not even the mtime.
     let mtime1 = mtime(&path);
-    let out = s.run(&kind.apply_args());
+    let out = run(&kind.apply_args());
     let line = text(&out.stdout)
         .lines()
         .find(|l| l.contains(&path.display().to_string()) && !l.contains(": note: "))
@@ -295,7 +328,7 @@ fn check(kind: Kind, file: &Path) -> Vec<String> {
     }
 
     // (a) remove restores the original bytes (or the original minus our stale entries).
-    let out = s.run(&["installer", "remove"]);
+    let out = run(&["installer", "remove"]);
     if !out.status.success() {
         fail(format!("remove failed: {}", text(&out.stderr)));
     }
@@ -312,7 +345,12 @@ fn check(kind: Kind, file: &Path) -> Vec<String> {
         fail("remove changed the mode".into());
     }
     // Files apply created for the other targets are gone again.
-    for other in [s.claude_settings(), s.codex_config(), s.denylist()] {
+    for other in [
+        s.claude_settings(),
+        s.codex_config(),
+        s.denylist(),
+        s.home().join(".bash_profile"),
+    ] {
         if other != path && other.exists() {
             fail(format!("{} left behind", other.display()));
         }
@@ -330,6 +368,9 @@ fn corpus_has_at_least_thirty_real_world_files() {
         Kind::CodexHooksJson,
         Kind::Denylist,
         Kind::Tmux,
+        Kind::Shell(files::ZSHRC),
+        Kind::Shell(files::BASHRC),
+        Kind::Shell(files::FISH_CONFIG),
     ] {
         assert!(
             files.iter().any(|(k, _)| *k == kind),

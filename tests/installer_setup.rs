@@ -1,7 +1,8 @@
 //! The README's set-up line on a fresh machine: `~/.cargo/bin` not on `PATH`, a throwaway HOME. cargo is
 //! stood in for by a script that installs this build where `cargo install --root` would (building a release
 //! in a test is too slow); the line must find the binary there, wherever CARGO_INSTALL_ROOT, CARGO_HOME or
-//! HOME put it, and wire the hooks to that path. And the LICENSE the manifests name ships.
+//! HOME put it, and wire the hooks (and the login shell's `init` line) to that path. And the LICENSE the
+//! manifests name ships.
 
 mod installer_common;
 
@@ -65,7 +66,11 @@ fn the_first_readme_line_works_without_cargo_bin_on_path() {
             .get_envs()
             .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned())))
             .collect();
-        cmd.env_clear().envs(envs).current_dir(workspace_root());
+        // The login shell as login(1) sets it: the line adds our block to its rc file.
+        cmd.env_clear()
+            .envs(envs)
+            .env("SHELL", "/bin/zsh")
+            .current_dir(workspace_root());
         if let Some(var) = var {
             cmd.env(var, &root);
         }
@@ -79,6 +84,12 @@ fn the_first_readme_line_works_without_cargo_bin_on_path() {
         let settings = std::fs::read_to_string(s.claude_settings()).unwrap();
         let hook = format!("'{}/bin/agterm-backup' hook claude", root.display());
         assert!(settings.contains(&hook), "{var:?}: {settings}");
+        let zshrc = std::fs::read_to_string(s.home().join(".zshrc")).unwrap_or_default();
+        let eval = format!(
+            "eval \"$('{}/bin/agterm-backup' init zsh)\"",
+            root.display()
+        );
+        assert!(zshrc.contains(&eval), "{var:?}: {zshrc}");
         if var == Some("CARGO_INSTALL_ROOT") {
             // The line puts cargo's folder on PATH, not an install root of the user's own.
             assert!(

@@ -1,6 +1,7 @@
 //! Which pane a record belongs to, in which terminal.
 
 pub mod tmux;
+pub mod zmx;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -49,6 +50,7 @@ impl FromStr for PaneRole {
 pub enum TerminalKind {
     Agterm,
     Tmux,
+    Zmx,
 }
 
 impl TerminalKind {
@@ -56,6 +58,7 @@ impl TerminalKind {
         match self {
             TerminalKind::Agterm => "agterm",
             TerminalKind::Tmux => "tmux",
+            TerminalKind::Zmx => "zmx",
         }
     }
 }
@@ -72,7 +75,8 @@ impl FromStr for TerminalKind {
         match s {
             "agterm" => Ok(TerminalKind::Agterm),
             "tmux" => Ok(TerminalKind::Tmux),
-            other => Err(format!("unknown terminal {other:?} (agterm or tmux)")),
+            "zmx" => Ok(TerminalKind::Zmx),
+            other => Err(format!("unknown terminal {other:?} (agterm, tmux or zmx)")),
         }
     }
 }
@@ -87,12 +91,14 @@ pub struct AgtermPaneKey {
 /// The file-name key of a pane's record, qualified by its terminal. Each terminal has its own shape, and
 /// no shape can be read as another's: agterm's is `<AGTERM_SESSION_ID>-<role>` (hex, dashes, the role;
 /// unchanged since the first release, so every existing state dir still reads), tmux's starts with
-/// `tmux.` ([`tmux::TmuxPane::key_name`]). A later terminal (zmx) adds its own prefix.
+/// `tmux.` ([`tmux::TmuxPane::key_name`]), zmx's with `zmx.` ([`zmx::ZmxSession::key_name`]).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PaneKey {
     Agterm(AgtermPaneKey),
     /// A tmux pane by its encoded name (the record holds the pane's full identity).
     Tmux(String),
+    /// A zmx session by its encoded name (the record holds the session's full identity).
+    Zmx(String),
 }
 
 impl PaneKey {
@@ -111,10 +117,18 @@ impl PaneKey {
         PaneKey::Tmux(pane.key_name())
     }
 
+    /// The key of a zmx session.
+    pub fn zmx(session: &zmx::ZmxSession) -> PaneKey {
+        PaneKey::Zmx(session.key_name())
+    }
+
     /// Parses a record's file stem, of any terminal.
     pub fn parse(stem: &str) -> Option<PaneKey> {
         if tmux::is_key_name(stem) {
             return Some(PaneKey::Tmux(stem.to_string()));
+        }
+        if zmx::is_key_name(stem) {
+            return Some(PaneKey::Zmx(stem.to_string()));
         }
         let (session, role) = stem.rsplit_once('-')?;
         PaneKey::new(session, role.parse().ok()?)
@@ -124,6 +138,7 @@ impl PaneKey {
         match self {
             PaneKey::Agterm(_) => TerminalKind::Agterm,
             PaneKey::Tmux(_) => TerminalKind::Tmux,
+            PaneKey::Zmx(_) => TerminalKind::Zmx,
         }
     }
 
@@ -131,7 +146,7 @@ impl PaneKey {
     pub fn agterm(&self) -> Option<&AgtermPaneKey> {
         match self {
             PaneKey::Agterm(k) => Some(k),
-            PaneKey::Tmux(_) => None,
+            PaneKey::Tmux(_) | PaneKey::Zmx(_) => None,
         }
     }
 }
@@ -140,7 +155,7 @@ impl fmt::Display for PaneKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PaneKey::Agterm(k) => write!(f, "{}-{}", k.session, k.role),
-            PaneKey::Tmux(name) => f.write_str(name),
+            PaneKey::Tmux(name) | PaneKey::Zmx(name) => f.write_str(name),
         }
     }
 }

@@ -5,6 +5,7 @@
 //! newer writer added.
 
 use crate::pane::tmux::TmuxPane;
+use crate::pane::zmx::ZmxSession;
 use crate::pane::{PaneKey, PaneRole, TerminalKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -105,12 +106,18 @@ pub struct LiveRecord {
 /// Record key holding a tmux pane's identity ([`TmuxPane`]); present exactly when `terminal` is `tmux`.
 pub const TMUX_KEY: &str = "tmux";
 
+/// Record key holding a zmx session's identity ([`ZmxSession`]); present exactly when `terminal` is `zmx`.
+pub const ZMX_KEY: &str = "zmx";
+
 impl LiveRecord {
     /// The key of the pane this record belongs to: a tmux record's from its `tmux` identity, an agterm
     /// record's (every record before tmux support) from its session id, if that is agterm-shaped.
     pub fn pane_key(&self) -> Option<PaneKey> {
         if self.terminal == TerminalKind::Tmux.as_str() {
             return self.tmux().map(|p| PaneKey::tmux(&p));
+        }
+        if self.terminal == TerminalKind::Zmx.as_str() {
+            return self.zmx().map(|s| PaneKey::zmx(&s));
         }
         PaneKey::new(&self.agterm_session, self.role)
     }
@@ -122,16 +129,34 @@ impl LiveRecord {
 
     /// Makes this the record of tmux pane `pane`: `terminal` is `tmux`, the agterm fields are empty.
     pub fn set_tmux(&mut self, pane: &TmuxPane) {
-        self.terminal = TerminalKind::Tmux.as_str().to_string();
+        let value = serde_json::to_value(pane).expect("a TmuxPane always serializes");
+        self.set_terminal_pane(TerminalKind::Tmux, TMUX_KEY, value);
+    }
+
+    /// The zmx session of a zmx record.
+    pub fn zmx(&self) -> Option<ZmxSession> {
+        if self.terminal != TerminalKind::Zmx.as_str() {
+            return None;
+        }
+        serde_json::from_value(self.extra.get(ZMX_KEY)?.clone()).ok()
+    }
+
+    /// Makes this the record of zmx session `session`: `terminal` is `zmx`, the agterm fields are empty.
+    pub fn set_zmx(&mut self, session: &ZmxSession) {
+        let value = serde_json::to_value(session).expect("a ZmxSession always serializes");
+        self.set_terminal_pane(TerminalKind::Zmx, ZMX_KEY, value);
+    }
+
+    /// Another terminal's pane: `terminal` names it, its identity sits under `key`, the agterm fields
+    /// (which would name the agterm pane the multiplexer was started from) are empty.
+    fn set_terminal_pane(&mut self, kind: TerminalKind, key: &str, value: Value) {
+        self.terminal = kind.as_str().to_string();
         self.agterm_session = String::new();
         self.role = PaneRole::Left;
         self.pane_id = None;
         self.window_id = None;
         self.workspace_id = None;
-        self.extra.insert(
-            TMUX_KEY.into(),
-            serde_json::to_value(pane).expect("a TmuxPane always serializes"),
-        );
+        self.extra.insert(key.into(), value);
     }
 
     /// The write time, if `ts` parses.
@@ -314,6 +339,25 @@ pub(crate) mod tests {
             sample().pane_key().unwrap().terminal(),
             TerminalKind::Agterm
         );
+    }
+
+    #[test]
+    fn a_zmx_record_keys_by_its_session_and_round_trips() {
+        let mut r = sample();
+        let session = ZmxSession {
+            socket_dir: "/run/user/1000/zmx".into(),
+            name: "api".into(),
+            started: Some(1_800_000_000),
+        };
+        r.set_zmx(&session);
+        assert_eq!(r.agterm_session, "");
+        let back: LiveRecord = serde_json::from_str(&r.to_json_line()).unwrap();
+        assert_eq!(back.zmx(), Some(session.clone()));
+        assert_eq!(back.tmux(), None);
+        assert_eq!(back.pane_key(), Some(PaneKey::zmx(&session)));
+        assert_eq!(back.pane_key().unwrap().terminal(), TerminalKind::Zmx);
+        // An older release's agterm record carries no zmx identity.
+        assert_eq!(sample().zmx(), None);
     }
 
     #[test]

@@ -1,10 +1,11 @@
 //! The seam between agterm-backup and the terminal it restores into.
 //!
-//! agterm (`agterm_backup_agterm::terminal::AgtermTerminal`) and tmux (`agterm_backup_tmux::terminal::TmuxTerminal`)
-//! implement [`Terminal`]; a zmx backend is one more implementation, not a rewrite. Planning code consumes only the plain data here
+//! agterm (`agterm_backup_agterm::terminal::AgtermTerminal`), tmux (`agterm_backup_tmux::terminal::TmuxTerminal`)
+//! and zmx (`agterm_backup_zmx::terminal::ZmxTerminal`) implement [`Terminal`]. Planning code consumes only the plain data here
 //! ([`TerminalInfo`], [`PaneView`]), so it is tested without any socket.
 
 use crate::pane::tmux::TmuxPane;
+use crate::pane::zmx::ZmxSession;
 use crate::pane::PaneRole;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -77,6 +78,9 @@ pub struct PaneView {
     /// tmux, `pane_id` is the pane's `%N` (good for typing, never for joining across a restart).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tmux: Option<TmuxPane>,
+    /// A zmx session's identity (socket directory, name, its daemon's start): what zmx records join on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zmx: Option<ZmxSession>,
 }
 
 /// Addresses one pane for typing, reading or pinning.
@@ -108,6 +112,16 @@ pub enum TerminalError {
     Unsupported(String),
 }
 
+/// Who created a session restore asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Created {
+    /// Restore did: it runs the command restore gave.
+    Ours,
+    /// It existed already when the terminal came to create it (a user's own attach won the race): the
+    /// command was ignored, the session runs whatever its creator started.
+    Theirs,
+}
+
 /// The operations restore, status and the hook need from a terminal.
 pub trait Terminal {
     fn info(&mut self) -> Result<TerminalInfo, TerminalError>;
@@ -119,4 +133,12 @@ pub trait Terminal {
     /// Pins `line` to be typed into the pane on the terminal's next launch.
     /// `Ok(None)` = stored and will fire; `Ok(Some(note))` = stored, but the terminal says it will not run.
     fn pin(&mut self, pane: &PaneRef, line: &str) -> Result<Option<String>, TerminalError>;
+    /// Creates the pane `pane` names, detached, in `dir`, running the shell line `line` and a login
+    /// shell after it. Only a terminal whose panes are named sessions (zmx) can.
+    fn create(&mut self, pane: &PaneRef, dir: &str, line: &str) -> Result<Created, TerminalError> {
+        let _ = (pane, dir, line);
+        Err(TerminalError::Unsupported(
+            "this terminal cannot create a pane; its own restorer brings panes back".into(),
+        ))
+    }
 }

@@ -114,7 +114,8 @@ pub fn find_block(text: &str) -> Option<std::ops::Range<usize>> {
     None
 }
 
-fn lines_with_offsets(text: &str) -> impl Iterator<Item = (usize, &str)> {
+/// The lines of `text` with their byte offsets, each with its `\n` (the last may have none).
+pub fn lines_with_offsets(text: &str) -> impl Iterator<Item = (usize, &str)> {
     let mut offset = 0;
     text.split_inclusive('\n').map(move |l| {
         let here = offset;
@@ -123,7 +124,8 @@ fn lines_with_offsets(text: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
-fn body(line: &str) -> &str {
+/// A line without its ending (`\n` or `\r\n`).
+pub fn body(line: &str) -> &str {
     line.trim_end_matches('\n').trim_end_matches('\r')
 }
 

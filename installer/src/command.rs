@@ -72,9 +72,15 @@ pub fn build_folder_of(binary: &Path) -> Option<std::path::PathBuf> {
 
 /// The binary path of `command` when it is our hook for `agent`, else `None`.
 pub fn our_binary_in(command: &str, agent: &str) -> Option<String> {
+    our_binary_running(command, "hook", agent)
+}
+
+/// The binary path of `command` when it is exactly `<our binary> <verb> <word>` (`… hook claude`,
+/// `… init zsh`), else `None`.
+pub fn our_binary_running(command: &str, verb: &str, word: &str) -> Option<String> {
     let (rest, last) = command.trim().rsplit_once(char::is_whitespace)?;
-    let (head, verb) = rest.trim_end().rsplit_once(char::is_whitespace)?;
-    if last != agent || verb != "hook" {
+    let (head, found_verb) = rest.trim_end().rsplit_once(char::is_whitespace)?;
+    if last != word || found_verb != verb {
         return None;
     }
     let path = unquote_one_word(head.trim_end())?;

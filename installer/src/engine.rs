@@ -12,6 +12,7 @@
 use crate::agent_hooks::{self, HookFile};
 use crate::fsio::{self, CommitError, FileState};
 use crate::refusal::{decode_utf8, FileRefusal, Refusal};
+use crate::shell_rc::{self, RcFile};
 use crate::{codex_toml, json_hooks, opencode_plugin, tmux_conf, unapply};
 use agterm_backup_denylist as denylist;
 use std::path::{Path, PathBuf};
@@ -33,6 +34,8 @@ pub enum TargetKind {
     AgentHooks(&'static HookFile),
     /// opencode's `plugins/agterm-backup.js`: a whole file of ours.
     OpencodePlugin,
+    /// An rc file of the user's login shell (the `eval "$(agterm-backup init …)"` block).
+    ShellRc(RcFile),
 }
 
 impl TargetKind {
@@ -45,20 +48,21 @@ impl TargetKind {
             TargetKind::TmuxConf => "tmux",
             TargetKind::AgentHooks(row) => row.agent,
             TargetKind::OpencodePlugin => "opencode",
+            TargetKind::ShellRc(_) => "shell",
         }
     }
 
     /// Mode of a file we create: agent configs may hold secrets, the denylist does not.
     fn new_file_mode(self) -> u32 {
         match self {
-            TargetKind::Denylist | TargetKind::TmuxConf => 0o644,
+            TargetKind::Denylist | TargetKind::TmuxConf | TargetKind::ShellRc(_) => 0o644,
             _ => 0o600,
         }
     }
 }
 
 /// One file to wire, with the hook command that goes into it (empty for the denylist; the binary's path
-/// for the tmux config).
+/// for the tmux config and the shell rc files).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Target {
     pub kind: TargetKind,
@@ -77,6 +81,7 @@ impl Target {
             TargetKind::TmuxConf => tmux_conf::apply(original, &self.command),
             TargetKind::AgentHooks(row) => agent_hooks::apply(row, original, &self.command),
             TargetKind::OpencodePlugin => opencode_plugin::apply(original, &self.command),
+            TargetKind::ShellRc(rc) => shell_rc::apply(rc, original, &self.command),
         }
     }
 
@@ -92,6 +97,7 @@ impl Target {
             TargetKind::TmuxConf => Ok(tmux_conf::remove(current)),
             TargetKind::AgentHooks(row) => agent_hooks::remove(row, current),
             TargetKind::OpencodePlugin => opencode_plugin::remove(current),
+            TargetKind::ShellRc(rc) => shell_rc::remove(rc, current),
         }
     }
 
@@ -104,7 +110,8 @@ impl Target {
             | TargetKind::CodexHooksJson
             | TargetKind::AgentHooks(_)
             | TargetKind::OpencodePlugin
-            | TargetKind::TmuxConf => Vec::new(),
+            | TargetKind::TmuxConf
+            | TargetKind::ShellRc(_) => Vec::new(),
         }
     }
 
@@ -143,6 +150,7 @@ impl Target {
             TargetKind::TmuxConf => tmux_conf::has_ours(text),
             TargetKind::AgentHooks(row) => agent_hooks::has_ours(row, text),
             TargetKind::OpencodePlugin => opencode_plugin::is_ours(text),
+            TargetKind::ShellRc(_) => shell_rc::has_ours(text),
         }
     }
 }
@@ -208,7 +216,7 @@ impl Change {
             return Ok(());
         }
         if self.file.is_read_only() {
-            return Err(read_only(&self.file, self.edit()));
+            return Err(read_only(&self.file, self.edit(), self.target.kind));
         }
         let after = self.after.as_deref().map(str::as_bytes);
         fsio::commit(&self.file, after, self.target.kind.new_file_mode(), self.keep_backup)
@@ -250,10 +258,18 @@ enum Edit {
     Remove,
 }
 
-fn read_only(file: &FileState, edit: Edit) -> Problem {
-    let by_hand = match edit {
-        Edit::Apply => "add our hooks by hand",
-        Edit::Remove => "take our hooks out by hand (`agterm-backup installer status` lists them)",
+fn read_only(file: &FileState, edit: Edit, kind: TargetKind) -> Problem {
+    let by_hand = match (edit, kind) {
+        (Edit::Apply, TargetKind::ShellRc(_)) => {
+            "add our block by hand (`agterm-backup installer apply --shell --dry-run` shows it)"
+        }
+        (Edit::Remove, TargetKind::ShellRc(_)) => {
+            "delete our block (from `# >>> agterm-backup >>>` to `# <<< agterm-backup <<<`) by hand"
+        }
+        (Edit::Apply, _) => "add our hooks by hand",
+        (Edit::Remove, _) => {
+            "take our hooks out by hand (`agterm-backup installer status` lists them)"
+        }
     };
     Problem::Failed(format!(
         "{}: is read-only (mode {:o}); make it writable or {by_hand}, nothing written",
@@ -292,7 +308,7 @@ pub fn plan_apply(target: &Target) -> Result<Change, Problem> {
         keep_backup,
     };
     if !change.is_noop() && change.file.is_read_only() {
-        return Err(read_only(&change.file, Edit::Apply));
+        return Err(read_only(&change.file, Edit::Apply, target.kind));
     }
     Ok(change)
 }
@@ -324,8 +340,16 @@ pub fn plan_remove(target: &Target) -> Result<Change, Problem> {
                 {
                     None
                 }
-                // A whole file of ours (opencode's plugin) goes whatever binary it names.
-                None if cut.is_empty() && target.kind == TargetKind::OpencodePlugin => None,
+                // A whole file of ours (opencode's plugin), or an rc file holding nothing but our block
+                // and no backup of an earlier text (we created it), goes whatever binary it names.
+                None if cut.is_empty()
+                    && matches!(
+                        target.kind,
+                        TargetKind::OpencodePlugin | TargetKind::ShellRc(_)
+                    ) =>
+                {
+                    None
+                }
                 None => Some(cut),
             }
         }
@@ -338,7 +362,7 @@ pub fn plan_remove(target: &Target) -> Result<Change, Problem> {
         keep_backup: false,
     };
     if !change.is_noop() && change.file.is_read_only() {
-        return Err(read_only(&change.file, Edit::Remove));
+        return Err(read_only(&change.file, Edit::Remove, target.kind));
     }
     Ok(change)
 }

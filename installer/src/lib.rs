@@ -4,7 +4,8 @@
 //!
 //! Shape: the editors are pure functions from the file's text to the new text
 //! ([`json_hooks`] for Claude's `settings.json` and Codex's `hooks.json`, [`codex_toml`] for
-//! `config.toml`, `agterm_backup_denylist` for the denylist). [`engine`] plans a change per target (what
+//! `config.toml`, `agterm_backup_denylist` for the denylist, [`tmux_conf`] and [`shell_rc`] for the marked
+//! blocks in the tmux config and the login shell's rc files). [`engine`] plans a change per target (what
 //! to write, or nothing) and commits it through [`fsio`]: atomic, mode-keeping, symlink-following, with a
 //! `.agterm-backup.bak` and a check that nobody changed the file while we worked. [`paths`] finds the
 //! targets from the environment, [`status`] reports them, [`trust`] asks Codex's app-server to trust our
@@ -15,11 +16,14 @@ pub mod claude_plugin;
 pub mod codex_toml;
 pub mod command;
 pub mod engine;
+#[cfg(test)]
+mod fake_lookup;
 pub mod fsio;
 pub mod json_hooks;
 pub mod opencode_plugin;
 pub mod paths;
 pub mod refusal;
+pub mod shell_rc;
 pub mod status;
 pub mod tmux_conf;
 pub mod trust;

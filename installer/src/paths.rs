@@ -19,6 +19,10 @@ pub trait Lookup {
     fn env(&self, key: &str) -> Option<String>;
     fn read(&self, path: &Path) -> Option<String>;
     fn exists(&self, path: &Path) -> bool;
+    /// The login shell the password database gives this user (`None` when it has no entry).
+    fn login_shell(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The real process environment and file system.
@@ -33,6 +37,10 @@ impl Lookup for Process {
     }
     fn exists(&self, path: &Path) -> bool {
         path.exists()
+    }
+    fn login_shell(&self) -> Option<String> {
+        let user = nix::unistd::User::from_uid(nix::unistd::getuid()).ok()??;
+        Some(user.shell.to_string_lossy().into_owned()).filter(|s| !s.is_empty())
     }
 }
 
@@ -236,34 +244,7 @@ pub fn absent_agents(lookup: &dyn Lookup, agents: &[String]) -> Vec<(&'static st
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashMap;
-
-    struct Fake {
-        env: HashMap<&'static str, &'static str>,
-        files: HashMap<PathBuf, String>,
-    }
-
-    impl Lookup for Fake {
-        fn env(&self, key: &str) -> Option<String> {
-            self.env.get(key).map(|v| v.to_string())
-        }
-        fn read(&self, path: &Path) -> Option<String> {
-            self.files.get(path).cloned()
-        }
-        fn exists(&self, path: &Path) -> bool {
-            self.files.contains_key(path)
-        }
-    }
-
-    fn fake(env: &[(&'static str, &'static str)], files: &[(&str, &str)]) -> Fake {
-        Fake {
-            env: env.iter().cloned().collect(),
-            files: files
-                .iter()
-                .map(|(p, t)| (PathBuf::from(p), t.to_string()))
-                .collect(),
-        }
-    }
+    use crate::fake_lookup::fake;
 
     #[test]
     fn env_overrides_home() {

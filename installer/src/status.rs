@@ -8,8 +8,8 @@
 //!   "binary": "/usr/local/bin/agterm-backup",
 //!   "targets": [
 //!     {
-//!       "target": "claude",                // "claude" | "codex" | "denylist"
-//!       "file": "settings.json",           // "settings.json" | "config.toml" | "hooks.json" | "restore-denylist.conf"
+//!       "target": "claude",                // "claude" | "codex" | … | "denylist" | "tmux" | "shell"
+//!       "file": "settings.json",           // "settings.json" | "config.toml" | "hooks.json" | "restore-denylist.conf" | ".zshrc" | ".bashrc" | ".bash_profile" | "config.fish" | …
 //!       "path": "/Users/me/.claude/settings.json",
 //!       "state": "present",                // "present" | "outdated" | "partial" | "duplicate" | "absent" | "unreadable"
 //!       "error": null,                     // the reason when "unreadable" (path:line:col: …)
@@ -35,6 +35,9 @@
 //! names another binary (run `installer apply` to refresh); `partial` that some events lack ours;
 //! `duplicate` that the agent would run our hook more than once on some event, in one file or, for Codex,
 //! in `config.toml` and `hooks.json` both (`installer apply` keeps one). `unreadable` files are to be fixed by hand first (`error` says where).
+//! A `shell` row (an rc file of the login shell, or any other holding our block) is `present`, `outdated`,
+//! `duplicate` (our line twice in the block), `partial` (our block without our line), `absent` or
+//! `unreadable` (markers that do not pair up).
 //! `trusted` says that a trust record exists for the hook's position; Codex also checks its hash, which
 //! `installer apply --trust` keeps right.
 
@@ -87,6 +90,7 @@ fn file_name(kind: TargetKind) -> &'static str {
         TargetKind::TmuxConf => "tmux.conf",
         TargetKind::AgentHooks(row) => row.file_name,
         TargetKind::OpencodePlugin => "plugins/agterm-backup.js",
+        TargetKind::ShellRc(rc) => rc.name,
     }
 }
 
@@ -110,7 +114,7 @@ fn event_states(target: &Target, text: Option<&str>) -> Result<Vec<EventState>, 
         TargetKind::ClaudeSettings => json_hooks::inspect(text, "claude", &target.command),
         TargetKind::CodexHooksJson => json_hooks::inspect(text, "codex", &target.command),
         TargetKind::CodexConfig => codex_toml::inspect(text, &target.command),
-        TargetKind::Denylist | TargetKind::TmuxConf => Ok(Vec::new()),
+        TargetKind::Denylist | TargetKind::TmuxConf | TargetKind::ShellRc(_) => Ok(Vec::new()),
         TargetKind::AgentHooks(row) => crate::agent_hooks::inspect(row, text, &target.command),
         // One plugin serves every moment: each of the four is where the plugin is.
         TargetKind::OpencodePlugin => {
@@ -155,6 +159,10 @@ pub fn target_report(
     }
     if target.kind == TargetKind::TmuxConf {
         tmux_conf::report(&mut report, text, &target.command);
+        return report;
+    }
+    if let TargetKind::ShellRc(rc) = target.kind {
+        crate::shell_rc::report(&mut report, rc, text, &target.command);
         return report;
     }
     let states = match event_states(target, text) {

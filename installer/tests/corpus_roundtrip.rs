@@ -1,10 +1,11 @@
-//! The whole installer corpus (tests/corpus/installer/ and installer-more/) through the engine on real files, with random
+//! The whole installer corpus (tests/corpus/installer/ and installer-more/, the shell rc files included) through the engine on real files, with random
 //! user edits before `apply` and between `apply` and `remove`: `remove` gives back exactly the file with
 //! both user edits and none of ours. (Files that already hold an entry of ours and refused files are left
 //! to tests/installer_corpus.rs.)
 
 use agterm_backup_installer::command::hook_command;
 use agterm_backup_installer::engine::{plan_apply, plan_remove};
+use agterm_backup_installer::shell_rc::files;
 use agterm_backup_installer::{Target, TargetKind};
 use proptest::prelude::*;
 use similar::{capture_diff_slices, Algorithm, DiffOp};
@@ -29,6 +30,9 @@ fn eligible() -> Vec<(TargetKind, String, String)> {
             "codex-hooks-json" => TargetKind::CodexHooksJson,
             "denylist" => TargetKind::Denylist,
             "tmux" => TargetKind::TmuxConf,
+            "zshrc" => TargetKind::ShellRc(files::ZSHRC),
+            "bashrc" => TargetKind::ShellRc(files::BASHRC),
+            "fish" => TargetKind::ShellRc(files::FISH_CONFIG),
             // Gemini, Qwen, Copilot: tests/corpus/installer-more/.
             other => match agterm_backup_installer::agent_hooks::hook_file(other) {
                 Some(row) => TargetKind::AgentHooks(row),
@@ -56,7 +60,7 @@ fn target(kind: TargetKind, path: &Path) -> Target {
         TargetKind::ClaudeSettings => "claude",
         TargetKind::CodexConfig | TargetKind::CodexHooksJson => "codex",
         TargetKind::Denylist => "",
-        TargetKind::TmuxConf => {
+        TargetKind::TmuxConf | TargetKind::ShellRc(_) => {
             return Target {
                 kind,
                 path: path.to_path_buf(),
@@ -131,6 +135,7 @@ fn splice_for(edit: Edit, kind: TargetKind, text: &str) -> Option<Splice> {
                 TargetKind::CodexConfig => "# edited by hand\n".into(),
                 TargetKind::Denylist => "htop\n".into(),
                 TargetKind::TmuxConf => "set -g mouse on\n".into(),
+                TargetKind::ShellRc(_) => "alias g=git\n".into(),
                 _ => "\n".into(),
             },
         }),

@@ -1,7 +1,8 @@
 //! Property tests of the pure editors over generated documents: whatever the user's file holds, applying
 //! loses no byte (the original is a subsequence of the result), a second apply is a no-op, and removing
-//! gives the original back.
+//! gives the original back (for the shell rc files: a refresh after the user's edits changes only our line).
 
+use agterm_backup_installer::shell_rc::{self, files};
 use agterm_backup_installer::{codex_toml, json_hooks};
 use proptest::prelude::*;
 
@@ -100,8 +101,58 @@ fn toml_text() -> impl Strategy<Value = String> {
         })
 }
 
+/// An rc file: lines of shell code, comments (conda's and other tools' `# >>> … >>>` blocks among them),
+/// blank lines, LF or CRLF, with or without a final newline.
+fn rc_text() -> impl Strategy<Value = String> {
+    let line = prop_oneof![
+        "(export|alias|set|setopt) [A-Za-z_]{1,8}=[a-z0-9 '\"$~/{}-]{0,20}",
+        "# [ -~]{0,30}",
+        Just("# >>> conda initialize >>>".to_string()),
+        Just("  eval \"$(zoxide init zsh)\"".to_string()),
+        Just(String::new()),
+        "[ \t]{1,3}",
+    ];
+    (
+        proptest::collection::vec(line, 0..12),
+        prop_oneof![Just("\n"), Just("\r\n")],
+        any::<bool>(),
+    )
+        .prop_map(|(lines, eol, last)| {
+            let mut text = lines.join(eol);
+            if last && !text.is_empty() {
+                text.push_str(eol);
+            }
+            text
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn rc_apply_appends_refreshes_in_place_and_remove_restores(
+        original in rc_text(),
+        rc in prop_oneof![Just(files::ZSHRC), Just(files::BASHRC), Just(files::FISH_CONFIG), Just(files::BASH_LOGIN[2])],
+        tail in rc_text(),
+    ) {
+        let applied = shell_rc::apply(rc, Some(&original), "/old/agterm-backup").unwrap();
+        prop_assert!(applied.starts_with(&original));
+        let removed = shell_rc::remove(rc, &applied).unwrap();
+        if original.is_empty() || original.ends_with('\n') {
+            prop_assert_eq!(&removed, &original);
+        } else {
+            prop_assert_eq!(&removed, &format!("{original}\n"));
+        }
+        // The user's lines after our block, then a moved binary: only our line changes.
+        let edited = format!("{applied}{tail}");
+        let refreshed = shell_rc::apply(rc, Some(&edited), "/opt/x y/agterm-backup").unwrap();
+        prop_assert_eq!(
+            &refreshed,
+            &edited.replace(&rc.line("/old/agterm-backup"), &rc.line("/opt/x y/agterm-backup"))
+        );
+        prop_assert_eq!(shell_rc::apply(rc, Some(&refreshed), "/opt/x y/agterm-backup").unwrap(), refreshed.clone());
+        prop_assert_eq!(shell_rc::remove(rc, &refreshed).unwrap(), format!("{removed}{tail}"));
+    }
 
     #[test]
     fn json_apply_keeps_every_byte_and_remove_restores(original in object_text()) {

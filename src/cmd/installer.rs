@@ -34,6 +34,8 @@ macro_rules! warn {
     }};
 }
 
+mod shell;
+
 /// What the hooks will run: this binary through a stable `$PATH` entry when there is one (a Homebrew
 /// symlink survives upgrades), else its absolute, canonical path.
 fn this_binary() -> Result<PathBuf, CliError> {
@@ -153,11 +155,17 @@ pub fn apply(args: ApplyArgs) -> CliResult {
             _ => true,
         }
     });
+    let shell_plan = shell::apply_plan(&args, &binary);
+    targets.extend(shell_plan.apply);
     let mut problems = Problems::default();
+    problems.0.extend(shell_plan.problem);
     let mut changes: Vec<Change> = targets
         .iter()
         .filter_map(|t| problems.keep(engine::plan_apply(t)))
         .collect();
+    for stale in &shell_plan.remove {
+        changes.extend(problems.keep(engine::plan_remove(stale)));
+    }
     // Our hook in the Codex file we do not write to would run a second time.
     if let Some(stray) = stray_codex(&binary, &targets) {
         changes.extend(problems.keep(engine::plan_remove(&stray)));
@@ -338,9 +346,14 @@ fn trust_codex() -> Result<(), String> {
     Ok(())
 }
 
-fn targets_for(agents: &[String]) -> Result<(PathBuf, Vec<engine::Target>), CliError> {
+/// The targets of `remove` and `status`: those of `agents`, and the rc files `shell_files` gives.
+fn targets_for(
+    agents: &[String],
+    shell_files: fn(&Path) -> Vec<engine::Target>,
+) -> Result<(PathBuf, Vec<engine::Target>), CliError> {
     let binary = this_binary()?;
-    let targets = paths::targets(&Process, &binary, agents, true).map_err(CliError::refused)?;
+    let mut targets = paths::targets(&Process, &binary, agents, true).map_err(CliError::refused)?;
+    targets.extend(shell_files(&binary));
     Ok((binary, targets))
 }
 
@@ -351,7 +364,7 @@ fn stray_codex(binary: &Path, targets: &[engine::Target]) -> Option<engine::Targ
 }
 
 pub fn remove(args: RemoveArgs) -> CliResult {
-    let (binary, targets) = targets_for(&args.agents)?;
+    let (binary, targets) = targets_for(&args.agents, shell::remove_targets)?;
     // Ours in the other Codex file goes too (its trust records, if Codex filed any, stay: Codex ignores
     // a record whose hook is gone).
     let stray = stray_codex(&binary, &targets);
@@ -402,7 +415,7 @@ fn report_leftovers(changes: &[Change]) {
 }
 
 pub fn status(args: JsonArgs) -> CliResult {
-    let (binary, targets) = targets_for(&ALL_AGENTS.map(String::from))?;
+    let (binary, targets) = targets_for(&ALL_AGENTS.map(String::from), shell::status_targets)?;
     let report = status::report(&Process, &binary, &targets);
     if args.json {
         // JSON is escaped already, and must stay exactly JSON.

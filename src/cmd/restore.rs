@@ -1,5 +1,6 @@
-//! `agterm-backup restore`: per terminal (agterm, each tmux server), print the plan, ask once, type each
-//! resume line, answer Claude's question.
+//! `agterm-backup restore`: per terminal (agterm, each tmux server, each zmx socket directory), print the
+//! plan, ask once, type each resume line (or recreate a zmx session running it), answer Claude's
+//! question.
 
 use crate::cli::{RestoreArgs, TerminalArg};
 use crate::{CliError, CliResult};
@@ -16,6 +17,9 @@ use agterm_backup_tmux::command::TmuxServer;
 use agterm_backup_tmux::terminal::{
     socket_path as tmux_socket_path, TmuxTerminal, CLI_TIMEOUT as TMUX_CLI_TIMEOUT,
 };
+use agterm_backup_zmx::boot::boot_time;
+use agterm_backup_zmx::command::ZmxDir;
+use agterm_backup_zmx::terminal::{ZmxTerminal, CLI_TIMEOUT as ZMX_CLI_TIMEOUT};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -95,6 +99,12 @@ fn chosen_scopes(
                 socket: path.display().to_string(),
             }]
         }
+        Some(TerminalArg::Zmx) => {
+            let dir = socket.map(|p| p.display().to_string());
+            vec![Scope::Zmx {
+                dir: dir.unwrap_or_else(agterm_backup_core::pane::zmx::socket_dir_here),
+            }]
+        }
         None => {
             let with = scopes_with_records(state);
             if with.is_empty() {
@@ -123,10 +133,11 @@ impl Run<'_> {
     ) -> Result<Option<serde_json::Value>, CliError> {
         let args = self.args;
         let env = |k: &str| std::env::var(k).ok();
-        let mut term = open_terminal(scope, socket)?;
+        let mut term = open_terminal(scope, socket, &env)?;
         let what = match scope {
             Scope::Agterm => "agterm's",
             Scope::Tmux { .. } => "tmux's",
+            Scope::Zmx { .. } => "zmx's",
         };
         let opts = ExecOptions::from_env(self.answer, env);
         let mut planned = gather_in(
@@ -186,17 +197,22 @@ impl Run<'_> {
     }
 }
 
-/// The terminal a scope acts on: agterm behind its socket (`--socket`, else the environment's), or one
-/// tmux server.
+/// The terminal a scope acts on: agterm behind its socket (`--socket`, else the environment's), one
+/// tmux server, or one zmx socket directory.
 pub fn open_terminal(
     scope: &Scope,
     socket: Option<PathBuf>,
+    env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Box<dyn Terminal>, CliError> {
     Ok(match scope {
         Scope::Agterm => Box::new(connect(socket.as_deref()).map_err(CliError::failure)?),
         Scope::Tmux { socket } => {
             Box::new(TmuxTerminal::new(TmuxServer::new(socket, TMUX_CLI_TIMEOUT)))
         }
+        Scope::Zmx { dir } => Box::new(ZmxTerminal::new(
+            ZmxDir::new(dir, ZMX_CLI_TIMEOUT),
+            boot_time(env),
+        )),
     })
 }
 

@@ -48,6 +48,7 @@ pub fn spawn(scope: &Scope, target: &PaneRef, env: &Env) {
     match scope {
         Scope::Agterm => cmd.args(["--terminal", "agterm"]),
         Scope::Tmux { socket } => cmd.args(["--terminal", "tmux", "--tmux-socket", socket]),
+        Scope::Zmx { dir } => cmd.args(["--terminal", "zmx", "--zmx-dir", dir]),
     };
     cmd.arg("--session").arg(&target.session_id);
     cmd.arg("--role").arg(target.role.as_str());
@@ -73,6 +74,9 @@ pub fn run(args: ShellAnswerArgs, socket: Option<PathBuf>) -> CliResult {
         TerminalArg::Tmux => Scope::Tmux {
             socket: args.tmux_socket.unwrap_or_default(),
         },
+        TerminalArg::Zmx => Scope::Zmx {
+            dir: args.zmx_dir.unwrap_or_default(),
+        },
     };
     let role: PaneRole = args.role.parse().unwrap_or(PaneRole::Left);
     let target = PaneRef {
@@ -80,7 +84,8 @@ pub fn run(args: ShellAnswerArgs, socket: Option<PathBuf>) -> CliResult {
         role,
         pane_id: args.pane_id,
     };
-    let Ok(mut term) = open_terminal(&scope, socket) else {
+    let env = |k: &str| std::env::var(k).ok();
+    let Ok(mut term) = open_terminal(&scope, socket, &env) else {
         return Ok(());
     };
     let opts = ExecOptions::from_env(Some(args.choice), |k| std::env::var(k).ok());

@@ -81,17 +81,18 @@ fn decide(env: &Env, socket: Option<PathBuf>, deadline: Instant) -> Option<Resum
     if env.get(AUTO_ENV).is_some_and(|v| v.trim() == "0") || typed_ahead() {
         return None;
     }
-    let found = find(env).ok()?;
+    let src = agterm_backup_core::process::default_source();
+    let found = find(env, &*src, std::os::unix::process::parent_id()).ok()?;
     let state = StateDir::resolve(|k| env.get(k).cloned())?;
     let scope = fast_path(&found, &state)?;
+    let lookup = |k: &str| env.get(k).cloned();
     let mut term = OwnPrompt {
-        inner: open_terminal(&scope, socket.clone()).ok()?,
+        inner: open_terminal(&scope, socket.clone(), &lookup).ok()?,
         own: &found,
         cwd: std::env::current_dir()
             .ok()
             .map(|d| d.display().to_string()),
     };
-    let lookup = |k: &str| env.get(k).cloned();
     let planned = loop {
         let trigger = Trigger::ShellStart;
         match gather_for(
@@ -106,7 +107,7 @@ fn decide(env: &Env, socket: Option<PathBuf>, deadline: Instant) -> Option<Resum
             Ok(planned) => break planned,
             Err(TerminalError::Unreachable(_)) if Instant::now() < deadline => {
                 std::thread::sleep(RETRY);
-                term.inner = open_terminal(&scope, socket.clone()).ok()?;
+                term.inner = open_terminal(&scope, socket.clone(), &lookup).ok()?;
             }
             Err(e) => return log(&state, &format!("{}: {e}", scope.label())),
         }
@@ -117,6 +118,8 @@ fn decide(env: &Env, socket: Option<PathBuf>, deadline: Instant) -> Option<Resum
     let resume = match &row.action {
         Action::Type { resume, .. } => resume,
         Action::Skip { reason } => return log(&state, &format!("{}: {}", row.key, reason.code())),
+        // A session to create is restore's (zmx): this shell runs in a session that exists.
+        Action::Create { .. } => return log(&state, &format!("{}: create", row.key)),
     };
     Some(Resume {
         state,
@@ -195,6 +198,12 @@ fn fast_path(found: &FoundPane, state: &StateDir) -> Option<Scope> {
                 socket: t.socket.clone(),
             };
             (key, scope)
+        }
+        FoundPane::Zmx(z) => {
+            let scope = Scope::Zmx {
+                dir: z.socket_dir.clone(),
+            };
+            (PaneKey::zmx(&z.session()), scope)
         }
     };
     (!nothing_to_resume(state, &key)).then_some(scope)

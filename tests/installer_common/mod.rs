@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod shell;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -71,6 +73,20 @@ impl Sandbox {
             .output()
             .expect("agterm-backup runs")
     }
+}
+
+/// `installer apply --shell` with the login shell's rc files as the only files written (Gemini, the one
+/// agent asked for, is not installed in a sandbox).
+pub fn apply_shell_only() -> Vec<&'static str> {
+    vec![
+        "installer",
+        "apply",
+        "--agents",
+        "gemini",
+        "--no-denylist",
+        "--no-tmux",
+        "--shell",
+    ]
 }
 
 pub fn binary() -> PathBuf {

@@ -240,21 +240,7 @@ impl TmuxRig {
             .ok(&["display-message", "-p", "-t", target, "#{pane_pid}"])
             .parse()
             .unwrap();
-        process_tree(pane_pid)
-            .into_iter()
-            .filter(|pid| {
-                let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok();
-                let argv = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-                let argv = String::from_utf8_lossy(&argv).into_owned();
-                let argv0 = argv.split('\0').next().unwrap_or_default().to_string();
-                let named = Path::new(&argv0).file_name().is_some_and(|n| n == agent)
-                    || exe
-                        .as_ref()
-                        .is_some_and(|e| e.file_name().is_some_and(|n| n == agent));
-                let node = exe.is_some_and(|e| e.file_name().is_some_and(|n| n == "node"));
-                named && !node && argv.contains(id)
-            })
-            .count()
+        agents_under(pane_pid, agent, id).len()
     }
 
     /// How many requests the stub model has answered (a line typed into an agent's input box and sent
@@ -273,6 +259,27 @@ impl TmuxRig {
             .filter(|l| l.contains("pane$") && l.contains("resume"))
             .count()
     }
+}
+
+/// The processes in `root`'s tree (`root` included) that are `agent` running conversation `id`: the
+/// native binaries, not their node wrappers.
+pub fn agents_under(root: u32, agent: &str, id: &str) -> Vec<u32> {
+    let mut tree = process_tree(root);
+    tree.push(root);
+    tree.into_iter()
+        .filter(|pid| {
+            let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok();
+            let argv = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let argv = String::from_utf8_lossy(&argv).into_owned();
+            let argv0 = argv.split('\0').next().unwrap_or_default().to_string();
+            let named = Path::new(&argv0).file_name().is_some_and(|n| n == agent)
+                || exe
+                    .as_ref()
+                    .is_some_and(|e| e.file_name().is_some_and(|n| n == agent));
+            let node = exe.is_some_and(|e| e.file_name().is_some_and(|n| n == "node"));
+            named && !node && argv.contains(id)
+        })
+        .collect()
 }
 
 /// Whether a process whose argv mentions `program` runs with its cwd under `root`.

@@ -88,7 +88,7 @@ pub fn is_key_name(stem: &str) -> bool {
 /// Keeps `a-z 0-9 _ -`, writes every other byte as `%XX` (upper-case letters too: `Work` and `work` are
 /// two sessions, and two files on a case-insensitive disk only when spelled apart). Beyond `max` bytes
 /// the text is cut at a whole escape and `~<hash of the whole name>` appended.
-fn encode(text: &str, max: usize) -> String {
+pub(crate) fn encode(text: &str, max: usize) -> String {
     let mut out = String::with_capacity(text.len());
     for b in text.bytes() {
         if b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-' {
@@ -117,7 +117,7 @@ fn encode(text: &str, max: usize) -> String {
 }
 
 /// 32-bit FNV-1a: stable across releases and platforms (unlike `std`'s hasher).
-fn fnv1a(text: &str) -> u32 {
+pub(crate) fn fnv1a(text: &str) -> u32 {
     text.bytes().fold(0x811c_9dc5u32, |h, b| {
         (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
     })

@@ -7,9 +7,11 @@
 //! and tested on Linux too), and [`FakeProcesses`] is a plain table for tests. The walk itself
 //! ([`locate_agent`]) is pure over a source.
 
+pub mod bounded;
 #[cfg(target_os = "macos")]
 mod darwin;
 mod fake;
+pub mod foreground;
 mod procargs;
 mod procfs;
 mod ps;

@@ -59,15 +59,16 @@ pub struct PaneIdentity {
     /// The native `codex` TUI process (the agent process for the record: `agent_pid`, launch flags).
     pub tui_pid: u32,
     pub tui_argv: Vec<String>,
-    /// Every `AGTERM_*` variable of the TUI's environment (plus `TMUX_PANE`).
+    /// Every `AGTERM_*` variable of the TUI's environment (plus `TMUX`, `TMUX_PANE`, `ZMX_SESSION`,
+    /// `ZMX_DIR`).
     pub pane_env: BTreeMap<String, String>,
     /// The hook's own pane variables are the TUI's (the daemon was started from this very pane).
     pub same_as_hook_env: bool,
 }
 
 impl PaneIdentity {
-    /// The hook's environment with its pane variables replaced by the TUI's: every `AGTERM_*` and
-    /// `TMUX_PANE` of the hook is dropped, the TUI's are put in. A TUI outside agterm thus yields an
+    /// The hook's environment with its pane variables replaced by the TUI's: every `AGTERM_*`, tmux and
+    /// zmx pane variable of the hook is dropped, the TUI's are put in. A TUI outside agterm thus yields an
     /// environment without `AGTERM_SESSION_ID`, for which the hook records nothing.
     pub fn env_for_hook(&self, hook_env: &Env) -> Env {
         let mut env: Env = hook_env
@@ -82,7 +83,7 @@ impl PaneIdentity {
 
 /// Variables that say which pane a process runs in.
 pub fn is_pane_var(name: &str) -> bool {
-    name.starts_with("AGTERM_") || name == "TMUX_PANE" || name == "TMUX"
+    name.starts_with("AGTERM_") || ["TMUX_PANE", "TMUX", "ZMX_SESSION", "ZMX_DIR"].contains(&name)
 }
 
 /// The pane variables of an environment.

@@ -9,6 +9,7 @@ use agterm_backup_core::agent::AgentSpec;
 use agterm_backup_core::flags::filter_launch_args;
 use agterm_backup_core::id::is_valid_session_id;
 use agterm_backup_core::pane::tmux::TmuxPane;
+use agterm_backup_core::pane::zmx::ZmxSession;
 use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::process::{agent_args, AgentProcess, Located};
 use agterm_backup_core::record::{LiveRecord, PinOutcome, RECORD_VERSION};
@@ -44,6 +45,8 @@ pub struct HookInput<'a> {
     pub previous: Option<&'a LiveRecord>,
     /// The tmux pane the event comes from; `None`: the agterm pane of `env`.
     pub tmux: Option<&'a TmuxPane>,
+    /// The zmx session the event comes from (it wins over the agterm pane of `env`).
+    pub zmx: Option<&'a ZmxSession>,
     /// The time of this event (written as `ts`).
     pub now: DateTime<Utc>,
 }
@@ -178,9 +181,9 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
         previous,
         ..
     } = input;
-    let agterm = match input.tmux {
-        Some(_) => None,
-        None => Some(PaneEnv::from_env(env)?),
+    let agterm = match (input.tmux, input.zmx) {
+        (None, None) => Some(PaneEnv::from_env(env)?),
+        _ => None,
     };
     if !is_valid_session_id(&payload.session_id) {
         return Err(Skip::BadSessionId(payload.session_id.clone()));
@@ -270,6 +273,9 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
     record.set_end_reason(session_end_reason(spec, payload).as_deref());
     if let Some(tmux) = input.tmux {
         record.set_tmux(tmux);
+    }
+    if let Some(zmx) = input.zmx {
+        record.set_zmx(zmx);
     }
     Ok(record)
 }

@@ -47,7 +47,8 @@ pub fn read_event(agent_name: &str, started: Instant, state: &StateDir) -> Optio
         daemon_tui = tui;
     }
     // Cheap checks first: outside a captured terminal the hook costs nothing more than this.
-    let found = match terminal_pane::find(&env) {
+    let src = process::default_source();
+    let found = match terminal_pane::find(&env, &*src, std::os::unix::process::parent_id()) {
         Ok(p) => p,
         Err(skip) => {
             if skip.worth_logging() {
@@ -198,6 +199,7 @@ fn input<'a>(
         process,
         previous,
         tmux: pane.tmux_name(),
+        zmx: pane.zmx_session(),
         now: chrono::Utc::now(),
     }
 }

@@ -4,16 +4,28 @@
 //! the tmux pane (agterm would replay `tmux`, never the agent, and tmux's layout restorer brings the pane
 //! back). So `$TMUX` + `$TMUX_PANE` win over `AGTERM_*`; the tmux server's environment may even carry
 //! the `AGTERM_*` of whichever agterm pane started it, which names no pane of ours.
+//!
+//! A standalone zmx session (`$ZMX_SESSION` set, not one of agterm's `agterm-<hex>` Live daemons) wins
+//! over `AGTERM_*` the same way. An agterm Live pane stays agterm's: its client sets `ZMX_SESSION`
+//! empty, and inside its daemon the name is agterm's.
+//!
+//! tmux and zmx nest either way, and then both sets are in the environment: a tmux server started in a
+//! zmx session passes `ZMX_SESSION` on to its panes, a zmx daemon created from a tmux pane keeps
+//! `TMUX`/`TMUX_PANE`. Only then is the process tree asked (a few `/proc` reads, no program run): the
+//! nearest ancestor that is a zmx daemon or a tmux server is the innermost. With neither found, tmux.
 
 use crate::pane_env::{Env, PaneEnv};
 use crate::skip::Skip;
 use agterm_backup_core::pane::tmux::TmuxPane;
+use agterm_backup_core::pane::zmx::ZmxSession;
 use agterm_backup_core::pane::PaneKey;
+use agterm_backup_core::process::{ProcessSource, MAX_WALK_DEPTH};
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::PaneView;
 use agterm_backup_tmux::command::TmuxServer;
 use agterm_backup_tmux::env::TmuxEnv;
 use agterm_backup_tmux::name::NameCache;
+use agterm_backup_zmx::env::ZmxEnv;
 use std::time::Duration;
 
 /// How long the hook waits for tmux to tell a pane's name (once per pane and server, or per write).
@@ -24,11 +36,29 @@ pub const TMUX_BUDGET: Duration = Duration::from_millis(500);
 pub enum FoundPane {
     Agterm(PaneEnv),
     Tmux(TmuxEnv),
+    Zmx(ZmxEnv),
 }
 
-/// Finds the innermost terminal pane of `env`, or says why this run is not one to record.
-pub fn find(env: &Env) -> Result<FoundPane, Skip> {
-    if env.get("TMUX").is_some_and(|t| !t.is_empty()) {
+/// A terminal multiplexer among the hook's ancestors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Multiplexer {
+    Tmux,
+    Zmx,
+}
+
+/// Finds the innermost terminal pane of `env`, or says why this run is not one to record. `src` and
+/// `start` (the hook's parent) are read only when both tmux and zmx are in the environment.
+pub fn find(env: &Env, src: &dyn ProcessSource, start: u32) -> Result<FoundPane, Skip> {
+    // SAFETY: getuid has no preconditions and cannot fail.
+    let uid = unsafe { libc::getuid() };
+    let zmx = ZmxEnv::from_env(|k| env.get(k).cloned(), uid);
+    let tmux = env.get("TMUX").is_some_and(|t| !t.is_empty());
+    if let Some(zmx) = zmx {
+        if !tmux || innermost(src, start) == Some(Multiplexer::Zmx) {
+            return Ok(FoundPane::Zmx(zmx));
+        }
+    }
+    if tmux {
         // A tmux job or a malformed pane: the `AGTERM_*` beside it (if any) are the server's, not ours.
         return TmuxEnv::from_env(|k| env.get(k).cloned())
             .map(FoundPane::Tmux)
@@ -39,7 +69,8 @@ pub fn find(env: &Env) -> Result<FoundPane, Skip> {
 
 impl FoundPane {
     /// Whether `view` (a pane as the terminal lists it) is this pane: agterm's by its persistent pane
-    /// id where both have one, else by session and role; tmux's by its `%N`, exact while its server runs.
+    /// id where both have one, else by session and role; tmux's by its `%N`, exact while its server runs;
+    /// a zmx session's by its socket directory and name.
     pub fn shows(&self, view: &PaneView) -> bool {
         match self {
             FoundPane::Agterm(p) => match (&p.pane_id, &view.pane_id) {
@@ -51,8 +82,34 @@ impl FoundPane {
             FoundPane::Tmux(t) => {
                 view.tmux.is_some() && view.pane_id.as_deref() == Some(t.pane_id.as_str())
             }
+            FoundPane::Zmx(z) => view
+                .zmx
+                .as_ref()
+                .is_some_and(|s| s.socket_dir == z.socket_dir && s.name == z.name),
         }
     }
+}
+
+/// The nearest ancestor of `start` (itself included) that is a zmx daemon (a fork of `zmx attach` or
+/// `zmx run`, its argv unchanged) or a tmux server (`tmux`, or the `tmux: server (…)` title it sets).
+fn innermost(src: &dyn ProcessSource, start: u32) -> Option<Multiplexer> {
+    let mut pid = start;
+    for _ in 0..MAX_WALK_DEPTH {
+        if pid <= 1 {
+            return None;
+        }
+        let argv = src.argv(pid).unwrap_or_default();
+        let program = argv
+            .first()
+            .and_then(|a0| a0.split_whitespace().next())
+            .map(|w| w.rsplit('/').next().unwrap_or(w).trim_end_matches(':'));
+        match program {
+            Some("tmux") => return Some(Multiplexer::Tmux),
+            Some("zmx") => return Some(Multiplexer::Zmx),
+            _ => pid = src.parent(pid)?,
+        }
+    }
+    None
 }
 
 /// The pane, with a tmux pane's name known.
@@ -60,6 +117,7 @@ impl FoundPane {
 pub enum HookPane {
     Agterm(PaneEnv),
     Tmux { env: TmuxEnv, name: TmuxPane },
+    Zmx(ZmxSession),
 }
 
 impl HookPane {
@@ -67,22 +125,32 @@ impl HookPane {
         match self {
             HookPane::Agterm(p) => p.key(),
             HookPane::Tmux { name, .. } => PaneKey::tmux(name),
+            HookPane::Zmx(session) => PaneKey::zmx(session),
         }
     }
 
     pub fn tmux_name(&self) -> Option<&TmuxPane> {
         match self {
-            HookPane::Agterm(_) => None,
             HookPane::Tmux { name, .. } => Some(name),
+            HookPane::Agterm(_) | HookPane::Zmx(_) => None,
+        }
+    }
+
+    pub fn zmx_session(&self) -> Option<&ZmxSession> {
+        match self {
+            HookPane::Zmx(session) => Some(session),
+            HookPane::Agterm(_) | HookPane::Tmux { .. } => None,
         }
     }
 }
 
 /// Resolves a found pane: a tmux pane's name from the cache in the state directory (asking the server
-/// only when the cache has none for this pane and server). The error is for the log.
+/// only when the cache has none for this pane and server), a zmx session's start from its socket. The
+/// error is for the log.
 pub fn resolve(found: FoundPane, state: &StateDir) -> Result<HookPane, String> {
     match found {
         FoundPane::Agterm(p) => Ok(HookPane::Agterm(p)),
+        FoundPane::Zmx(env) => Ok(HookPane::Zmx(env.session())),
         FoundPane::Tmux(env) => {
             let cache = NameCache::new(state.root());
             if let Some(name) = cache.get(&env) {
@@ -123,6 +191,11 @@ fn env_label(server: &TmuxServer) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use agterm_backup_core::process::FakeProcesses;
+
+    fn none() -> FakeProcesses {
+        FakeProcesses::default()
+    }
 
     fn env(pairs: &[(&str, &str)]) -> Env {
         pairs
@@ -141,17 +214,73 @@ mod tests {
         let mut both = env(&AGTERM);
         both.insert("TMUX".into(), "/tmp/tmux-1/default,42,0".into());
         both.insert("TMUX_PANE".into(), "%3".into());
-        assert!(matches!(find(&both), Ok(FoundPane::Tmux(t)) if t.pane_id == "%3"));
-        assert!(matches!(find(&env(&AGTERM)), Ok(FoundPane::Agterm(_))));
+        assert!(matches!(find(&both, &none(), 0), Ok(FoundPane::Tmux(t)) if t.pane_id == "%3"));
+        assert!(matches!(
+            find(&env(&AGTERM), &none(), 0),
+            Ok(FoundPane::Agterm(_))
+        ));
     }
 
     #[test]
     fn tmux_without_a_pane_is_nothing_even_with_agterm_beside_it() {
         let mut job = env(&AGTERM);
         job.insert("TMUX".into(), "/tmp/tmux-1/default,42,0".into());
-        assert_eq!(find(&job), Err(Skip::NoTmuxPane));
+        assert_eq!(find(&job, &none(), 0), Err(Skip::NoTmuxPane));
         job.insert("TMUX_PANE".into(), "3".into());
-        assert_eq!(find(&job), Err(Skip::NoTmuxPane));
-        assert_eq!(find(&env(&[])), Err(Skip::NotInAgterm));
+        assert_eq!(find(&job, &none(), 0), Err(Skip::NoTmuxPane));
+        assert_eq!(find(&env(&[]), &none(), 0), Err(Skip::NotInAgterm));
+    }
+
+    const LIVE: &str = "agterm-0123456789abcdef0123456789abcdef";
+
+    #[test]
+    fn a_standalone_zmx_session_wins_over_agterm_and_a_live_pane_stays_agterm() {
+        let mut inside = env(&AGTERM);
+        inside.insert("ZMX_SESSION".into(), "api".into());
+        inside.insert("ZMX_DIR".into(), "/z".into());
+        assert!(
+            matches!(find(&inside, &none(), 0), Ok(FoundPane::Zmx(z)) if z.name == "api" && z.socket_dir == "/z")
+        );
+        for live in ["", LIVE] {
+            let mut pane = env(&AGTERM);
+            pane.insert("ZMX_SESSION".into(), live.into());
+            pane.insert("ZMX_DIR".into(), "/tmp/agterm-zmx-00000000000000ab".into());
+            assert!(
+                matches!(find(&pane, &none(), 0), Ok(FoundPane::Agterm(_))),
+                "{live:?}"
+            );
+        }
+        let alone = env(&[("ZMX_SESSION", "api")]);
+        assert!(matches!(find(&alone, &none(), 0), Ok(FoundPane::Zmx(_))));
+    }
+
+    /// Both sets in the environment: the process tree says which multiplexer is innermost.
+    #[test]
+    fn tmux_in_zmx_and_zmx_in_tmux_go_to_the_innermost() {
+        let mut both = env(&[("ZMX_SESSION", "outer"), ("TMUX_PANE", "%3")]);
+        both.insert("TMUX".into(), "/tmp/tmux-1/default,42,0".into());
+        // zmx session → tmux → pane shell → agent → hook: tmux is innermost.
+        let tmux_in_zmx = FakeProcesses::default()
+            .with(10, 1, "zmx attach outer", "/")
+            .with(20, 10, "-zsh", "/")
+            .with(42, 1, "tmux: server (/tmp/tmux-1/default)", "/")
+            .with(50, 42, "-zsh", "/w")
+            .with(60, 50, "claude", "/w");
+        assert!(matches!(
+            find(&both, &tmux_in_zmx, 60),
+            Ok(FoundPane::Tmux(_))
+        ));
+        // tmux pane → zmx attach (the daemon forked from it) → shell → agent: zmx is innermost.
+        let zmx_in_tmux = FakeProcesses::default()
+            .with(42, 1, "tmux new -s work", "/")
+            .with(50, 42, "-zsh", "/")
+            .with(70, 1, "/usr/local/bin/zmx attach outer", "/")
+            .with(80, 70, "-zsh", "/w")
+            .with(90, 80, "claude", "/w");
+        assert!(
+            matches!(find(&both, &zmx_in_tmux, 90), Ok(FoundPane::Zmx(z)) if z.name == "outer")
+        );
+        // Nothing readable: tmux, as before zmx support.
+        assert!(matches!(find(&both, &none(), 90), Ok(FoundPane::Tmux(_))));
     }
 }

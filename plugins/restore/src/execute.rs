@@ -144,10 +144,14 @@ pub fn type_plan(
             continue;
         }
         let label = pane_label(row);
-        match type_one(term, row, state) {
-            Ok(before) => {
+        let done = match row.creates() {
+            true => create_one(term, row, state),
+            false => type_one(term, row, state).map(|before| (before, "typed")),
+        };
+        match done {
+            Ok((before, verb)) => {
                 let agent = row.agent.as_deref().unwrap_or("agent");
-                progress.line(&format!("{label}: typed {agent}"));
+                progress.line(&format!("{label}: {verb} {agent}"));
                 typed.push((i, before));
             }
             Err(outcome) => {
@@ -299,6 +303,9 @@ use confirm::confirm;
 mod watch;
 pub use watch::answer_when_asked;
 use watch::watch_dialogs;
+#[path = "create.rs"]
+mod create;
+use create::create_one;
 
 #[cfg(test)]
 #[path = "execute_tests.rs"]

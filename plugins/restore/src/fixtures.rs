@@ -73,5 +73,6 @@ pub fn pane(role: PaneRole) -> PaneView {
         pin: None,
         live: None,
         tmux: None,
+        zmx: None,
     }
 }

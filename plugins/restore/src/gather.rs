@@ -70,11 +70,20 @@ pub fn pin_outcomes(
         .collect()
 }
 
-/// Which captured panes one terminal acts on: agterm's, or those of one tmux server (its socket).
+/// Which captured panes one terminal acts on: agterm's, those of one tmux server (its socket), or those
+/// of one zmx socket directory.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Scope {
     Agterm,
     Tmux { socket: String },
+    Zmx { dir: String },
+}
+
+/// The terminal scope a record names (`None`: an agterm record, or one whose identity is unreadable).
+fn multiplexer_scope(rec: &LiveRecord) -> Option<Scope> {
+    rec.tmux()
+        .map(|t| Scope::Tmux { socket: t.socket })
+        .or_else(|| rec.zmx().map(|z| Scope::Zmx { dir: z.socket_dir }))
 }
 
 impl Scope {
@@ -82,14 +91,12 @@ impl Scope {
     pub fn holds(&self, c: &CapturedPane) -> bool {
         match self {
             Scope::Agterm => c.key.terminal() == TerminalKind::Agterm,
-            Scope::Tmux { socket } => {
-                c.key.terminal() == TerminalKind::Tmux
-                    && c.record
-                        .iter()
-                        .chain(c.journal.iter())
-                        .filter_map(LiveRecord::tmux)
-                        .any(|t| t.socket == *socket)
-            }
+            Scope::Tmux { .. } | Scope::Zmx { .. } => c
+                .record
+                .iter()
+                .chain(c.journal.iter())
+                .filter_map(multiplexer_scope)
+                .any(|s| s == *self),
         }
     }
 
@@ -98,6 +105,7 @@ impl Scope {
         match self {
             Scope::Agterm => TerminalTag::Agterm,
             Scope::Tmux { socket } => TerminalTag::Tmux(socket.clone()),
+            Scope::Zmx { dir } => TerminalTag::Zmx(dir.clone()),
         }
     }
 
@@ -106,22 +114,23 @@ impl Scope {
         match self {
             Scope::Agterm => "agterm".into(),
             Scope::Tmux { socket } => format!("tmux ({socket})"),
+            Scope::Zmx { dir } => format!("zmx ({dir})"),
         }
     }
 }
 
-/// Every terminal the state directory holds records of (agterm first, then each tmux server).
+/// Every terminal the state directory holds records of (agterm first, then each tmux server, then each
+/// zmx socket directory).
 pub fn scopes_with_records(state: &StateDir) -> Vec<Scope> {
     let mut scopes: Vec<Scope> = Vec::new();
     for c in captured_panes(state, None) {
         let scope = match c.key.terminal() {
             TerminalKind::Agterm => Some(Scope::Agterm),
-            TerminalKind::Tmux => c
+            TerminalKind::Tmux | TerminalKind::Zmx => c
                 .record
                 .iter()
                 .chain(c.journal.iter())
-                .find_map(LiveRecord::tmux)
-                .map(|t| Scope::Tmux { socket: t.socket }),
+                .find_map(multiplexer_scope),
         };
         if let Some(s) = scope.filter(|s| !scopes.contains(s)) {
             scopes.push(s);

@@ -202,6 +202,7 @@ mod tests {
         });
         let code = |i: usize| match &rows[i].action {
             Action::Type { line, .. } => format!("type {line}"),
+            Action::Create { line, .. } => format!("create {line}"),
             Action::Skip { reason } => reason.code().to_string(),
         };
         assert!(

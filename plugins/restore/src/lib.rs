@@ -27,6 +27,7 @@ pub mod dialog;
 pub mod execute;
 pub mod gather;
 pub mod join_tmux;
+pub mod join_zmx;
 pub mod load;
 pub mod mock;
 pub mod once;

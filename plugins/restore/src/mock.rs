@@ -2,7 +2,7 @@
 //! reaction can change a pane when text arrives (an agent coming up, a dialog appearing).
 
 use agterm_backup_core::terminal::{
-    PaneRef, PaneView, ScreenRange, Terminal, TerminalError, TerminalInfo,
+    Created, PaneRef, PaneView, ScreenRange, Terminal, TerminalError, TerminalInfo,
 };
 use std::collections::HashMap;
 
@@ -11,6 +11,9 @@ pub type Reaction = Box<dyn FnMut(&PaneRef, &str, &mut PaneView, &mut String)>;
 
 /// Changes the panes on the `n`-th `panes()` call (0-based).
 pub type OnRead = Box<dyn FnMut(usize, &mut Vec<PaneView>)>;
+
+/// What the mock does when asked to create a pane (its panes to change); says who created it.
+pub type OnCreate = Box<dyn FnMut(&PaneRef, &str, &mut Vec<PaneView>) -> Created>;
 
 /// A terminal held in memory.
 pub struct MockTerminal {
@@ -25,6 +28,10 @@ pub struct MockTerminal {
     pub pane_reads: usize,
     /// Applied on the `n`-th `panes()` call (0-based).
     pub on_read: Option<OnRead>,
+    /// Every `create` call, in order: the pane, the directory and the line.
+    pub created: Vec<(PaneRef, String, String)>,
+    /// Applied on `create` (without it: [`Created::Ours`], the panes unchanged).
+    pub on_create: Option<OnCreate>,
 }
 
 impl MockTerminal {
@@ -37,6 +44,8 @@ impl MockTerminal {
             react: None,
             pane_reads: 0,
             on_read: None,
+            created: Vec::new(),
+            on_create: None,
         }
     }
 
@@ -93,5 +102,14 @@ impl Terminal for MockTerminal {
 
     fn pin(&mut self, _pane: &PaneRef, _line: &str) -> Result<Option<String>, TerminalError> {
         Err(TerminalError::Unsupported("the mock has no pins".into()))
+    }
+
+    fn create(&mut self, pane: &PaneRef, dir: &str, line: &str) -> Result<Created, TerminalError> {
+        self.created
+            .push((pane.clone(), dir.to_string(), line.to_string()));
+        Ok(match self.on_create.as_mut() {
+            Some(f) => f(pane, line, &mut self.panes),
+            None => Created::Ours,
+        })
     }
 }

@@ -11,7 +11,7 @@
 //! ```
 //!
 //! `<LAUNCH>` names the terminal and its launch: `agterm-<unix start>`, `tmux-<hash of the socket>-<unix
-//! server start>`. A claim takes both files with `O_EXCL` under the folder's lock: all or nothing, and
+//! server start>`, `zmx-<hash of the socket directory>-<unix boot>`. A claim takes both files with `O_EXCL` under the folder's lock: all or nothing, and
 //! only one claimant ever wins. Each file holds one JSON line (who claimed, when). A new launch of the
 //! same terminal removes the folders of its earlier launches.
 //!
@@ -63,6 +63,7 @@ impl LaunchId {
         let terminal = match terminal {
             TerminalTag::Agterm => "agterm".to_string(),
             TerminalTag::Tmux(socket) => format!("tmux-{:016x}", fnv1a(socket.as_bytes())),
+            TerminalTag::Zmx(dir) => format!("zmx-{:016x}", fnv1a(dir.as_bytes())),
         };
         Some(LaunchId {
             name: format!("{terminal}-{at}"),
@@ -85,6 +86,8 @@ pub enum TerminalTag {
     Agterm,
     /// A tmux server, by its socket path.
     Tmux(String),
+    /// A zmx socket directory.
+    Zmx(String),
 }
 
 /// FNV-1a, 64 bits: a stable short name for a socket path (any bytes, any length).

@@ -9,6 +9,8 @@
 //! | 2  | the chosen record's agent is unknown / its session id is invalid                   | skip `unknown-agent` / `invalid-id` |
 //! | 3  | no open pane joins the record (pane id, else session id + role; tmux: its place)   | skip `pane-gone`                    |
 //! | 3b | a tmux join its pane's directory does not confirm, or the pane moved since         | skip `join-uncertain`               |
+//! | 3c | a zmx session that is gone, but lived after the boot (closed by the user since)    | skip `session-closed`               |
+//! | 3d | a zmx session the reboot took: rows 4, 5, 13 and 14 as for a pane, else            | `create <resume line>`              |
 //! | 4  | the user ended the conversation (its newest record in any pane)                    | skip `ended`                        |
 //! | 5  | another joined pane held the same (agent, conversation) later (in this launch too) | skip `duplicate`                    |
 //! | 6  | the pane lives on another machine (agterm remote session)                          | skip `remote`                       |
@@ -56,6 +58,11 @@
 //! daemon kept alive shows as the pane's foreground (row 8, marked as kept by Live). A daemon recreated
 //! after a reboot runs a fresh shell (or a replayed argv), which rows 7, 9 and 15 handle like any pane.
 //!
+//! zmx sessions (`join_zmx.rs`): a session is a pane, joined by socket directory and name; its journal
+//! cutoff is its own daemon's start (`created`), or for a session that is gone the machine's boot. A
+//! session the reboot took is recreated (row 3d) running the resume line, a login shell after it; one
+//! that lived after the boot and is gone now was closed by the user, and stays closed (row 3c).
+//!
 //! **Once per launch (rows 1b, 9b; `once.rs`).** With [`PlanInput::launch`] the plan reads the markers
 //! `restore` and `shell-start` take before they type or run a line; a `type` row then carries the
 //! [`Claim`] to take. A shell's start-up trigger ([`Trigger::ShellStart`]) stands aside whenever anyone
@@ -87,6 +94,10 @@ pub use join::record_at;
 mod foreground;
 pub use foreground::foreground_agent_args;
 use foreground::foreground_reason;
+
+#[path = "plan_create.rs"]
+mod rows;
+use rows::{create_row, ended_or_held, resume_line};
 
 /// Everything captured for one pane: its current record and its journal (oldest first).
 #[derive(Debug, Clone, PartialEq)]
@@ -127,6 +138,8 @@ pub enum JoinedBy {
     SessionRole,
     /// tmux: server + session name + window index + pane index, confirmed by the directory.
     TmuxPlace,
+    /// zmx: socket directory + session name.
+    ZmxSession,
 }
 
 /// What to do with one pane.
@@ -139,6 +152,12 @@ pub enum Action {
     },
     Skip {
         reason: SkipReason,
+    },
+    /// Create the session `target` names (zmx), detached, in the record's directory, running `line`
+    /// and a login shell after it.
+    Create {
+        line: String,
+        resume: ResumeLine,
     },
 }
 
@@ -167,9 +186,14 @@ pub struct PlanRow {
 impl PlanRow {
     pub fn line(&self) -> Option<&str> {
         match &self.action {
-            Action::Type { line, .. } => Some(line),
+            Action::Type { line, .. } | Action::Create { line, .. } => Some(line),
             Action::Skip { .. } => None,
         }
+    }
+
+    /// The row creates its pane (a zmx session) rather than typing into one.
+    pub fn creates(&self) -> bool {
+        matches!(self.action, Action::Create { .. })
     }
 }
 
@@ -277,6 +301,9 @@ fn plan_one(
     // 3. The pane: an agterm record's by persistent pane id where both sides have one, else by session
     // + role; a tmux record's by its place, confirmed by the directory (`join_tmux`).
     let Some((index, joined_by)) = j.pane else {
+        if let Some(target) = j.create.clone() {
+            return create_row(input, row, target, rec, spec, newest, held_by);
+        }
         return row.skip(j.not_joined.clone().unwrap_or(SkipReason::PaneGone));
     };
     let pane = &input.panes[index];
@@ -291,13 +318,7 @@ fn plan_one(
     // 4. A conversation the user ended stays ended. The newest word on the chosen conversation counts:
     // the current record when it names the same one (ended after the cutoff, or resumed again since),
     // or the pane that held it last (ended there, it is ended here too).
-    let latest = newest.unwrap_or(rec);
-    if latest.ended_by_user() {
-        let reason = latest.end_reason().unwrap_or_default().to_string();
-        return row.skip(SkipReason::Ended { reason });
-    }
-    // 5. One conversation, one pane.
-    if let Some(reason) = held_by {
+    if let Some(reason) = ended_or_held(rec, newest, held_by) {
         return row.skip(reason);
     }
     // 6. Never into another machine.
@@ -324,18 +345,8 @@ fn plan_one(
     if let Some(reason) = unseen(pane) {
         return row.skip(reason);
     }
-    // 13. Never resume into a blank conversation.
-    if let Some(what) = input.transcripts.missing(rec) {
-        return row.skip(SkipReason::TranscriptGone { what });
-    }
-    // 14–15. A line, or why none can be built.
-    match ResumeLine::build(
-        spec,
-        &rec.session_id,
-        &rec.flags,
-        &rec.agent_cwd,
-        pane.cwd.as_deref(),
-    ) {
+    // 13–15. A line, or why none can be built.
+    match resume_line(input, spec, rec, pane.cwd.as_deref()) {
         Ok(resume) => {
             row.action = Action::Type {
                 line: resume.line.clone(),
@@ -349,7 +360,7 @@ fn plan_one(
             });
             row
         }
-        Err(e) => row.skip(SkipReason::from_resume_error(&e)),
+        Err(reason) => row.skip(reason),
     }
 }
 

@@ -3,10 +3,12 @@
 //! of them — which row holds each (agent, conversation).
 
 use super::{CapturedPane, JoinedBy, PlanInput, SkipReason};
+use crate::join_zmx::{self, ZmxJoin};
 use agterm_backup_core::agent::{agent, AgentSpec};
 use agterm_backup_core::id::is_valid_session_id;
 use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::record::LiveRecord;
+use agterm_backup_core::terminal::PaneRef;
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;
 
@@ -17,6 +19,8 @@ pub(super) struct Joined<'a> {
     pub spec: Option<&'static AgentSpec>,
     pub pane: Option<(usize, JoinedBy)>,
     pub not_joined: Option<SkipReason>,
+    /// A zmx session the reboot took, to be created (row 3d): where.
+    pub create: Option<PaneRef>,
     /// The newest word on the conversation in force: the current record when it names the same one
     /// (resumed again after the cutoff, or ended since), else the record in force.
     pub latest: Option<&'a LiveRecord>,
@@ -34,6 +38,10 @@ pub(super) fn join<'a>(
     by_session: &HashMap<(String, PaneRole), usize>,
     input: &PlanInput<'_>,
 ) -> Joined<'a> {
+    // A zmx session is its own terminal: its daemon's start, or the boot for a session that is gone.
+    let (cut, launched_at) = join_zmx::launch_of(c, input.panes).map_or((cut, launched_at), |l| {
+        (input.as_of.or(l).or(launched_at), l.or(launched_at))
+    });
     let record = record_at(c, cut);
     let spec = record
         .and_then(|(r, _)| agent(&r.agent))
@@ -52,16 +60,21 @@ pub(super) fn join<'a>(
     // Also a pane with nothing in force (its first record is from this launch) holds what it runs now.
     let holds_now =
         current.filter(|r| in_this_launch(r) && record.is_none_or(|(rec, _)| !same(r, rec)));
-    let (mut pane, mut not_joined) = (None, None);
+    let (mut pane, mut not_joined, mut create) = (None, None, None);
     if let Some(rec) = record.map(|(r, _)| r).or(holds_now) {
-        match rec.tmux() {
-            Some(recorded) => {
-                match crate::join_tmux::join(input.panes, &recorded, rec, input.captured) {
-                    Ok(i) => pane = Some((i, JoinedBy::TmuxPlace)),
-                    Err(why) => not_joined = Some(why),
-                }
+        if let Some(recorded) = rec.tmux() {
+            match crate::join_tmux::join(input.panes, &recorded, rec, input.captured) {
+                Ok(i) => pane = Some((i, JoinedBy::TmuxPlace)),
+                Err(why) => not_joined = Some(why),
             }
-            None => pane = agterm_join(c, rec, by_id, by_session),
+        } else if let Some(session) = rec.zmx() {
+            match join_zmx::join(input.panes, &session, c.record.as_ref(), cut) {
+                ZmxJoin::Listed(i) => pane = Some((i, JoinedBy::ZmxSession)),
+                ZmxJoin::Create(target) => create = Some(target),
+                ZmxJoin::Closed(why) => not_joined = Some(why),
+            }
+        } else {
+            pane = agterm_join(c, rec, by_id, by_session);
         }
     }
     Joined {
@@ -69,6 +82,7 @@ pub(super) fn join<'a>(
         spec,
         pane,
         not_joined,
+        create,
         latest,
         holds_now,
     }
@@ -103,7 +117,7 @@ pub(super) fn holders<'a>(
 ) -> HashMap<(String, String), (usize, &'a LiveRecord)> {
     let mut newest: HashMap<(String, String), (usize, &'a LiveRecord)> = HashMap::new();
     for (i, j) in joined.iter().enumerate() {
-        if j.pane.is_none() {
+        if j.pane.is_none() && j.create.is_none() {
             continue;
         }
         let in_force = j.latest.filter(|_| j.spec.is_some());

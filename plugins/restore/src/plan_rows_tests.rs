@@ -41,6 +41,7 @@ fn code(row: &PlanRow) -> &'static str {
     match &row.action {
         Action::Skip { reason } => reason.code(),
         Action::Type { .. } => "type",
+        Action::Create { .. } => "create",
     }
 }
 

@@ -35,6 +35,7 @@ fn reason(row: &PlanRow) -> &'static str {
     match &row.action {
         Action::Skip { reason } => reason.code(),
         Action::Type { .. } => "type",
+        Action::Create { .. } => "create",
     }
 }
 

@@ -14,14 +14,16 @@
 //!     {
 //!       "pane": "6B1E…-left",             // PANE-KEY of the record
 //!       "session": "6B1E…", "role": "left", "pane_id": "9A2F…",   // the joined pane (null: none)
-//!       "joined_by": "pane-id",            // "pane-id" | "session-role" | null
+//!       "joined_by": "pane-id",            // "pane-id" | "session-role" | "tmux-place" | "zmx-session" | null
 //!       "name": "api",                     // the joined pane's session name in agterm, or null
 //!       "agent": "claude", "session_id": "77e8…", "agent_cwd": "/w/p", "pane_cwd": "/w",
 //!       "journal": false,                  // true: the record came from the journal (journal rule)
-//!       "action": "type",                  // "type" | "skip"
+//!       "action": "type",                  // "type" | "skip" | "create" (a zmx session the reboot took)
 //!       "line": "cd '/w/p' && 'claude' '--resume' '77e8…'",   // when "type": exactly what is typed
-//!                                          //   (`sh '<script>'` for a line over 1024 bytes)
+//!                                          //   (`sh '<script>'` for a line over 1024 bytes); when
+//!                                          //   "create": what the new session runs
 //!       "reason": null,                    // when "skip": no-record | invalid-id | pane-gone |
+//!                                          //   join-uncertain | session-closed | ended |
 //!                                          //   duplicate | remote | new-conversation | already-running |
 //!                                          //   busy | pinned | not-realized | hidden-foreground |
 //!                                          //   transcript-gone | unquotable
@@ -35,6 +37,7 @@
 //! New keys may be added within version 1; a key's meaning never changes without bumping `v`.
 
 use crate::plan::{Action, PlanRow};
+use agterm_backup_core::pane::TerminalKind;
 use agterm_backup_core::terminal::RestoreMode;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{json, Value};
@@ -75,7 +78,11 @@ pub fn footer(ctx: &PlanContext, rows: &[PlanRow]) -> String {
     if ctx.dry_run {
         for r in rows {
             if let Some(line) = r.line() {
-                let text = format!("would type into {}: {line}", pane_label(r));
+                let verb = match r.creates() {
+                    true => "would create the session",
+                    false => "would type into",
+                };
+                let text = format!("{verb} {}: {line}", pane_label(r));
                 out.push_str(&agterm_backup_core::printable::printable(&text));
                 out.push('\n');
             }
@@ -98,6 +105,7 @@ pub fn to_json(ctx: &PlanContext, rows: &[PlanRow], outcomes: &[Option<String>])
         .map(|(i, r)| {
             let (action, line, reason, why) = match &r.action {
                 Action::Type { line, .. } => ("type", Some(line.clone()), None, None),
+                Action::Create { line, .. } => ("create", Some(line.clone()), None, None),
                 Action::Skip { reason } => {
                     ("skip", None, Some(reason.code()), Some(reason.describe()))
                 }
@@ -145,6 +153,8 @@ fn pad(s: &str, width: usize) -> String {
 /// session id's prefix.
 pub fn pane_label(r: &PlanRow) -> String {
     match (&r.pane_name, &r.target) {
+        // A zmx session is a pane by itself: its name says it all.
+        (Some(name), Some(_)) if r.key.terminal() == TerminalKind::Zmx => format!("zmx {name}"),
         (Some(name), Some(t)) => format!("{name} · {}", t.role),
         (None, Some(t)) => format!("{}… · {}", id_prefix(&t.session_id), t.role),
         (_, None) => match r.key.agterm() {
@@ -178,6 +188,10 @@ pub fn table(rows: &[PlanRow], color: bool, home: Option<&str>) -> String {
                 Action::Type { .. } => {
                     format!("type{}", if r.from_journal { " [journal]" } else { "" })
                 }
+                Action::Create { .. } => format!(
+                    "create{}: the session, running the resume line",
+                    if r.from_journal { " [journal]" } else { "" }
+                ),
                 Action::Skip { reason } => format!(
                     "skip{}: {}",
                     if r.from_journal { " [journal]" } else { "" },

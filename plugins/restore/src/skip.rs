@@ -25,6 +25,11 @@ pub enum SkipReason {
     JoinUncertain {
         why: String,
     },
+    /// A zmx session that lived after the boot is gone now: the user closed it (or its shell exited).
+    SessionClosed {
+        /// When its last record was written (after the boot).
+        last_seen: String,
+    },
     /// The user ended the conversation (the agent's SessionEnd `reason`, see `record::ended_by_user`).
     Ended {
         reason: String,
@@ -86,6 +91,7 @@ impl SkipReason {
             SkipReason::InvalidId { .. } => "invalid-id",
             SkipReason::PaneGone => "pane-gone",
             SkipReason::JoinUncertain { .. } => "join-uncertain",
+            SkipReason::SessionClosed { .. } => "session-closed",
             SkipReason::Ended { .. } => "ended",
             SkipReason::Duplicate { .. } => "duplicate",
             SkipReason::Remote => "remote",
@@ -112,6 +118,10 @@ impl SkipReason {
             SkipReason::InvalidId { why } => format!("invalid id: {why}"),
             SkipReason::PaneGone => "pane gone: no open pane has this id or session".into(),
             SkipReason::JoinUncertain { why } => format!("not joined: {why}; not guessing"),
+            SkipReason::SessionClosed { last_seen } => format!(
+                "session closed: this zmx session was still in use after the boot ({last_seen}) and is gone \
+                 now (closed, or its shell exited); not recreating it"
+            ),
             SkipReason::Ended { reason } => format!(
                 "ended: the user quit this conversation (SessionEnd reason {reason:?}); not resuming it"
             ),

@@ -191,6 +191,7 @@ fn describe(r: &PlanRow) -> String {
     let j = if r.from_journal { " [journal]" } else { "" };
     match &r.action {
         Action::Type { .. } => format!("would type the resume line{j}"),
+        Action::Create { .. } => format!("would recreate the session running the resume line{j}"),
         Action::Skip { reason } => format!("{}{j}", reason.describe()),
     }
 }

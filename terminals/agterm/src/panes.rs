@@ -121,6 +121,7 @@ fn view(
             })
         }),
         tmux: None,
+        zmx: None,
     }
 }
 

@@ -1,9 +1,9 @@
 //! Running `tmux -S <socket> …` with a deadline: a wedged server must not hold the hook or restore.
 
-use std::io::Read;
+use agterm_backup_core::process::bounded::{run_bounded, BoundedError};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 /// One tmux server, addressed by its socket.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,36 +51,20 @@ impl TmuxServer {
     pub fn run(&self, args: &[&str]) -> Result<String, TmuxError> {
         // `-u`: without a UTF-8 locale tmux writes every non-ASCII byte and control character of its
         // answer as `_`, which would garble session names and our field separator.
-        let mut child = Command::new("tmux")
-            .arg("-u")
-            .arg("-S")
-            .arg(&self.socket)
-            .args(args)
-            .env_remove("TMUX")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| TmuxError::NotRunnable(e.to_string()))?;
-        // Read while waiting: a long screen fills the pipe, and tmux would never exit.
-        let out = drain(child.stdout.take());
-        let err = drain(child.stderr.take());
-        let deadline = Instant::now() + self.timeout;
-        let status = loop {
-            match child.try_wait() {
-                Ok(Some(status)) => break status,
-                Ok(None) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(2))
-                }
-                _ => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    return Err(TmuxError::TimedOut);
-                }
-            }
-        };
-        let out = out.join().unwrap_or_default();
-        let err = err.join().unwrap_or_default();
+        let done = run_bounded(
+            Command::new("tmux")
+                .arg("-u")
+                .arg("-S")
+                .arg(&self.socket)
+                .args(args)
+                .env_remove("TMUX"),
+            self.timeout,
+        )
+        .map_err(|e| match e {
+            BoundedError::NotRunnable(e) => TmuxError::NotRunnable(e),
+            BoundedError::TimedOut => TmuxError::TimedOut,
+        })?;
+        let (status, out, err) = (done.status, done.stdout, done.stderr);
         if status.success() {
             return Ok(out);
         }
@@ -91,14 +75,4 @@ impl TmuxServer {
             Err(TmuxError::Refused(err))
         }
     }
-}
-
-fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<String> {
-    std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        if let Some(mut p) = pipe {
-            let _ = p.read_to_end(&mut bytes);
-        }
-        String::from_utf8_lossy(&bytes).into_owned()
-    })
 }

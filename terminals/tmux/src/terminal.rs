@@ -177,6 +177,7 @@ pub fn pane_view(p: PaneNow) -> PaneView {
         pin: None,
         live: None,
         tmux: Some(p.name),
+        zmx: None,
     }
 }
 

@@ -10,8 +10,8 @@ mod more;
 pub mod rig;
 
 pub use drive::{
-    find_descendant, process_tree, run_cli, start_in_pane, start_in_split, type_prompt, wait_ready,
-    wait_screen, Agent,
+    find_descendant, is_running, process_tree, run_cli, start_in_pane, start_in_split, type_prompt,
+    wait_ready, wait_screen, Agent,
 };
 pub use more::copilot_cache;
 

@@ -1,9 +1,10 @@
 //! Test support for agterm-backup: a fake agterm on a real Unix socket whose panes are real shells in a
-//! private tmux server, a stub of the Anthropic and OpenAI streaming APIs on 127.0.0.1 for the real agent
-//! CLIs, and helpers to find and drive them.
+//! private tmux server, a fake zmx whose sessions are real shells too, a stub of the Anthropic and
+//! OpenAI streaming APIs on 127.0.0.1 for the real agent CLIs, and helpers to find and drive them.
 
 pub mod agents;
 pub mod fake_agterm;
+pub mod fake_zmx;
 pub mod layout;
 pub mod paths;
 pub mod stub_model;

@@ -250,3 +250,23 @@ fn no_tui_at_all_is_uncertain() {
         None
     );
 }
+
+/// A Codex daemon started from one zmx session runs the hooks of a TUI in another: the TUI's session
+/// (and socket dir) replace the daemon's, and a TUI outside zmx leaves none behind.
+#[test]
+fn zmx_session_variables_are_pane_variables() {
+    for var in ["ZMX_SESSION", "ZMX_DIR", "TMUX", "TMUX_PANE", "AGTERM_PANE"] {
+        assert!(is_pane_var(var), "{var}");
+    }
+    assert!(!is_pane_var("ZMX_SESSION_PREFIX") && !is_pane_var("XDG_RUNTIME_DIR"));
+    let mut daemon_env = hook_env();
+    daemon_env.insert("ZMX_SESSION".into(), "first".into());
+    let mut tui = client(20, "", "/p2", MINTED_S, "right");
+    tui.pane_env.insert("ZMX_SESSION".into(), "second".into());
+    let v = view(vec![client(10, "", "/p1", MINTED_S, "left"), tui], vec![]);
+    let Attribution::Pane(p) = decide(&daemon_env, T_B, "/p2", &v) else {
+        panic!()
+    };
+    let env = p.env_for_hook(&daemon_env);
+    assert_eq!(env.get("ZMX_SESSION").map(String::as_str), Some("second"));
+}

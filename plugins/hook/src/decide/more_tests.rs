@@ -59,6 +59,7 @@ fn run(
         process: &process,
         previous,
         tmux: None,
+        zmx: None,
         now: previous
             .and_then(|p| p.written_at())
             .map(|t| t + chrono::Duration::seconds(60))
@@ -171,6 +172,7 @@ fn gemini_turn_events_count_as_our_moments() {
             process: &process,
             previous: Some(&first),
             tmux: None,
+            zmx: None,
             // A second after the last write: inside the refresh interval.
             now: first.written_at().unwrap() + chrono::Duration::seconds(1),
         })

@@ -66,6 +66,7 @@ fn run(
         process,
         previous,
         tmux: None,
+        zmx: None,
         // A minute after the previous record: past the refresh interval, so every call writes.
         now: previous
             .and_then(|p| p.written_at())
@@ -281,6 +282,7 @@ fn a_recent_record_is_not_rewritten_for_per_event_changes_only() {
             process,
             previous: Some(previous),
             tmux: None,
+            zmx: None,
             now: ts.parse().unwrap(),
         })
     };
@@ -307,6 +309,7 @@ fn a_recent_record_is_not_rewritten_for_per_event_changes_only() {
         process: &facts,
         previous: Some(&first),
         tmux: None,
+        zmx: None,
         now: "2026-12-01T00:00:05.000Z".parse().unwrap(),
     });
     assert!(matches!(stop, Decision::Write { journal: false, .. }));
@@ -422,6 +425,7 @@ fn the_previous_records_own_facts_answer_fresh_without_a_process_walk() {
                 process,
                 previous: Some(&first),
                 tmux: None,
+                zmx: None,
                 now: "2026-12-01T00:00:05.000Z".parse().unwrap(),
             })
         };

@@ -1,4 +1,4 @@
-//! Finding the `fake-agterm` binary from any package's tests.
+//! Finding the test kit's binaries (`fake-agterm`, `fake-zmx`) from any package's tests.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -6,12 +6,18 @@ use std::process::Command;
 /// The `fake-agterm` binary beside the running test (or bench), rebuilt with cargo when missing or older
 /// than the fake's sources (other packages' tests do not build this crate's binaries).
 pub fn fake_agterm_bin() -> PathBuf {
-    static BUILT: std::sync::Mutex<Option<PathBuf>> = std::sync::Mutex::new(None);
+    testkit_bin("fake-agterm")
+}
+
+/// The test kit's binary `name` beside the running test (or bench), rebuilt with cargo when missing or
+/// older than the kit's sources.
+pub fn testkit_bin(name: &str) -> PathBuf {
+    static BUILT: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(path) = built.as_ref() {
-        return path.clone();
+    let path = crate::paths::profile_dir().join(name);
+    if built.contains(&path) {
+        return path;
     }
-    let path = crate::paths::profile_dir().join("fake-agterm");
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let bin_time = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
     let stale = match bin_time {
@@ -24,19 +30,13 @@ pub fn fake_agterm_bin() -> PathBuf {
         let release = path.parent().is_some_and(|p| p.ends_with("release"));
         let status = Command::new(cargo)
             .current_dir(crate::paths::workspace_root())
-            .args([
-                "build",
-                "-p",
-                "agterm-backup-testkit",
-                "--bin",
-                "fake-agterm",
-            ])
+            .args(["build", "-p", "agterm-backup-testkit", "--bin", name])
             .args(release.then_some("--release"))
             .status()
             .expect("cargo runs");
-        assert!(status.success(), "cargo build --bin fake-agterm failed");
+        assert!(status.success(), "cargo build --bin {name} failed");
     }
-    *built = Some(path.clone());
+    built.push(path.clone());
     path
 }
 

@@ -1,0 +1,39 @@
+//! A [`Lookup`] over plain data, for unit tests: an environment, files by path, a password database entry.
+
+use crate::paths::Lookup;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+pub struct Fake {
+    pub env: HashMap<&'static str, &'static str>,
+    pub files: HashMap<PathBuf, String>,
+    /// The login shell the password database gives.
+    pub passwd: Option<&'static str>,
+}
+
+impl Lookup for Fake {
+    fn env(&self, key: &str) -> Option<String> {
+        self.env.get(key).map(|v| v.to_string())
+    }
+    fn read(&self, path: &Path) -> Option<String> {
+        self.files.get(path).cloned()
+    }
+    fn exists(&self, path: &Path) -> bool {
+        self.files.contains_key(path)
+    }
+    fn login_shell(&self) -> Option<String> {
+        self.passwd.map(String::from)
+    }
+}
+
+/// A fake with `env` and `files` (path, text), and no password database entry.
+pub fn fake(env: &[(&'static str, &'static str)], files: &[(&str, &str)]) -> Fake {
+    Fake {
+        env: env.iter().cloned().collect(),
+        files: files
+            .iter()
+            .map(|(p, t)| (PathBuf::from(p), t.to_string()))
+            .collect(),
+        passwd: None,
+    }
+}

@@ -1,0 +1,309 @@
+//! The rc file of the user's login shell: a marked block whose one line runs `agterm-backup init <shell>`
+//! in every interactive shell, so a pane rebuilt after a restart resumes its conversation as its shell
+//! starts (what the snippet does is `init`'s business; this module only wires it in and out).
+//!
+//! The line, for the binary's absolute path POSIX-quoted (which fish reads the same way):
+//! - zsh, bash: `eval "$('<binary>' init zsh)"` (`init bash`);
+//! - bash's `~/.profile`, which `sh` and `dash` read too: the same inside
+//!   `if [ -n "${BASH_VERSION-}" ]; then …; fi`, so only bash runs it;
+//! - fish: `'<binary>' init fish | source`.
+//!
+//! [`files`] says which files take the block. The block has the markers of the denylist's and the tmux
+//! config's. Unlike those, a file whose markers do not pair up (a lone marker, a second block) is refused
+//! with the line to fix: the file runs at every shell start, so nothing is guessed. Between our markers,
+//! comments and blank lines the user adds stay where they are (a refresh replaces only our line, `remove`
+//! keeps them); a command of the user's there is refused by `apply` (it may be our line edited, which
+//! would then run twice) and kept by `remove`.
+
+pub mod files;
+
+use crate::refusal::Refusal;
+use crate::status::TargetReport;
+use agterm_backup_core::quote::quote;
+use agterm_backup_denylist::{appended, body, lines_with_offsets, BLOCK_END, BLOCK_START};
+use std::ops::Range;
+
+/// Why the block is there, for the person who opens the file.
+const BLOCK_NOTE: &str = "# agterm-backup: a pane rebuilt after a restart resumes its conversation when its shell starts (AGTERM_BACKUP_AUTO=0 turns it off); `agterm-backup installer remove` takes this block out.";
+
+/// The guard around our line in a file `sh` reads too (bash's `~/.profile`).
+const BASH_ONLY_OPEN: &str = "if [ -n \"${BASH_VERSION-}\" ]; then ";
+const BASH_ONLY_CLOSE: &str = "; fi";
+
+/// A login shell we wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shell {
+    Zsh,
+    Bash,
+    Fish,
+}
+
+impl Shell {
+    /// Its name, as `init` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Shell::Zsh => "zsh",
+            Shell::Bash => "bash",
+            Shell::Fish => "fish",
+        }
+    }
+
+    /// The shell a login-shell path names (by its basename), or why it is not one we wire.
+    pub fn of_login(path: &str) -> Result<Shell, String> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        match name.trim_start_matches('-') {
+            "zsh" => Ok(Shell::Zsh),
+            "bash" => Ok(Shell::Bash),
+            "fish" => Ok(Shell::Fish),
+            _ => Err(format!(
+                "your login shell {path} is not one agterm-backup starts from (zsh, bash, fish); nothing written \
+                 to its files: run `agterm-backup restore` after a restart instead"
+            )),
+        }
+    }
+}
+
+/// One rc file we write, by the shell that reads it and its file name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RcFile {
+    pub shell: Shell,
+    /// The file's name (`.zshrc`, `.bashrc`, `.bash_profile`, `config.fish`, …).
+    pub name: &'static str,
+    /// `sh` and `dash` read it too (bash's `~/.profile`): our line runs under bash only.
+    pub read_by_sh: bool,
+}
+
+impl RcFile {
+    /// Our line for `binary`, exactly as written.
+    pub fn line(self, binary: &str) -> String {
+        let program = quote(binary);
+        match self.shell {
+            Shell::Fish => format!("{program} init fish | source"),
+            shell => {
+                let eval = format!("eval \"$({program} init {})\"", shell.name());
+                if self.read_by_sh {
+                    format!("{BASH_ONLY_OPEN}{eval}{BASH_ONLY_CLOSE}")
+                } else {
+                    eval
+                }
+            }
+        }
+    }
+
+    /// The binary path `line` names when it is our line for this file (any binary), else `None`.
+    pub fn binary_in(self, line: &str) -> Option<String> {
+        let line = line.trim();
+        let command = match self.shell {
+            Shell::Fish => line.strip_suffix("| source")?,
+            _ => {
+                let eval = if self.read_by_sh {
+                    line.strip_prefix(BASH_ONLY_OPEN)?
+                        .strip_suffix(BASH_ONLY_CLOSE)?
+                } else {
+                    line
+                };
+                eval.strip_prefix("eval \"$(")?.strip_suffix(")\"")?
+            }
+        };
+        crate::command::our_binary_running(command, "init", self.shell.name())
+    }
+
+    /// Our block for `binary`, exactly as written (LF, ending with a newline).
+    pub fn block(self, binary: &str) -> String {
+        format!(
+            "{BLOCK_START}\n{BLOCK_NOTE}\n{}\n{BLOCK_END}\n",
+            self.line(binary)
+        )
+    }
+}
+
+/// What a line between our markers is.
+#[derive(Debug, PartialEq, Eq)]
+enum Inside {
+    /// Our line (naming any binary).
+    Ours,
+    /// Our note, a comment or a blank line.
+    Comment,
+    /// A command of the user's.
+    Theirs,
+}
+
+fn classify(rc: RcFile, line: &str) -> Inside {
+    let line = body(line).trim();
+    if rc.binary_in(line).is_some() {
+        Inside::Ours
+    } else if line.is_empty() || line.starts_with('#') {
+        Inside::Comment
+    } else {
+        Inside::Theirs
+    }
+}
+
+/// Where our block sits (start marker line to end marker line, its newline included), `None` when there
+/// is none; refused when the markers do not pair up. A marker line counts with spaces around it (an
+/// editor's re-indent), so an edited marker is refused rather than taken for the user's comment.
+pub fn block_range(text: &str) -> Result<Option<Range<usize>>, Refusal> {
+    let line_of = |offset: usize| text[..offset].matches('\n').count() + 1;
+    let mut open: Option<usize> = None;
+    let mut found: Option<Range<usize>> = None;
+    for (here, line) in lines_with_offsets(text) {
+        let why = match (line.trim(), open, &found) {
+            (BLOCK_START, Some(start), _) => format!(
+                "a second `{BLOCK_START}` before the block opened at line {} ends; put back the `{BLOCK_END}` \
+                 line where that block ends, or delete one of them, then run again",
+                line_of(start)
+            ),
+            (BLOCK_START, None, Some(first)) => format!(
+                "a second agterm-backup block (the first starts at line {}); delete one, then run again",
+                line_of(first.start)
+            ),
+            (BLOCK_START, None, None) => {
+                open = Some(here);
+                continue;
+            }
+            (BLOCK_END, Some(start), _) => {
+                found = Some(start..here + line.len());
+                open = None;
+                continue;
+            }
+            (BLOCK_END, None, _) => format!(
+                "a `{BLOCK_END}` line without a `{BLOCK_START}` line above it; delete it, or put the start \
+                 line back where our block begins, then run again"
+            ),
+            _ => continue,
+        };
+        return Err(Refusal::at_offset(text, here, why));
+    }
+    if let Some(start) = open {
+        return Err(Refusal::at_offset(
+            text,
+            start,
+            format!(
+                "our block starts here but has no `{BLOCK_END}` line; add it back where the block ends, or \
+                 delete the block, then run again"
+            ),
+        ));
+    }
+    Ok(found)
+}
+
+/// `original` with our block for `binary` in place: our line refreshed where it is (the user's comments
+/// around it stay), else the block appended after a blank line. An absent file becomes the block.
+pub fn apply(rc: RcFile, original: Option<&str>, binary: &str) -> Result<String, Refusal> {
+    let Some(text) = original else {
+        return Ok(rc.block(binary));
+    };
+    let Some(range) = block_range(text)? else {
+        return Ok(appended(text, &rc.block(binary)));
+    };
+    let ours = rc.line(binary);
+    let mut out = text[..range.start].to_string();
+    let mut placed = false;
+    let lines: Vec<(usize, &str)> = lines_with_offsets(&text[range.clone()]).collect();
+    let last = lines.len() - 1;
+    for (i, &(offset, line)) in lines.iter().enumerate() {
+        if i == 0 {
+            out.push_str(line);
+            continue;
+        }
+        if i == last {
+            if !placed {
+                out.push_str(&ours);
+                out.push('\n');
+            }
+            out.push_str(line);
+            continue;
+        }
+        match classify(rc, line) {
+            // One line of ours, in the place of the first; a second would run the snippet twice.
+            Inside::Ours if !placed => {
+                out.push_str(&ours);
+                out.push_str(&line[body(line).len()..]);
+                placed = true;
+            }
+            Inside::Ours => {}
+            Inside::Comment => out.push_str(line),
+            Inside::Theirs => {
+                return Err(Refusal::at_offset(
+                    text,
+                    range.start + offset,
+                    format!(
+                        "`{}` between our markers is not our line; move it out of the block (above \
+                         `{BLOCK_START}`), then run again",
+                        body(line).trim().escape_debug()
+                    ),
+                ))
+            }
+        }
+    }
+    out.push_str(&text[range.end..]);
+    Ok(out)
+}
+
+/// `text` without our block (and the one blank line we put before it). Everything else stays, the
+/// user's lines between our markers included.
+pub fn remove(rc: RcFile, text: &str) -> Result<String, Refusal> {
+    let Some(range) = block_range(text)? else {
+        return Ok(text.to_string());
+    };
+    let lines: Vec<&str> = lines_with_offsets(&text[range.clone()])
+        .map(|(_, l)| l)
+        .collect();
+    let kept: String = lines[1..lines.len() - 1]
+        .iter()
+        .filter(|l| body(l) != BLOCK_NOTE && classify(rc, l) != Inside::Ours)
+        .copied()
+        .collect();
+    let mut start = range.start;
+    // The blank line `appended` puts before our block (not before one in a blank file).
+    if kept.is_empty() && text[..start].ends_with("\n\n") && !text[..start - 1].trim().is_empty() {
+        start -= 1;
+    }
+    Ok(format!("{}{kept}{}", &text[..start], &text[range.end..]))
+}
+
+/// Whether `text` holds a marker of ours (a whole block or half of one).
+pub fn has_ours(text: &str) -> bool {
+    lines_with_offsets(text).any(|(_, l)| matches!(l.trim(), BLOCK_START | BLOCK_END))
+}
+
+/// Fills `installer status`'s report of the rc file `text` for `binary`: `present` (our line, this
+/// binary), `outdated` (our line names another binary), `duplicate` (more than one line of ours),
+/// `partial` (our block without our line), `absent`, `unreadable` (markers that do not pair up).
+pub fn report(report: &mut TargetReport, rc: RcFile, text: Option<&str>, binary: &str) {
+    let text = text.unwrap_or("");
+    let range = match block_range(text) {
+        Ok(Some(range)) => range,
+        Ok(None) => {
+            report.state = "absent";
+            return;
+        }
+        Err(refusal) => {
+            report.state = "unreadable";
+            report.error = Some(
+                refusal
+                    .in_file(std::path::Path::new(&report.path))
+                    .to_string(),
+            );
+            return;
+        }
+    };
+    let binaries: Vec<String> = lines_with_offsets(&text[range])
+        .filter_map(|(_, l)| rc.binary_in(body(l)))
+        .collect();
+    report.state = match binaries.as_slice() {
+        [] => "partial",
+        [one] if one == binary => "present",
+        [_] => "outdated",
+        _ => "duplicate",
+    };
+    if report.state == "partial" {
+        report.warnings.push(format!(
+            "our block holds no `{}` line: run `agterm-backup installer apply --shell` to put it back",
+            rc.line(binary)
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests;

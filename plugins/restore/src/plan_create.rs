@@ -1,0 +1,65 @@
+//! Rows shared by a pane that is there and a zmx session to create (4–5, 13–14), and row 3d itself.
+
+use super::{Action, PlanInput, PlanRow, SkipReason};
+use agterm_backup_core::agent::AgentSpec;
+use agterm_backup_core::record::LiveRecord;
+use agterm_backup_core::resume::ResumeLine;
+use agterm_backup_core::terminal::PaneRef;
+
+/// Rows 4–5: the user ended the conversation (the newest word on it counts: the current record when it
+/// names the same one, or the pane that held it last), or another pane holds it.
+pub(super) fn ended_or_held(
+    rec: &LiveRecord,
+    newest: Option<&LiveRecord>,
+    held_by: Option<SkipReason>,
+) -> Option<SkipReason> {
+    let latest = newest.unwrap_or(rec);
+    if latest.ended_by_user() {
+        let reason = latest.end_reason().unwrap_or_default().to_string();
+        return Some(SkipReason::Ended { reason });
+    }
+    held_by
+}
+
+/// Rows 13–14: the transcript is on disk (never resume into a blank conversation) and a shell line can
+/// carry the directory and the flags.
+pub(super) fn resume_line(
+    input: &PlanInput<'_>,
+    spec: &AgentSpec,
+    rec: &LiveRecord,
+    shell_cwd: Option<&str>,
+) -> Result<ResumeLine, SkipReason> {
+    if let Some(what) = input.transcripts.missing(rec) {
+        return Err(SkipReason::TranscriptGone { what });
+    }
+    ResumeLine::build(spec, &rec.session_id, &rec.flags, &rec.agent_cwd, shell_cwd)
+        .map_err(|e| SkipReason::from_resume_error(&e))
+}
+
+/// Row 3d: a zmx session the reboot took comes back, created running its resume line (rows 4, 5, 13
+/// and 14 first; the rows about a pane's foreground have no pane to look at).
+pub(super) fn create_row(
+    input: &PlanInput<'_>,
+    mut row: PlanRow,
+    target: PaneRef,
+    rec: &LiveRecord,
+    spec: &AgentSpec,
+    newest: Option<&LiveRecord>,
+    held_by: Option<SkipReason>,
+) -> PlanRow {
+    row.pane_name = Some(target.session_id.clone());
+    row.target = Some(target);
+    if let Some(reason) = ended_or_held(rec, newest, held_by) {
+        return row.skip(reason);
+    }
+    match resume_line(input, spec, rec, None) {
+        Ok(resume) => {
+            row.action = Action::Create {
+                line: resume.line.clone(),
+                resume,
+            };
+            row
+        }
+        Err(reason) => row.skip(reason),
+    }
+}

@@ -1,0 +1,162 @@
+//! The login shell's rc files in `installer apply|remove|status`: which of them each command edits or
+//! shows, and the one question an interactive `apply` asks.
+//!
+//! `apply` adds the block with `--shell`, or when a person at a terminal says yes (the default answer);
+//! any other `apply` (a script, the README's set-up line without `--shell`) adds none, so a user's rc file
+//! is never edited unasked. A block already there is refreshed by every `apply` (a moved binary), and moved
+//! to the files the login shell reads now, unless `--no-shell`. `remove` and `status` look in the rc files
+//! of every shell we wire: the login shell may have changed since.
+
+use crate::cli::ApplyArgs;
+use agterm_backup_installer::engine::{self, Problem, Target};
+use agterm_backup_installer::paths::Process;
+use agterm_backup_installer::shell_rc::files;
+use agterm_backup_installer::TargetKind;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::Path;
+
+/// What `apply` does to the rc files.
+#[derive(Default)]
+pub struct ShellPlan {
+    /// Files that take (or keep, refreshed) our block.
+    pub apply: Vec<Target>,
+    /// Files of the login shell holding our block that it no longer reads as we wire it (a profile that
+    /// now sources `~/.bashrc`, a `~/.zshrc` beside a new `$ZDOTDIR`): the line would run twice, or never.
+    pub remove: Vec<Target>,
+    /// Why `--shell` could not be done.
+    pub problem: Option<Problem>,
+}
+
+/// The rc files `apply` edits: with `--shell`, a yes at the terminal, or a block of ours already in a
+/// file of the login shell (the user said yes before), the login shell's files; in every case the
+/// other files holding our block, refreshed.
+pub fn apply_plan(args: &ApplyArgs, binary: &Path) -> ShellPlan {
+    if args.no_shell {
+        return ShellPlan::default();
+    }
+    let held = files::holders(&Process, binary);
+    let interactive = !args.dry_run && std::io::stdin().is_terminal();
+    let login = match files::login_targets(&Process, binary) {
+        Ok(login) => login,
+        Err(why) => {
+            if interactive && !args.shell {
+                say!("shell     skipped: {why}");
+            }
+            let problem = args
+                .shell
+                .then(|| Problem::Failed(format!("--shell: {why}")));
+            return ShellPlan {
+                apply: held,
+                remove: Vec::new(),
+                problem,
+            };
+        }
+    };
+    let shell = |t: &Target| match t.kind {
+        TargetKind::ShellRc(rc) => Some(rc.shell),
+        _ => None,
+    };
+    let login_shell = shell(&login[0]);
+    let (same, others): (Vec<Target>, Vec<Target>) =
+        held.into_iter().partition(|t| shell(t) == login_shell);
+    let consent = args.shell || !same.is_empty() || (interactive && ask(&login));
+    if !consent {
+        if args.dry_run && std::io::stdin().is_terminal() {
+            say!(
+                "shell     {}: unchanged (`apply` asks about the shell line; add --shell to see it)",
+                login[0].path.display()
+            );
+        }
+        return ShellPlan {
+            apply: others,
+            ..ShellPlan::default()
+        };
+    }
+    let wired = all_or_refused(login.clone());
+    let remove = if wired == login {
+        same.into_iter()
+            .filter(|t| !login.iter().any(|l| l.path == t.path))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    ShellPlan {
+        apply: union(wired, others),
+        remove,
+        problem: None,
+    }
+}
+
+/// `login` itself, or only those of its files that are refused when any is: the shell's files are wired
+/// together (bash's `~/.bashrc` without its login file would resume in some panes only), and the
+/// refusals are reported by the plan as for any file.
+fn all_or_refused(login: Vec<Target>) -> Vec<Target> {
+    let refused: Vec<Target> = login
+        .iter()
+        .filter(|t| matches!(engine::plan_apply(t), Err(Problem::Refused(_))))
+        .cloned()
+        .collect();
+    if refused.is_empty() {
+        login
+    } else {
+        refused
+    }
+}
+
+/// The rc files `remove` takes our block out of: every one holding a marker of ours.
+pub fn remove_targets(binary: &Path) -> Vec<Target> {
+    files::holders(&Process, binary)
+}
+
+/// The rc files `status` shows: the login shell's, and any other holding a marker of ours.
+pub fn status_targets(binary: &Path) -> Vec<Target> {
+    let login = files::login_targets(&Process, binary).unwrap_or_default();
+    union(login, files::holders(&Process, binary))
+}
+
+fn union(mut first: Vec<Target>, second: Vec<Target>) -> Vec<Target> {
+    for t in second {
+        if !first.iter().any(|f| f.path == t.path) {
+            first.push(t);
+        }
+    }
+    first
+}
+
+/// Asks on the terminal whether to add the block to `login`'s files; yes unless the answer is no.
+fn ask(login: &[Target]) -> bool {
+    let names: Vec<String> = login.iter().map(|t| t.path.display().to_string()).collect();
+    let question = format!(
+        "Resume each pane's conversation as its shell starts after a restart? This adds a marked block with one \
+         line to {} (`installer remove` takes it out). [Y/n] ",
+        names.join(" and ")
+    );
+    eprint!(
+        "{}",
+        agterm_backup_core::printable::printable_lines(&question)
+    );
+    let _ = std::io::stderr().flush();
+    let mut answer = String::new();
+    let read = std::io::stdin().lock().read_line(&mut answer);
+    says_yes(read.ok().filter(|n| *n > 0).map(|_| answer.as_str()))
+}
+
+/// Whether an answer to [`ask`] is yes: Enter, `y` or `yes` (any case). No answer at all (end of input)
+/// is no.
+fn says_yes(answer: Option<&str>) -> bool {
+    answer.is_some_and(|a| matches!(a.trim().to_ascii_lowercase().as_str(), "" | "y" | "yes"))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn enter_and_yes_say_yes_anything_else_no() {
+        for yes in ["\n", "y\n", "Yes\r\n", " YES "] {
+            assert!(super::says_yes(Some(yes)), "{yes:?}");
+        }
+        for no in ["n\n", "no\n", "nope\n", "q\n"] {
+            assert!(!super::says_yes(Some(no)), "{no:?}");
+        }
+        assert!(!super::says_yes(None), "end of input");
+    }
+}

@@ -1,0 +1,15 @@
+//! zmx (neurosnap/zmx) as a terminal of agterm-backup, beside agterm and tmux. A zmx session is one
+//! pane: a daemon holding a pty, named, with a socket in one directory.
+//!
+//! - [`env`]: the session of the hook's environment (`$ZMX_SESSION`, the socket directory), for free.
+//! - [`command`]: `zmx …` with a deadline, `ZMX_DIR` set and the caller's own session unset.
+//! - [`list`]: `zmx list` rows (pure).
+//! - [`boot`]: the machine's boot time (the journal rule's cutoff for a session that is gone).
+//! - [`terminal`]: the socket directory as restore uses it: sessions with their foreground, typing
+//!   (`zmx send`), screens (`zmx history`), recreating a session (`zmx attach <name> <command>`).
+
+pub mod boot;
+pub mod command;
+pub mod env;
+pub mod list;
+pub mod terminal;

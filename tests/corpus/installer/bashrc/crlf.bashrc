@@ -1,0 +1,2 @@
+export PS1="\w $ "
+alias ..="cd .."

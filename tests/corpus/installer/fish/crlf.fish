@@ -1,0 +1,2 @@
+set -gx PAGER less
+alias ll "ls -l"

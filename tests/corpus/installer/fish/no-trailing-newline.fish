@@ -1,0 +1,1 @@
+fish_vi_key_bindings

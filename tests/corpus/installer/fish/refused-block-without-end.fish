@@ -1,0 +1,3 @@
+set -gx GOPATH ~/go
+# >>> agterm-backup >>>
+'/old/bin/agterm-backup' init fish | source

@@ -1,0 +1,2 @@
+﻿# saved by an editor that writes a BOM
+setopt autocd

@@ -1,0 +1,3 @@
+# edited on Windows
+export PATH="$HOME/bin:$PATH"
+alias ll="ls -la"

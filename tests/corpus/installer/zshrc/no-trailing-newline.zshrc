@@ -1,0 +1,2 @@
+export EDITOR=vim
+alias gs="git status"

@@ -1,0 +1,2 @@
+export LANG=de_DE.ä
+# latin-1 comment: über

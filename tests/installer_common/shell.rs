@@ -1,0 +1,83 @@
+//! Helpers of the shell rc tests: a binary folder on `PATH` the line names, a stub standing in for it,
+//! and the real shells started in the sandbox's HOME.
+
+use super::*;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub const NOTE: &str = "# agterm-backup: a pane rebuilt after a restart resumes its conversation when its shell starts (AGTERM_BACKUP_AUTO=0 turns it off); `agterm-backup installer remove` takes this block out.";
+
+/// A folder whose `agterm-backup` is this build (a symlink), first on `PATH`: apply names that path in
+/// the line, and [`stub_in`] can then stand in for the binary there.
+pub fn bin_dir(s: &Sandbox, name: &str) -> PathBuf {
+    let dir = s.dir.path().join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::os::unix::fs::symlink(binary(), dir.join("agterm-backup")).unwrap();
+    dir
+}
+
+/// `agterm-backup <args>` with `shell` as the login shell and `bin`'s binary on `PATH` (the only agent
+/// asked for, Gemini, is not installed: the rc files are all apply writes).
+pub fn run_as(s: &Sandbox, shell: &str, bin: &Path, args: &[&str]) -> Output {
+    s.command(&format!("{}:/usr/bin:/bin", bin.display()))
+        .env("SHELL", shell)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+pub fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}{}",
+        out.status.code(),
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    text(&out.stdout)
+}
+
+/// Replaces the binary in `bin` by a script whose `init <shell>` prints one command that says it ran.
+pub fn stub_in(bin: &Path) {
+    let path = bin.join("agterm-backup");
+    std::fs::remove_file(&path).unwrap();
+    std::fs::write(
+        &path,
+        "#!/bin/sh\n[ \"$1\" = init ] || exit 64\necho \"echo 'snippet ran: init $2'\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// How many times a shell started as `argv` in the sandbox's HOME evaluates our line for `shell`.
+pub fn evaluations(s: &Sandbox, argv: &[&str], shell: &str) -> usize {
+    let out = Command::new(argv[0])
+        .args(&argv[1..])
+        .env_clear()
+        .env("HOME", s.home())
+        .env("PATH", "/usr/bin:/bin")
+        .env("TERM", "dumb")
+        .current_dir(s.home())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    all.matches(&format!("snippet ran: init {shell}")).count()
+}
+
+pub fn block(line: &str) -> String {
+    format!("# >>> agterm-backup >>>\n{NOTE}\n{line}\n# <<< agterm-backup <<<\n")
+}
+
+pub fn zsh_line(bin: &Path) -> String {
+    format!("eval \"$('{}/agterm-backup' init zsh)\"", bin.display())
+}
+
+pub fn bash_line(bin: &Path) -> String {
+    format!("eval \"$('{}/agterm-backup' init bash)\"", bin.display())
+}
+
+pub fn corpus(name: &str) -> Vec<u8> {
+    std::fs::read(corpus_dir().join(name)).unwrap()
+}
