@@ -4,7 +4,8 @@
 //! the session already existed as it came to create it (a user's `zmx attach` won the race: zmx ignored
 //! our command), the same applies to the user's session. Either way one session, the line run once.
 
-use super::{find_pane, type_one, Outcome};
+use super::{find_pane, release, type_one, Outcome};
+use crate::once::{NotTaken, Trigger};
 use crate::plan::PlanRow;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::{Created, Terminal};
@@ -27,7 +28,19 @@ pub(super) fn create_one(
     if find_pane(&now, target).is_some() {
         return type_one(term, row, state).map(|before| (before, "typed"));
     }
-    match term.create(target, dir, line) {
+    // Once per launch, as for typing: the markers are held while the session is created, and given back
+    // when it was not ours to create (typing into the user's session takes them again) or failed.
+    if let Some(claim) = &row.claim {
+        claim.take(state, Trigger::Restore).map_err(|e| match e {
+            NotTaken::Taken(_) => Outcome::NotIdle(e.to_string()),
+            NotTaken::Io(_) => Outcome::Failed(e.to_string()),
+        })?;
+    }
+    let created = term.create(target, dir, line);
+    if !matches!(created, Ok(Created::Ours)) {
+        release(row, state);
+    }
+    match created {
         Ok(Created::Ours) => Ok((String::new(), "created the session, running")),
         Ok(Created::Theirs) => type_one(term, row, state).map(|before| (before, "typed")),
         Err(e) => Err(Outcome::Failed(format!(

@@ -269,3 +269,62 @@ fn a_user_attach_winning_the_race_gets_the_line_typed_once_or_nothing_when_busy(
     assert!(term.created.is_empty());
     assert_eq!(term.typed.len(), 1);
 }
+
+/// The plan of one gone session `api` in this boot's launch, with `resumed` already marked.
+fn gone_api_in_launch(resumed: crate::once::Resumed) -> (Vec<PlanRow>, LiveRecord) {
+    use crate::once::{LaunchId, TerminalTag, ThisLaunch, Trigger};
+    let rec = zmx_record(ID_A, "api", "2026-11-30T10:00:00Z");
+    let launch = ThisLaunch {
+        trigger: Trigger::Restore,
+        id: LaunchId::new(&TerminalTag::Zmx(DIR.into()), Some(ts(BOOT))),
+        resumed,
+    };
+    let c = [captured(Some(rec.clone()), vec![])];
+    let mut t = Transcripts::default();
+    t.paths.insert(rec.transcript_path.clone().unwrap());
+    let rows = plan(&PlanInput {
+        captured: &c,
+        panes: &[],
+        mode: None,
+        launched_at: Some(ts(BOOT)),
+        as_of: None,
+        now: Some(ts("2026-12-01T09:00:00Z")),
+        transcripts: &t,
+        launch: Some(&launch),
+    });
+    (rows, rec)
+}
+
+/// A session restore creates is brought back once per launch like a typed one: the row carries the
+/// markers, a marker taken already (a shell's start-up trigger, a racing restore) makes it `resumed`, and
+/// one taken between the plan and the create stops the create.
+#[test]
+fn a_created_session_takes_the_launch_markers_and_a_taken_one_creates_nothing() {
+    let (rows, rec) = gone_api_in_launch(Default::default());
+    assert!(rows[0].creates(), "{:#?}", rows[0]);
+    let claim = rows[0]
+        .claim
+        .clone()
+        .expect("a create row carries its claim");
+    assert_eq!(claim.session_id, ID_A);
+    let mut by_id = crate::once::Resumed::default();
+    by_id
+        .conversations
+        .insert((rec.agent.clone(), rec.session_id.clone()));
+    assert_eq!(code(&gone_api_in_launch(by_id).0[0]), "resumed");
+
+    // Executing: the create takes the markers; a second plan's row, whose marker is taken, creates nothing.
+    let tmp = tempfile::tempdir().unwrap();
+    let state = StateDir::at(tmp.path().join("s"));
+    let mut term = MockTerminal::new(TerminalInfo::default(), vec![]);
+    term.on_create = Some(Box::new(|_, _, panes| {
+        panes.push(listed("api", "2026-12-01T09:00:00Z", Some(&["claude"])));
+        Created::Ours
+    }));
+    type_plan(&mut term, &rows, &state, &fast(), &mut |_: &str| {});
+    assert_eq!(term.created.len(), 1);
+    let mut late = MockTerminal::new(TerminalInfo::default(), vec![]);
+    let out = type_plan(&mut late, &rows, &state, &fast(), &mut |_: &str| {});
+    assert!(late.created.is_empty(), "created twice: {:?}", late.created);
+    assert!(matches!(&out[0], Some(Outcome::NotIdle(_))), "{out:?}");
+}

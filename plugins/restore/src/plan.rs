@@ -352,16 +352,22 @@ fn plan_one(
                 line: resume.line.clone(),
                 resume,
             };
-            row.claim = input.launch.and_then(|l| l.id.clone()).map(|launch| Claim {
-                launch,
-                agent: rec.agent.clone(),
-                session_id: rec.session_id.clone(),
-                pane: c.key.clone(),
-            });
+            row.claim = claim_for(input, rec, &c.key);
             row
         }
         Err(reason) => row.skip(reason),
     }
+}
+
+/// The once-per-launch markers a row that starts `rec`'s conversation in pane `key` takes right before
+/// it does (none without a launch identity: `--as-of`-only plans, terminals that cannot say).
+fn claim_for(input: &PlanInput<'_>, rec: &LiveRecord, key: &PaneKey) -> Option<Claim> {
+    input.launch.and_then(|l| l.id.clone()).map(|launch| Claim {
+        launch,
+        agent: rec.agent.clone(),
+        session_id: rec.session_id.clone(),
+        pane: key.clone(),
+    })
 }
 
 /// Rows 11–12: why agterm cannot show that the pane sits at a shell — its terminal is not up

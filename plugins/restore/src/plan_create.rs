@@ -1,6 +1,6 @@
 //! Rows shared by a pane that is there and a zmx session to create (4–5, 13–14), and row 3d itself.
 
-use super::{Action, PlanInput, PlanRow, SkipReason};
+use super::{claim_for, cutoff, Action, PlanInput, PlanRow, SkipReason};
 use agterm_backup_core::agent::AgentSpec;
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::resume::ResumeLine;
@@ -52,12 +52,20 @@ pub(super) fn create_row(
     if let Some(reason) = ended_or_held(rec, newest, held_by) {
         return row.skip(reason);
     }
+    // 9b. Once per launch: a restore racing this one, or a shell's start-up trigger, brought it back.
+    if let Some(reason) = input
+        .launch
+        .and_then(|l| l.resumed_reason(input.captured, cutoff(input), &row.key, rec))
+    {
+        return row.skip(reason);
+    }
     match resume_line(input, spec, rec, None) {
         Ok(resume) => {
             row.action = Action::Create {
                 line: resume.line.clone(),
                 resume,
             };
+            row.claim = claim_for(input, rec, &row.key);
             row
         }
         Err(reason) => row.skip(reason),

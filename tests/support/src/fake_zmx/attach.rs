@@ -309,7 +309,7 @@ pub fn ensure_session(
         return Ok(false);
     }
     ctx.log("info", &format!("creating session={name}"));
-    let listener = UnixListener::bind(path).map_err(|e| Fail::Zig(bind_error_name(&e)))?;
+    let listener = bind_listening(path).map_err(|e| Fail::Zig(bind_error_name(&e)))?;
     let spec = DaemonSpec {
         name: name.to_string(),
         socket_path: path.to_string(),
@@ -331,9 +331,31 @@ pub fn ensure_session(
     Ok(true)
 }
 
+/// Binds the session's socket so that it appears at `path` already listening. zmx binds, then listens: a
+/// client connecting in between is refused, takes the fresh socket for a stale one, deletes it and
+/// creates a second daemon. That window is microseconds wide in zmx, but on a loaded test machine it
+/// decides races the tests assert on; so the fake binds a private name, listens, and hard-links it into
+/// place (`link` fails with `EEXIST` as `bind` would with `EADDRINUSE`: the same winner, the same loser).
+fn bind_listening(path: &str) -> std::io::Result<UnixListener> {
+    let Some(dir) = std::path::Path::new(path).parent() else {
+        return UnixListener::bind(path);
+    };
+    let private = dir.join(".creating");
+    let _ = std::fs::create_dir(&private);
+    let tmp = private.join(std::process::id().to_string());
+    let _ = std::fs::remove_file(&tmp);
+    let Ok(listener) = UnixListener::bind(&tmp) else {
+        // A socket dir too long for the private name: zmx's own order.
+        return UnixListener::bind(path);
+    };
+    let linked = std::fs::hard_link(&tmp, path);
+    let _ = std::fs::remove_file(&tmp);
+    linked.map(|()| listener)
+}
+
 fn bind_error_name(e: &std::io::Error) -> &'static str {
     match e.raw_os_error() {
-        Some(libc::EADDRINUSE) => "AddressInUse",
+        Some(libc::EADDRINUSE) | Some(libc::EEXIST) => "AddressInUse",
         _ => proto::connect_error_name(e),
     }
 }
