@@ -26,6 +26,10 @@ need_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 # Homebrew formula.
 missing=()
 for tool in tmux tmuxp zsh fish ruby; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
+# The shell-integration tests also start bash and dash as login shells, and answer the installer's
+# question on a real terminal made by util-linux `script` (Debian's bsdutils).
+for tool in bash dash; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
+command -v script >/dev/null 2>&1 || missing+=(bsdutils)
 if [ ${#missing[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     need_root apt-get update -qq
