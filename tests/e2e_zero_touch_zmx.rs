@@ -121,25 +121,27 @@ fn zmx_sessions_the_user_reattaches_resume_themselves_once_after_a_reboot() {
             "{name} gets nothing:\n{screen}"
         );
     }
-    let dry = t.restore(&["--terminal", "zmx", "--dry-run", "--json"]);
-    let plan: serde_json::Value = serde_json::from_slice(&dry.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&dry.stdout)));
-    // One plan per terminal asked (an array), or the plan itself.
-    let plan = plan
-        .as_array()
-        .and_then(|a| a.first())
-        .cloned()
-        .unwrap_or(plan);
+    let plan = t.dry_run_plan();
     let acting: Vec<&serde_json::Value> = plan["rows"]
         .as_array()
         .into_iter()
         .flatten()
         .filter(|r| r["action"] == "type" || r["action"] == "create")
         .collect();
-    assert!(
-        dry.status.success() && acting.is_empty(),
-        "restore --dry-run would act: {plan:#}"
-    );
+    assert!(acting.is_empty(), "restore --dry-run would act: {plan:#}");
+    for (name, _, id, _) in &comeback {
+        let row = plan["rows"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|r| r["session_id"] == *id);
+        let reason = row.map(|r| r["reason"].clone());
+        assert_eq!(
+            reason,
+            Some("already-running".into()),
+            "{name}: restore sees it running\n{plan:#}"
+        );
+    }
 }
 
 /// The absolute path of `program` on this process's PATH (zmx execs `$SHELL` as given).
