@@ -108,19 +108,9 @@ fn world(shell: &str, version: &str, mode: RestoreMode, lineup: &Lineup) -> Opti
     Some(world)
 }
 
-/// Who took the once-per-launch marker of the pane's conversation (`shell-start`, `restore`), if anyone:
-/// the state directory's `resumed/<launch>/conversation.<agent>.<id>`.
+/// Who took the once-per-launch marker of the pane's conversation (`shell-start`, `restore`), if anyone.
 fn resumed_by(world: &World, pane: &AgentPane) -> Vec<String> {
-    let name = format!("conversation.{}.{}", pane.agent_name(), pane.id);
-    let launches = std::fs::read_dir(world.rig.state_dir.join("resumed"));
-    launches
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|l| std::fs::read_to_string(l.path().join(&name)).ok())
-        .filter_map(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .map(|v| v["by"].as_str().unwrap_or_default().to_string())
-        .collect()
+    world.rig.resumed_by(pane.agent_name(), &pane.id)
 }
 
 /// After the restart (at `launched`): each pane's agent is in front within [`WITHIN`], the whole

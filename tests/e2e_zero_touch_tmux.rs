@@ -22,10 +22,9 @@ fn tmux_panes_resume_themselves_once_after_a_layout_rebuild() {
     let Some(t) = TmuxRig::new(&["alpha", "beta", "gamma", "delta"]) else {
         return;
     };
-    let ids = rebuilt_panes_come_back_once(&t, false);
-    for id in ids {
+    for (agent, id) in rebuilt_panes_come_back_once(&t, false) {
         assert_eq!(
-            markers(&t, &id),
+            t.rig.resumed_by(agent, &id),
             ["shell-start"],
             "{id}: the shell resumed it"
         );
@@ -41,32 +40,14 @@ fn the_resurrect_hook_and_the_shells_never_both_resume_a_pane() {
     let Some(t) = TmuxRig::new(&["alpha", "beta", "gamma", "delta"]) else {
         return;
     };
-    for id in rebuilt_panes_come_back_once(&t, true) {
-        assert_eq!(markers(&t, &id).len(), 1, "{id}: one taker");
+    for (agent, id) in rebuilt_panes_come_back_once(&t, true) {
+        assert_eq!(t.rig.resumed_by(agent, &id).len(), 1, "{id}: one taker");
     }
 }
 
-/// Who took the once-per-launch marker of conversation `id` (`shell-start` or `restore`).
-fn markers(t: &TmuxRig, id: &str) -> Vec<String> {
-    let launches = std::fs::read_dir(t.rig.state_dir.join("resumed"));
-    launches
-        .into_iter()
-        .flatten()
-        .flatten()
-        .flat_map(|l| std::fs::read_dir(l.path()).into_iter().flatten().flatten())
-        .filter(|f| {
-            let name = f.file_name().to_string_lossy().into_owned();
-            name.starts_with("conversation.") && name.ends_with(id)
-        })
-        .filter_map(|f| std::fs::read_to_string(f.path()).ok())
-        .filter_map(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .map(|v| v["by"].as_str().unwrap_or_default().to_string())
-        .collect()
-}
-
 /// The lineup, a reboot, resurrect's rebuild (and its hook, `with_hook`), and the checks every variant
-/// shares; returns the ids of the conversations that came back.
-fn rebuilt_panes_come_back_once(t: &TmuxRig, with_hook: bool) -> Vec<String> {
+/// shares; returns the agents and ids of the conversations that came back.
+fn rebuilt_panes_come_back_once(t: &TmuxRig, with_hook: bool) -> [(&'static str, String); 2] {
     let home = &t.rig.home.home;
     std::fs::write(home.join(".tmux.conf"), TMUX_CONF).unwrap();
     let bin = quote(&t.bin.display().to_string());
@@ -178,7 +159,10 @@ fn rebuilt_panes_come_back_once(t: &TmuxRig, with_hook: bool) -> Vec<String> {
         .filter(|r| r["action"] == "type")
         .collect();
     assert!(typed.is_empty(), "restore --dry-run would type: {plan:#}");
-    vec![id(&alpha).to_string(), id(&beta).to_string()]
+    [
+        ("claude", id(&alpha).to_string()),
+        ("codex", id(&beta).to_string()),
+    ]
 }
 
 fn id(record: &serde_json::Value) -> &str {

@@ -82,14 +82,7 @@ fn zmx_sessions_come_back_resumed_after_a_reboot() {
     t.zmx.wait_gone("closed", Duration::from_secs(15));
     std::thread::sleep(Duration::from_millis(500));
 
-    let dry = t.restore(&["--terminal", "zmx", "--dry-run", "--json"]);
-    let plan: serde_json::Value = serde_json::from_slice(&dry.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&dry.stdout)));
-    let plan = plan
-        .as_array()
-        .and_then(|a| a.first())
-        .cloned()
-        .unwrap_or(plan);
+    let plan = t.dry_run_plan();
     let action = |name: &str| {
         plan["rows"]
             .as_array()

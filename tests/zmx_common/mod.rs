@@ -237,6 +237,26 @@ impl ZmxRig {
             .unwrap()
     }
 
+    /// `restore --terminal zmx --dry-run --json`'s plan (it must succeed and print JSON: one plan per
+    /// terminal asked, an array, or the plan itself).
+    pub fn dry_run_plan(&self) -> Value {
+        let dry = self.restore(&["--terminal", "zmx", "--dry-run", "--json"]);
+        let said = || {
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(&dry.stdout),
+                String::from_utf8_lossy(&dry.stderr)
+            )
+        };
+        assert!(dry.status.success(), "restore --dry-run: {}", said());
+        let plan: Value =
+            serde_json::from_slice(&dry.stdout).unwrap_or_else(|e| panic!("{e}: {}", said()));
+        plan.as_array()
+            .and_then(|a| a.first())
+            .cloned()
+            .unwrap_or(plan)
+    }
+
     /// The live session's pty process (`zmx list`'s `pid`).
     pub fn session_pid(&self, name: &str) -> Option<u32> {
         self.zmx.session(name)?.get("pid")?.parse().ok()

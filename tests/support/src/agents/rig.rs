@@ -167,6 +167,21 @@ impl Rig {
             .collect()
     }
 
+    /// Who took the once-per-launch marker of `agent`'s conversation `id` (`shell-start`, `restore`), in
+    /// every launch so far: the state directory's `resumed/<launch>/conversation.<agent>.<id>`.
+    pub fn resumed_by(&self, agent: &str, id: &str) -> Vec<String> {
+        let name = format!("conversation.{agent}.{id}");
+        let launches = std::fs::read_dir(self.state_dir.join("resumed"));
+        launches
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|l| std::fs::read_to_string(l.path().join(&name)).ok())
+            .filter_map(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .map(|v| v["by"].as_str().unwrap_or_default().to_string())
+            .collect()
+    }
+
     /// Waits until a payload the agent sent satisfies `pred` and returns it; panics with every payload seen
     /// on timeout.
     pub fn wait_payload(
