@@ -175,7 +175,8 @@ impl Run<'_> {
             return Ok(json(&[]));
         }
         if !args.yes {
-            confirm(to_type)?;
+            let to_create = rows.iter().filter(|r| r.creates()).count();
+            confirm(&what_to_do(to_type - to_create, to_create))?;
         }
         let mut progress = ConsoleProgress::new(args.json);
         let outcomes = type_plan(&mut *term, rows, self.state, &opts, &mut progress);
@@ -227,15 +228,29 @@ pub fn use_color() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
+/// What a restore is about to do, for its question: `type 2 resume line(s) into the panes above`, `create
+/// 1 session(s) running its resume line`, or both.
+fn what_to_do(typed: usize, created: usize) -> String {
+    let typing = format!("type {typed} resume line(s) into the panes above");
+    let creating = format!("create {created} session(s), each running its resume line");
+    match (typed, created) {
+        (_, 0) => typing,
+        (0, _) => creating,
+        _ => format!("{typing} and {creating}"),
+    }
+}
+
 /// Asks once on the terminal; refuses (exit 2) when stdin is not one.
-fn confirm(count: usize) -> CliResult {
+fn confirm(what: &str) -> CliResult {
     let stdin = std::io::stdin();
     if !stdin.is_terminal() {
         return Err(CliError::refused(format!(
-            "stdin is not a terminal, so nobody can confirm typing {count} resume line(s): rerun with --yes (or --dry-run to only see the plan)"
+            "stdin is not a terminal, so nobody can confirm: {what}; rerun with --yes (or --dry-run to only see the plan)"
         )));
     }
-    eprint!("Type {count} resume line(s) into the panes above? [y/N] ");
+    let mut question = what.to_string();
+    question[..1].make_ascii_uppercase();
+    eprint!("{question}? [y/N] ");
     let _ = std::io::stderr().flush();
     let mut answer = String::new();
     stdin
@@ -299,5 +314,26 @@ impl Progress for ConsoleProgress {
         );
         let _ = std::io::stderr().flush();
         self.status_shown = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::what_to_do;
+
+    #[test]
+    fn the_question_names_what_is_typed_and_what_is_created() {
+        assert_eq!(
+            what_to_do(2, 0),
+            "type 2 resume line(s) into the panes above"
+        );
+        assert_eq!(
+            what_to_do(0, 1),
+            "create 1 session(s), each running its resume line"
+        );
+        assert_eq!(
+            what_to_do(1, 3),
+            "type 1 resume line(s) into the panes above and create 3 session(s), each running its resume line"
+        );
     }
 }

@@ -71,7 +71,7 @@ pub fn footer(ctx: &PlanContext, rows: &[PlanRow]) -> String {
     let mut out = String::new();
     if ctx.journal_rule() == "off" {
         out.push_str(
-            "journal rule off: agterm's launch time is unknown, so a record written after this launch \
+            "journal rule off: the terminal's launch time is unknown, so a record written after this launch \
              is not told apart from the one before it; pass --as-of <time|snapshot> to set the cutoff\n",
         );
     }
