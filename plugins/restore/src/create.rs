@@ -4,8 +4,7 @@
 //! the session already existed as it came to create it (a user's `zmx attach` won the race: zmx ignored
 //! our command), the same applies to the user's session. Either way one session, the line run once.
 
-use super::{find_pane, release, type_one, Outcome};
-use crate::once::{NotTaken, Trigger};
+use super::{find_pane, release, take_claim, type_one, Outcome};
 use crate::plan::PlanRow;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::{Created, Terminal};
@@ -30,12 +29,7 @@ pub(super) fn create_one(
     }
     // Once per launch, as for typing: the markers are held while the session is created, and given back
     // when it was not ours to create (typing into the user's session takes them again) or failed.
-    if let Some(claim) = &row.claim {
-        claim.take(state, Trigger::Restore).map_err(|e| match e {
-            NotTaken::Taken(_) => Outcome::NotIdle(e.to_string()),
-            NotTaken::Io(_) => Outcome::Failed(e.to_string()),
-        })?;
-    }
+    take_claim(row, state)?;
     let created = term.create(target, dir, line);
     if !matches!(created, Ok(Created::Ours)) {
         release(row, state);

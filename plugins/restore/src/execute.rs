@@ -224,17 +224,24 @@ fn type_one(term: &mut dyn Terminal, row: &PlanRow, state: &StateDir) -> Result<
         .map_err(|e| Outcome::Failed(format!("could not write the resume script: {e}")))?;
     // Once per launch: a shell's start-up trigger (or another restore) that brought the conversation
     // back first holds its marker, and then nothing is typed.
-    if let Some(claim) = &row.claim {
-        claim.take(state, Trigger::Restore).map_err(|e| match e {
-            NotTaken::Taken(_) => Outcome::NotIdle(e.to_string()),
-            NotTaken::Io(_) => Outcome::Failed(e.to_string()),
-        })?;
-    }
+    take_claim(row, state)?;
     term.type_text(target, &format!("{line}\n")).map_err(|e| {
         release(row, state);
         Outcome::Failed(format!("typing failed: {e}"))
     })?;
     Ok(screen)
+}
+
+/// Takes the row's once-per-launch markers (none to take without a launch identity). Taken already: the
+/// pane is not ours to start the conversation in.
+fn take_claim(row: &PlanRow, state: &StateDir) -> Result<(), Outcome> {
+    let Some(claim) = &row.claim else {
+        return Ok(());
+    };
+    claim.take(state, Trigger::Restore).map_err(|e| match e {
+        NotTaken::Taken(_) => Outcome::NotIdle(e.to_string()),
+        NotTaken::Io(_) => Outcome::Failed(e.to_string()),
+    })
 }
 
 /// Gives back the row's once-per-launch markers.
