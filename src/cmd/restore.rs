@@ -11,7 +11,8 @@ use agterm_backup_restore::connect::connect;
 use agterm_backup_restore::cutoff::parse_as_of;
 use agterm_backup_restore::dialog::answer_keys;
 use agterm_backup_restore::execute::{type_plan, ExecOptions, Progress};
-use agterm_backup_restore::gather::{gather_in, scopes_with_records, Scope};
+use agterm_backup_restore::gather::{gather_for, scopes_with_records, Scope};
+use agterm_backup_restore::once::Trigger;
 use agterm_backup_restore::render::{footer, table, to_json};
 use agterm_backup_tmux::command::TmuxServer;
 use agterm_backup_tmux::terminal::{
@@ -140,13 +141,14 @@ impl Run<'_> {
             Scope::Zmx { .. } => "zmx's",
         };
         let opts = ExecOptions::from_env(self.answer, env);
-        let mut planned = gather_in(
+        let mut planned = gather_for(
             &mut *term,
             self.state,
             self.as_of,
             opts.realize_timeout,
             &env,
             scope,
+            Trigger::Restore,
         )
         .map_err(|e| CliError::failure(format!("{UNREACHABLE} {what} panes: {e}")))?;
         planned.context.dry_run = args.dry_run;

@@ -163,31 +163,19 @@ pub fn gather(
     realize_wait: Duration,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Planned, TerminalError> {
-    gather_in(term, state, as_of, realize_wait, env, &Scope::Agterm)
-}
-
-/// Plans a restore of the panes `scope` holds against its running terminal.
-pub fn gather_in(
-    term: &mut dyn Terminal,
-    state: &StateDir,
-    as_of: Option<DateTime<Utc>>,
-    realize_wait: Duration,
-    env: &dyn Fn(&str) -> Option<String>,
-    scope: &Scope,
-) -> Result<Planned, TerminalError> {
     gather_for(
         term,
         state,
         as_of,
         realize_wait,
         env,
-        scope,
+        &Scope::Agterm,
         Trigger::Restore,
     )
 }
 
-/// Plans for `trigger` (restore, or one shell's start): [`gather_in`] with this launch's once-per-launch
-/// markers read for the plan (`once.rs`).
+/// Plans the panes `scope` holds against its running terminal, for `trigger` (restore, or one shell's
+/// start), with this launch's once-per-launch markers read for the plan (`once.rs`).
 pub fn gather_for(
     term: &mut dyn Terminal,
     state: &StateDir,
