@@ -19,6 +19,7 @@ use agterm_backup_core::terminal::TerminalInfo;
 use agterm_backup_core::terminal::{PaneRef, PaneView, ScreenRange, Terminal, TerminalError};
 use agterm_backup_hook::pane_env::Env;
 use agterm_backup_hook::terminal_pane::{find, resolve, FoundPane};
+use agterm_backup_restore::execute::find_pane;
 use agterm_backup_restore::gather::{gather_for, Scope};
 use agterm_backup_restore::once::Trigger;
 use agterm_backup_restore::plan::{Action, PlanRow};
@@ -223,15 +224,14 @@ fn nothing_to_resume(state: &StateDir, key: &PaneKey) -> bool {
             .is_some_and(|j| j.len() < 1 << 20 && parse_journal(&j).iter().all(one_conversation))
 }
 
-/// The row whose target is the asking pane: its `type` row if it has one, else the first that names it.
+/// The row whose target is the asking pane (found as restore finds a row's pane before typing): its
+/// `type` row if it has one, else the first that names it.
 fn own_row<'a>(rows: &'a [PlanRow], panes: &[PaneView], found: &FoundPane) -> Option<&'a PlanRow> {
-    let own = panes.iter().find(|p| found.shows(p))?;
     let mine = |r: &&PlanRow| {
-        r.target.as_ref().is_some_and(|t| {
-            t.session_id.eq_ignore_ascii_case(&own.session_id)
-                && t.role == own.role
-                && t.pane_id == own.pane_id
-        })
+        r.target
+            .as_ref()
+            .and_then(|t| find_pane(panes, t))
+            .is_some_and(|p| found.shows(p))
     };
     let mut named = rows.iter().filter(mine);
     let first = named.clone().next();
