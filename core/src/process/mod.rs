@@ -133,17 +133,20 @@ pub fn locate_agent(
     Located { agent, enclosing }
 }
 
+/// `start` and its ancestors, nearest first: at most [`MAX_WALK_DEPTH`] of them, never init (pid 1) or
+/// pid 0, and ending where a parent cannot be read. The walk every "which process above us" question takes.
+pub fn ancestors(src: &dyn ProcessSource, start: u32) -> impl Iterator<Item = u32> + '_ {
+    std::iter::successors(Some(start), move |&pid| src.parent(pid))
+        .take(MAX_WALK_DEPTH)
+        .take_while(|&pid| pid > 1)
+}
+
 fn find_agent(src: &dyn ProcessSource, spec: &AgentSpec, start: u32) -> Option<AgentProcess> {
-    let mut pid = start;
-    for _ in 0..MAX_WALK_DEPTH {
-        if pid <= 1 {
-            return None;
-        }
+    for pid in ancestors(src, start) {
         let argv = src.argv(pid)?;
         if agent_args(spec, &argv).is_some() {
             return Some(AgentProcess { pid, argv });
         }
-        pid = src.parent(pid)?;
     }
     None
 }
@@ -154,18 +157,13 @@ fn enclosing_agent(
     agent_pid: u32,
 ) -> Option<(u32, &'static str)> {
     let mut in_wrappers = true;
-    let mut pid = src.parent(agent_pid)?;
-    for _ in 0..MAX_WALK_DEPTH {
-        if pid <= 1 {
-            return None;
-        }
+    for pid in ancestors(src, src.parent(agent_pid)?) {
         let argv = src.argv(pid)?;
         match which_agent(&argv) {
             Some(other) if in_wrappers && other.name == spec.name => {}
             Some(other) => return Some((pid, other.name)),
             None => in_wrappers = false,
         }
-        pid = src.parent(pid)?;
     }
     None
 }

@@ -19,7 +19,7 @@ use crate::skip::Skip;
 use agterm_backup_core::pane::tmux::TmuxPane;
 use agterm_backup_core::pane::zmx::ZmxSession;
 use agterm_backup_core::pane::PaneKey;
-use agterm_backup_core::process::{ProcessSource, MAX_WALK_DEPTH};
+use agterm_backup_core::process::{ancestors, ProcessSource};
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::PaneView;
 use agterm_backup_tmux::command::TmuxServer;
@@ -93,11 +93,7 @@ impl FoundPane {
 /// The nearest ancestor of `start` (itself included) that is a zmx daemon (a fork of `zmx attach` or
 /// `zmx run`, its argv unchanged) or a tmux server (`tmux`, or the `tmux: server (…)` title it sets).
 fn innermost(src: &dyn ProcessSource, start: u32) -> Option<Multiplexer> {
-    let mut pid = start;
-    for _ in 0..MAX_WALK_DEPTH {
-        if pid <= 1 {
-            return None;
-        }
+    for pid in ancestors(src, start) {
         let argv = src.argv(pid).unwrap_or_default();
         let program = argv
             .first()
@@ -106,7 +102,7 @@ fn innermost(src: &dyn ProcessSource, start: u32) -> Option<Multiplexer> {
         match program {
             Some("tmux") => return Some(Multiplexer::Tmux),
             Some("zmx") => return Some(Multiplexer::Zmx),
-            _ => pid = src.parent(pid)?,
+            _ => {}
         }
     }
     None
