@@ -209,12 +209,23 @@ pub struct RestoreArgs {
     pub terminal: Option<TerminalArg>,
 }
 
-/// A terminal agterm-backup restores into.
+/// A terminal agterm-backup restores into (one row of the registry each).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TerminalArg {
     Agterm,
     Tmux,
     Zmx,
+}
+
+impl TerminalArg {
+    pub fn kind(self) -> agterm_backup_core::pane::TerminalKind {
+        use agterm_backup_core::pane::TerminalKind;
+        match self {
+            TerminalArg::Agterm => TerminalKind::Agterm,
+            TerminalArg::Tmux => TerminalKind::Tmux,
+            TerminalArg::Zmx => TerminalKind::Zmx,
+        }
+    }
 }
 
 #[derive(Debug, Args, Clone)]
