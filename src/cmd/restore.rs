@@ -62,13 +62,15 @@ pub fn run(args: RestoreArgs, socket: Option<PathBuf>) -> CliResult {
                     false => println!("{}", printable_lines(&line)),
                 }
             }
+            // One terminal, or a refusal (nobody to confirm): the error as it is, with its code.
+            Err(e) if scopes.len() == 1 || e.code != 1 => return Err(e),
             Err(e) => failures.push(format!("{}: {}", scope.label(), e.message)),
         }
     }
     if args.json {
-        // One terminal asked by name: its document alone (as before several terminals).
-        let doc = match (args.terminal, docs.len()) {
-            (Some(_), 1) => docs.remove(0),
+        // One terminal: its document alone (as before several terminals); several: an array.
+        let doc = match (scopes.len(), docs.len()) {
+            (1, 1) => docs.remove(0),
             _ => serde_json::Value::Array(docs),
         };
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
