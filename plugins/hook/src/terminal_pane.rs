@@ -30,10 +30,11 @@ use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::process::{ancestors, ProcessSource};
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::PaneView;
-use agterm_backup_tmux::command::TmuxServer;
-use agterm_backup_tmux::env::TmuxEnv;
-use agterm_backup_tmux::name::NameCache;
-use agterm_backup_zmx::env::ZmxEnv;
+use agterm_backup_terminals::tmux::command::TmuxServer;
+use agterm_backup_terminals::tmux::env::TmuxEnv;
+use agterm_backup_terminals::tmux::name::NameCache;
+use agterm_backup_terminals::zmx::env::ZmxEnv;
+use agterm_backup_terminals::Scope;
 use std::time::Duration;
 
 /// How long the hook waits for tmux to tell a pane's name (once per pane and server, or per write).
@@ -99,6 +100,26 @@ impl FoundPane {
 }
 
 impl FoundPane {
+    /// The registry's scope of this pane, and the pane's name within it (a tmux `%N`, a zmx session
+    /// name, agterm's session id).
+    pub fn place(&self) -> (Scope, String) {
+        match self {
+            FoundPane::Agterm(p) => (Scope::Agterm, p.session.clone()),
+            FoundPane::Tmux(t) => (
+                Scope::Tmux {
+                    socket: t.socket.clone(),
+                },
+                t.pane_id.clone(),
+            ),
+            FoundPane::Zmx(z) => (
+                Scope::Zmx {
+                    dir: z.socket_dir.clone(),
+                },
+                z.name.clone(),
+            ),
+        }
+    }
+
     /// Whether a process on the terminal device `own_tty` (its controlling tty,
     /// [`controlling_tty`](agterm_backup_core::pane::tty::controlling_tty)) is this pane's own shell,
     /// not one that inherited the pane's environment. Asks tmux or zmx for the pane's tty (one short
@@ -112,14 +133,10 @@ impl FoundPane {
                 let in_screen = env.get("STY").is_some_and(|s| !s.is_empty());
                 !other_terminal && !in_screen
             }
-            FoundPane::Tmux(t) => {
-                let server = TmuxServer::new(&t.socket, TMUX_BUDGET);
+            FoundPane::Tmux(_) | FoundPane::Zmx(_) => {
+                let (scope, pane) = self.place();
                 own_tty.is_some()
-                    && agterm_backup_tmux::tty::pane_tty(&server, &t.pane_id) == own_tty
-            }
-            FoundPane::Zmx(z) => {
-                let dir = agterm_backup_zmx::command::ZmxDir::new(&z.socket_dir, TMUX_BUDGET);
-                own_tty.is_some() && agterm_backup_zmx::tty::session_tty(&dir, &z.name) == own_tty
+                    && agterm_backup_terminals::pane_tty(&scope, &pane, TMUX_BUDGET) == own_tty
             }
         }
     }

@@ -2,7 +2,7 @@
 //! transcripts, then call [`plan`].
 
 use crate::load::captured_panes;
-use crate::once::{LaunchId, TerminalTag, ThisLaunch, Trigger};
+use crate::once::{LaunchId, ThisLaunch, Trigger};
 use crate::plan::{cutoff, plan, Action, CapturedPane, PlanInput, PlanRow, SkipReason};
 use crate::render::PlanContext;
 use crate::transcripts::{codex_home, Transcripts};
@@ -98,15 +98,6 @@ fn multiplexer_scope(rec: &LiveRecord) -> Option<Scope> {
     Scope::of_record(rec).filter(|s| *s != Scope::Agterm)
 }
 
-/// The terminal part of `scope`'s launch markers.
-pub fn terminal_tag(scope: &Scope) -> TerminalTag {
-    match scope {
-        Scope::Agterm => TerminalTag::Agterm,
-        Scope::Tmux { socket } => TerminalTag::Tmux(socket.clone()),
-        Scope::Zmx { dir } => TerminalTag::Zmx(dir.clone()),
-    }
-}
-
 /// Every terminal the state directory holds records of (agterm first, then each tmux server, then each
 /// zmx socket directory).
 pub fn scopes_with_records(state: &StateDir) -> Vec<Scope> {
@@ -174,11 +165,7 @@ pub fn gather_for(
     trigger: Trigger,
 ) -> Result<Planned, TerminalError> {
     let info = term.info()?;
-    let launch = ThisLaunch::read(
-        state,
-        trigger,
-        LaunchId::new(&terminal_tag(scope), info.launched_at),
-    );
+    let launch = ThisLaunch::read(state, trigger, LaunchId::new(scope, info.launched_at));
     let cut = as_of.or(info.launched_at);
     let mut captured = captured_panes(state, cut);
     captured.retain(|c| holds(scope, c));

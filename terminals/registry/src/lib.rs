@@ -16,6 +16,14 @@ pub use scope::Scope;
 use agterm_backup_core::pane::TerminalKind;
 use agterm_backup_core::terminal::Terminal;
 use std::path::Path;
+use std::time::Duration;
+
+/// The terminals' own crates, for the code that speaks one terminal's language (the hook's pane name
+/// cache, agterm's pins, the tmux config's hook line): reached through the registry, never named
+/// elsewhere.
+pub use agterm_backup_agterm as agterm;
+pub use agterm_backup_tmux as tmux;
+pub use agterm_backup_zmx as zmx;
 
 /// A lookup of environment variables (empty values are the caller's to filter).
 pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
@@ -33,6 +41,10 @@ pub struct Row {
     pub named: fn(explicit: Option<&Path>, env: Env) -> Scope,
     /// The terminal behind one of its scopes; the error says where we looked.
     pub open: fn(scope: &Scope, explicit: Option<&Path>, env: Env) -> Opened,
+    /// The terminal device (`st_rdev`) of pane `pane` (a tmux `%N`, a zmx session name) of one
+    /// instance, asked within `budget`: what proves a shell is that pane's own. `None`: unknown, or a
+    /// terminal that reports no tty (agterm).
+    pub tty: fn(scope: &Scope, pane: &str, budget: Duration) -> Option<u64>,
 }
 
 /// Every terminal, in the order they are shown.
@@ -42,18 +54,21 @@ pub static ROWS: [Row; 3] = [
         here: scope::agterm_here,
         named: scope::agterm_named,
         open: scope::open_agterm,
+        tty: |_, _, _| None,
     },
     Row {
         kind: TerminalKind::Tmux,
         here: scope::tmux_here,
         named: scope::tmux_named,
         open: scope::open_tmux,
+        tty: scope::tmux_tty,
     },
     Row {
         kind: TerminalKind::Zmx,
         here: scope::zmx_here,
         named: scope::zmx_named,
         open: scope::open_zmx,
+        tty: scope::zmx_tty,
     },
 ];
 
@@ -68,6 +83,11 @@ pub fn row(kind: TerminalKind) -> &'static Row {
 /// (the caller passes it for that scope alone).
 pub fn open(scope: &Scope, explicit: Option<&Path>, env: Env) -> Opened {
     (row(scope.kind()).open)(scope, explicit, env)
+}
+
+/// The terminal device of pane `pane` of `scope` (see [`Row::tty`]).
+pub fn pane_tty(scope: &Scope, pane: &str, budget: Duration) -> Option<u64> {
+    (row(scope.kind()).tty)(scope, pane, budget)
 }
 
 /// The scope `--terminal <kind>` names.

@@ -125,6 +125,15 @@ pub(crate) fn open_zmx(scope: &Scope, _explicit: Option<&Path>, env: Env) -> cra
     )))
 }
 
+pub(crate) fn tmux_tty(scope: &Scope, pane: &str, budget: std::time::Duration) -> Option<u64> {
+    let server = TmuxServer::new(scope.place()?, budget);
+    agterm_backup_tmux::tty::pane_tty(&server, pane)
+}
+
+pub(crate) fn zmx_tty(scope: &Scope, name: &str, budget: std::time::Duration) -> Option<u64> {
+    agterm_backup_zmx::tty::session_tty(&ZmxDir::new(scope.place()?, budget), name)
+}
+
 fn is_socket(p: &Path) -> bool {
     use std::os::unix::fs::FileTypeExt;
     std::fs::metadata(p).is_ok_and(|m| m.file_type().is_socket())
