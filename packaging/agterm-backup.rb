@@ -5,7 +5,7 @@
 #   brew install --HEAD agterm-backup/tap/agterm-backup   (latest main)
 # After installing, wire the hooks once:  agterm-backup installer apply
 class AgtermBackup < Formula
-  desc "Resume Claude Code and Codex sessions in agterm panes after a restart"
+  desc "Resume AI coding agents in agterm, tmux and zmx panes after a restart"
   homepage "https://github.com/agterm-backup/agterm-backup"
   url "https://github.com/agterm-backup/agterm-backup/releases/download/v0.1.0/agterm-backup-0.1.0.tar.gz"
   # packaging/release.sh writes the real url and checksum of the release tarball.

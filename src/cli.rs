@@ -8,16 +8,17 @@ use std::path::PathBuf;
 #[command(
     name = "agterm-backup",
     version,
-    about = "Brings Claude Code and Codex back, resumed, in every agterm pane after a restart",
-    long_about = "Brings Claude Code and Codex back, resumed, in every agterm pane after a restart.\n\n\
-A hook records which conversation runs in which pane; after agterm restarts, each pane gets the same \
-conversation back, in the directory the agent worked in, with its launch flags.",
-    after_help = "Examples:\n  agterm-backup installer apply      # once: wire the hook into Claude Code and Codex\n  agterm-backup status               # what is captured, pane by pane\n  agterm-backup restore              # after a restart: resume every captured pane"
+    about = "Brings AI coding agents (Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code, opencode) back, resumed, in the panes of agterm, tmux and zmx after a restart",
+    long_about = "Brings AI coding agents (Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code, opencode) back, \
+resumed, in the panes of agterm, tmux and zmx after a restart.\n\n\
+A hook records which conversation runs in which pane; after the terminal restarts (agterm, a tmux server \
+rebuilt by tmux-resurrect, zmx sessions after a reboot), each pane gets the same conversation back, in the \
+directory the agent worked in, with its launch flags.",
+    after_help = "Examples:\n  agterm-backup installer apply      # once: wire the hook into every installed agent\n  agterm-backup status               # each terminal, and what is captured pane by pane\n  agterm-backup restore              # after a restart: resume every captured pane\n  agterm-backup restore --terminal tmux --yes   # what the tmux-resurrect hook runs"
 )]
 pub struct Cli {
-    /// agterm's control socket (default: $AGTERM_SOCKET, $AGTERM_STATE_DIR/agterm.sock, then agterm's
-    /// Application Support folder)
-    #[arg(long, global = true, value_name = "PATH")]
+    /// Same as the subcommand's `--socket` (kept for `agterm-backup --socket PATH <command>`)
+    #[arg(long, value_name = "PATH", hide = true)]
     pub socket: Option<PathBuf>,
 
     #[command(subcommand)]
@@ -26,7 +27,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Wire the capture hook into Claude Code, Codex and agterm's denylist, or take it out
+    /// Wire the capture hook into the agents (Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code,
+    /// opencode), agterm's denylist, tmux-resurrect and your shell, or take it out
     #[command(subcommand)]
     Installer(InstallerCommand),
 
@@ -44,23 +46,27 @@ pub enum Command {
     )]
     Hook(HookArgs),
 
-    /// Show what is captured for each pane and what a restore would do
-    #[command(after_help = "Example:\n  agterm-backup status --json | jq '.panes[]'")]
+    /// Show each terminal (agterm, every tmux server and zmx socket directory), what is captured in each
+    /// pane and what a restore would do
+    #[command(
+        after_help = "Examples:\n  agterm-backup status\n  agterm-backup status --json | jq '.panes[] | select(.terminal == \"tmux\")'"
+    )]
     Status(StatusArgs),
 
-    /// Resume every captured agent in the panes agterm brought back
+    /// Resume every captured agent in the panes agterm, tmux or zmx brought back
     #[command(
         after_help = "Examples:\n  agterm-backup restore --dry-run     # show the plan, type nothing\n  agterm-backup restore --yes         # no question asked\n  agterm-backup restore --as-of 2026-12-01T09:00:00Z\n  agterm-backup restore --terminal tmux --yes   # what the tmux-resurrect hook runs\n  agterm-backup restore --terminal zmx --yes    # zmx sessions after a reboot"
     )]
     Restore(RestoreArgs),
 
-    /// Answer Claude's "resume from summary?" question in panes waiting on it
+    /// Answer Claude Code's "resume from summary?" question in every pane waiting on it (agterm, tmux,
+    /// zmx)
     #[command(
-        after_help = "Example:\n  agterm-backup answer --choice 2     # resume the full session as-is"
+        after_help = "Examples:\n  agterm-backup answer --dry-run      # which panes are waiting\n  agterm-backup answer --choice 2     # resume the full session as-is"
     )]
     Answer(AnswerArgs),
 
-    /// Freeze the records and agterm's pane tree into a snapshot
+    /// Freeze the records and every terminal's panes (agterm, tmux, zmx) into a snapshot
     #[command(
         after_help = "Example:\n  agterm-backup snap --harvest        # also recover ids from pane scrollback"
     )]
@@ -98,7 +104,8 @@ pub enum Command {
 
 #[derive(Debug, Subcommand)]
 pub enum InstallerCommand {
-    /// Add the hook to each agent's config and claude/codex to agterm's restore denylist
+    /// Add the hook to each agent's config, claude/codex to agterm's restore denylist, restore to
+    /// tmux-resurrect's post-restore hook and (asked) the shell line
     #[command(
         alias = "install",
         after_help = "Examples:\n  agterm-backup installer apply --dry-run\n  agterm-backup installer apply --agents claude\n  agterm-backup installer apply --shell      # also the line in your shell's rc file"
@@ -162,11 +169,20 @@ pub struct JsonArgs {
 
 #[derive(Debug, Args, Clone)]
 pub struct HookArgs {
-    /// The agent whose hook this is (claude, codex, …)
+    /// The agent whose hook this is (claude, codex, gemini, copilot, qwen, opencode)
     pub agent: String,
     /// Ignored: the hook never fails on unexpected words
     #[arg(hide = true, trailing_var_arg = true, allow_hyphen_values = true)]
     pub rest: Vec<String>,
+}
+
+/// `--socket` where agterm is asked.
+#[derive(Debug, Args, Clone, Default)]
+pub struct AgtermSocket {
+    /// agterm's control socket (default: $AGTERM_SOCKET, $AGTERM_STATE_DIR/agterm.sock, then the
+    /// platform's: ~/Library/Application Support/agterm/agterm.sock on macOS)
+    #[arg(long, value_name = "PATH")]
+    pub socket: Option<PathBuf>,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -174,6 +190,8 @@ pub struct StatusArgs {
     /// Machine-readable output
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub agterm: AgtermSocket,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -207,14 +225,29 @@ pub struct RestoreArgs {
     /// $TMPDIR/zmx-<uid>))
     #[arg(long, value_enum, value_name = "TERMINAL")]
     pub terminal: Option<TerminalArg>,
+    /// agterm's control socket; with `--terminal tmux` the tmux server's socket, with `--terminal zmx`
+    /// the zmx socket directory
+    #[arg(long, value_name = "PATH")]
+    pub socket: Option<PathBuf>,
 }
 
-/// A terminal agterm-backup restores into.
+/// A terminal agterm-backup restores into (one row of the registry each).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TerminalArg {
     Agterm,
     Tmux,
     Zmx,
+}
+
+impl TerminalArg {
+    pub fn kind(self) -> agterm_backup_core::pane::TerminalKind {
+        use agterm_backup_core::pane::TerminalKind;
+        match self {
+            TerminalArg::Agterm => TerminalKind::Agterm,
+            TerminalArg::Tmux => TerminalKind::Tmux,
+            TerminalArg::Zmx => TerminalKind::Zmx,
+        }
+    }
 }
 
 #[derive(Debug, Args, Clone)]
@@ -225,13 +258,18 @@ pub struct AnswerArgs {
     /// Which option to pick (2 = resume the full session as-is)
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub choice: u8,
+    #[command(flatten)]
+    pub agterm: AgtermSocket,
 }
 
 #[derive(Debug, Args, Clone)]
 pub struct SnapArgs {
-    /// Also recover conversations that ran before the hook existed, from pane scrollback
+    /// Also recover Claude Code conversations that ran before the hook existed, from agterm panes'
+    /// scrollback
     #[arg(long)]
     pub harvest: bool,
+    #[command(flatten)]
+    pub agterm: AgtermSocket,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -269,6 +307,8 @@ pub struct ShellStartArgs {
     /// The shell asking (the line it gets is valid in all three)
     #[arg(long, value_enum)]
     pub shell: InitShell,
+    #[command(flatten)]
+    pub agterm: AgtermSocket,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -289,6 +329,8 @@ pub struct ShellAnswerArgs {
     pub pane_id: Option<String>,
     #[arg(long)]
     pub choice: u8,
+    #[command(flatten)]
+    pub agterm: AgtermSocket,
 }
 
 #[derive(Debug, Args, Clone)]

@@ -1,6 +1,7 @@
 //! Which pane a record belongs to, in which terminal.
 
 pub mod tmux;
+pub mod tty;
 pub mod zmx;
 
 use serde::{Deserialize, Serialize};

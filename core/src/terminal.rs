@@ -1,7 +1,7 @@
 //! The seam between agterm-backup and the terminal it restores into.
 //!
-//! agterm (`agterm_backup_agterm::terminal::AgtermTerminal`), tmux (`agterm_backup_tmux::terminal::TmuxTerminal`)
-//! and zmx (`agterm_backup_zmx::terminal::ZmxTerminal`) implement [`Terminal`]. Planning code consumes only the plain data here
+//! Each terminal of the registry (`terminals/registry`: agterm, tmux, zmx) implements [`Terminal`] in
+//! its own folder under `terminals/`. Planning code consumes only the plain data here
 //! ([`TerminalInfo`], [`PaneView`]), so it is tested without any socket.
 
 use crate::pane::tmux::TmuxPane;
@@ -81,6 +81,40 @@ pub struct PaneView {
     /// A zmx session's identity (socket directory, name, its daemon's start): what zmx records join on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zmx: Option<ZmxSession>,
+}
+
+impl PaneView {
+    /// How a person recognises the pane: a tmux pane by its place (`tmux work:0.1`), a zmx session by
+    /// its name (`zmx api`), an agterm pane by its session's name and role (`api · right`, else the
+    /// session id's first 8 characters).
+    pub fn label(&self) -> String {
+        if let Some(t) = &self.tmux {
+            return format!("tmux {}", t.target());
+        }
+        if let Some(z) = &self.zmx {
+            return format!("zmx {}", z.name);
+        }
+        match self.session_name.as_deref().filter(|n| !n.is_empty()) {
+            Some(name) => format!("{name} · {}", self.role),
+            None => format!(
+                "{}… · {}",
+                self.session_id.get(..8).unwrap_or(&self.session_id),
+                self.role
+            ),
+        }
+    }
+
+    /// Whether `target` (a row's pane, or a pane being answered) addresses this pane: by the pane id
+    /// where both have one (a tmux `%N`, a zmx session's key, agterm's persistent token), else by
+    /// session and role.
+    pub fn is(&self, target: &PaneRef) -> bool {
+        match (&self.pane_id, &target.pane_id) {
+            (Some(mine), Some(theirs)) => mine.eq_ignore_ascii_case(theirs),
+            _ => {
+                self.session_id.eq_ignore_ascii_case(&target.session_id) && self.role == target.role
+            }
+        }
+    }
 }
 
 /// Addresses one pane for typing, reading or pinning.

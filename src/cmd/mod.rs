@@ -26,14 +26,33 @@ pub fn run(cli: Cli) -> CliResult {
             agterm_backup_hook::run_from_env(&a.agent);
             Ok(())
         }
-        Command::Status(a) => status::run(a, socket),
-        Command::Restore(a) => restore::run(a, socket),
-        Command::Answer(a) => answer::run(a, socket),
-        Command::Snap(a) => snap::run(a, socket),
+        // `--socket` after the command, else before it (as older releases took it).
+        Command::Status(a) => {
+            let socket = a.agterm.socket.clone().or(socket);
+            status::run(a, socket)
+        }
+        Command::Restore(a) => {
+            let socket = a.socket.clone().or(socket);
+            restore::run(a, socket)
+        }
+        Command::Answer(a) => {
+            let socket = a.agterm.socket.clone().or(socket);
+            answer::run(a, socket)
+        }
+        Command::Snap(a) => {
+            let socket = a.agterm.socket.clone().or(socket);
+            snap::run(a, socket)
+        }
         Command::Timer(a) => timer::run(a),
         Command::Init(a) => init::run(a),
-        Command::ShellStart(a) => shell_start::run(a, socket),
-        Command::ShellAnswer(a) => shell_answer::run(a, socket),
+        Command::ShellStart(a) => {
+            let socket = a.agterm.socket.clone().or(socket);
+            shell_start::run(a, socket)
+        }
+        Command::ShellAnswer(a) => {
+            let socket = a.agterm.socket.clone().or(socket);
+            shell_answer::run(a, socket)
+        }
         Command::Completions(a) => completions::run(a),
         Command::Man => completions::man(),
     }

@@ -7,20 +7,12 @@ use crate::{CliError, CliResult};
 use agterm_backup_core::printable::{printable, printable_lines, printable_path};
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::Terminal;
-use agterm_backup_restore::connect::connect;
 use agterm_backup_restore::cutoff::parse_as_of;
 use agterm_backup_restore::dialog::answer_keys;
 use agterm_backup_restore::execute::{type_plan, ExecOptions, Progress};
 use agterm_backup_restore::gather::{gather_for, scopes_with_records, Scope};
 use agterm_backup_restore::once::Trigger;
 use agterm_backup_restore::render::{footer, table, to_json};
-use agterm_backup_tmux::command::TmuxServer;
-use agterm_backup_tmux::terminal::{
-    socket_path as tmux_socket_path, TmuxTerminal, CLI_TIMEOUT as TMUX_CLI_TIMEOUT,
-};
-use agterm_backup_zmx::boot::boot_time;
-use agterm_backup_zmx::command::ZmxDir;
-use agterm_backup_zmx::terminal::{ZmxTerminal, CLI_TIMEOUT as ZMX_CLI_TIMEOUT};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -48,32 +40,40 @@ pub fn run(args: RestoreArgs, socket: Option<PathBuf>) -> CliResult {
         as_of,
         answer,
     };
-    if let [scope] = scopes.as_slice() {
-        let doc = run.restore_in(scope, socket)?;
-        if let Some(doc) = doc {
-            println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
-        }
-        return Ok(());
-    }
-    // Several terminals: each one that is running; one that is not is named and passed over.
+    // Each terminal that is running; one that is not is one line, not a failure — unless
+    // `--terminal` named it and it has records to restore.
     let (mut docs, mut failures) = (Vec::new(), Vec::new());
     for scope in &scopes {
-        let socket = matches!(scope, Scope::Agterm)
-            .then(|| socket.clone())
-            .flatten();
-        match run.restore_in(scope, socket) {
+        let explicit = socket.clone().filter(|_| match args.terminal {
+            Some(_) => true,
+            None => *scope == Scope::Agterm,
+        });
+        match run.restore_in(scope, explicit) {
             Ok(doc) => docs.extend(doc),
             Err(e) if e.code == 1 && e.message.starts_with(UNREACHABLE) => {
-                eprintln!("{}: {}; skipped", scope.label(), e.message)
+                let named = args.terminal.is_some();
+                if named && scopes_with_records(&state).contains(scope) {
+                    failures.push(e.message);
+                    continue;
+                }
+                let line = format!("{} is not running: {}", scope.label(), e.message);
+                match args.json {
+                    true => eprintln!("{}", printable_lines(&line)),
+                    false => println!("{}", printable_lines(&line)),
+                }
             }
+            // One terminal, or a refusal (nobody to confirm): the error as it is, with its code.
+            Err(e) if scopes.len() == 1 || e.code != 1 => return Err(e),
             Err(e) => failures.push(format!("{}: {}", scope.label(), e.message)),
         }
     }
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&docs).unwrap_or_default()
-        );
+        // One terminal: its document alone (as before several terminals); several: an array.
+        let doc = match (scopes.len(), docs.len()) {
+            (1, 1) => docs.remove(0),
+            _ => serde_json::Value::Array(docs),
+        };
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
     }
     match failures.is_empty() {
         true => Ok(()),
@@ -84,8 +84,8 @@ pub fn run(args: RestoreArgs, socket: Option<PathBuf>) -> CliResult {
 /// The start of the error a terminal that is not running gives.
 const UNREACHABLE: &str = "could not read";
 
-/// The terminals to act on: the one named by `--terminal`, else every one with records (agterm when
-/// there are none, as before tmux support).
+/// The terminals to act on: the one named by `--terminal` (with tmux `--socket` names the server, with
+/// zmx the socket directory), else every one with records (agterm when there are none).
 fn chosen_scopes(
     terminal: Option<TerminalArg>,
     socket: Option<&std::path::Path>,
@@ -93,19 +93,7 @@ fn chosen_scopes(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Vec<Scope> {
     match terminal {
-        Some(TerminalArg::Agterm) => vec![Scope::Agterm],
-        Some(TerminalArg::Tmux) => {
-            let path = tmux_socket_path(socket.map(PathBuf::from), env);
-            vec![Scope::Tmux {
-                socket: path.display().to_string(),
-            }]
-        }
-        Some(TerminalArg::Zmx) => {
-            let dir = socket.map(|p| p.display().to_string());
-            vec![Scope::Zmx {
-                dir: dir.unwrap_or_else(agterm_backup_core::pane::zmx::socket_dir_here),
-            }]
-        }
+        Some(t) => vec![agterm_backup_terminals::named(t.kind(), socket, env)],
         None => {
             let with = scopes_with_records(state);
             if with.is_empty() {
@@ -134,12 +122,14 @@ impl Run<'_> {
     ) -> Result<Option<serde_json::Value>, CliError> {
         let args = self.args;
         let env = |k: &str| std::env::var(k).ok();
-        let mut term = open_terminal(scope, socket, &env)?;
-        let what = match scope {
-            Scope::Agterm => "agterm's",
-            Scope::Tmux { .. } => "tmux's",
-            Scope::Zmx { .. } => "zmx's",
-        };
+        let mut term = open_terminal(scope, socket, &env).map_err(|e| {
+            CliError::failure(format!(
+                "{UNREACHABLE} {}'s panes: {}",
+                scope.kind(),
+                e.message
+            ))
+        })?;
+        let what = format!("{}'s", scope.kind());
         let opts = ExecOptions::from_env(self.answer, env);
         let mut planned = gather_for(
             &mut *term,
@@ -200,23 +190,14 @@ impl Run<'_> {
     }
 }
 
-/// The terminal a scope acts on: agterm behind its socket (`--socket`, else the environment's), one
-/// tmux server, or one zmx socket directory.
+/// The terminal a scope acts on, from the registry: agterm behind its socket (`--socket`, else the
+/// environment's), one tmux server, or one zmx socket directory.
 pub fn open_terminal(
     scope: &Scope,
     socket: Option<PathBuf>,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Box<dyn Terminal>, CliError> {
-    Ok(match scope {
-        Scope::Agterm => Box::new(connect(socket.as_deref()).map_err(CliError::failure)?),
-        Scope::Tmux { socket } => {
-            Box::new(TmuxTerminal::new(TmuxServer::new(socket, TMUX_CLI_TIMEOUT)))
-        }
-        Scope::Zmx { dir } => Box::new(ZmxTerminal::new(
-            ZmxDir::new(dir, ZMX_CLI_TIMEOUT),
-            boot_time(env),
-        )),
-    })
+    agterm_backup_terminals::open(scope, socket.as_deref(), env).map_err(CliError::failure)
 }
 
 /// The state directory, or a failure that says how to name one.

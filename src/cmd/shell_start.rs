@@ -86,6 +86,14 @@ fn decide(env: &Env, socket: Option<PathBuf>, deadline: Instant) -> Option<Resum
     let found = find(env, &*src, std::os::unix::process::parent_id()).ok()?;
     let state = StateDir::resolve(|k| env.get(k).cloned())?;
     let scope = fast_path(&found, &state)?;
+    // The pane the environment names, proven by this shell's tty (an inherited environment is not).
+    let own_tty = agterm_backup_core::pane::tty::controlling_tty(std::process::id());
+    if !found.is_own(env, own_tty) {
+        return log(
+            &state,
+            "not this pane's own terminal (an inherited environment)",
+        );
+    }
     let lookup = |k: &str| env.get(k).cloned();
     let mut term = OwnPrompt {
         inner: open_terminal(&scope, socket.clone(), &lookup).ok()?,

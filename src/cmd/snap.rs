@@ -1,24 +1,29 @@
-//! `agterm-backup snap [--harvest]`: freeze the records and agterm's pane tree into a snapshot.
+//! `agterm-backup snap [--harvest]`: freeze the records and every terminal's panes (agterm, each tmux
+//! server and zmx socket directory with records or named by the environment) into a snapshot.
 
 use crate::cli::SnapArgs;
 use crate::cmd::restore::state_dir;
 use crate::{CliError, CliResult};
 use agterm_backup_core::printable::{printable_lines, printable_path};
-use agterm_backup_core::terminal::Terminal;
-use agterm_backup_restore::connect::connect;
-use agterm_backup_restore::snapshot::{self, KEEP};
+use agterm_backup_restore::gather::{scopes_with_records, Scope};
+use agterm_backup_restore::snapshot::{self, Reached, KEEP};
 use std::path::PathBuf;
 
 pub fn run(args: SnapArgs, socket: Option<PathBuf>) -> CliResult {
     let state = state_dir()?;
     let env = |k: &str| std::env::var(k).ok();
-    let mut connected = connect(socket.as_deref());
-    let term = match connected.as_mut() {
-        Ok(t) => Ok(t as &mut dyn Terminal),
-        Err(e) => Err(e.clone()),
-    };
-    // agterm not running still freezes the records: they are what restore needs most.
-    let (snap, at) = snapshot::take(&state, term, args.harvest, &env);
+    let scopes =
+        agterm_backup_terminals::everywhere(socket.as_deref(), &env, &scopes_with_records(&state));
+    let reached: Vec<Reached> = scopes
+        .into_iter()
+        .map(|scope| {
+            let explicit = socket.as_deref().filter(|_| scope == Scope::Agterm);
+            let term = agterm_backup_terminals::open(&scope, explicit, &env);
+            (scope, term)
+        })
+        .collect();
+    // A terminal not running still freezes the records: they are what restore needs most.
+    let (snap, at) = snapshot::take(&state, reached, args.harvest, &env);
     let path = snapshot::write(&state, &snap, at, KEEP).map_err(|e| {
         CliError::failure(format!(
             "could not write the snapshot in {}: {e}",
@@ -36,11 +41,18 @@ pub fn run(args: SnapArgs, socket: Option<PathBuf>) -> CliResult {
         snap.records.len(),
         snap.panes.len()
     );
-    if let Some(e) = &snap.error {
-        println!(
-            "note: no pane tree in this snapshot: {}",
-            printable_lines(e)
-        );
+    for t in &snap.terminals {
+        if let Some(e) = &t.error {
+            let place = t
+                .place
+                .as_deref()
+                .map_or(String::new(), |p| format!(" ({p})"));
+            let note = format!(
+                "note: no pane tree of {}{place} in this snapshot: {e}",
+                t.terminal
+            );
+            println!("{}", printable_lines(&note));
+        }
     }
     Ok(())
 }

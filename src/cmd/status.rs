@@ -1,42 +1,84 @@
-//! `agterm-backup status [--json]`: hooks, the running agterm, and what is captured per pane.
+//! `agterm-backup status [--json]`: hooks, each terminal (agterm, every tmux server and zmx socket
+//! directory with records or named by the environment), and what is captured per pane.
 
 use crate::cli::StatusArgs;
 use crate::cmd::restore::state_dir;
 use crate::{CliError, CliResult};
-use agterm_backup_core::terminal::Terminal;
+use agterm_backup_core::record::{LiveRecord, PinOutcome};
+use agterm_backup_core::terminal::{PaneView, TerminalInfo};
 use agterm_backup_installer::paths::{self, Process};
 use agterm_backup_installer::status as installer_status;
-use agterm_backup_restore::connect::connect;
-use agterm_backup_restore::gather::{current_records, gather, pin_outcomes, plan_offline};
-use agterm_backup_restore::status::{build, render, HookState, StatusInput};
+use agterm_backup_restore::gather::{
+    current_records, gather_for, pin_outcomes, plan_offline, scopes_with_records, Scope,
+};
+use agterm_backup_restore::once::Trigger;
+use agterm_backup_restore::plan::PlanRow;
+use agterm_backup_restore::status::{build_all, render, HookState, Section};
 use std::path::PathBuf;
 use std::time::Duration;
+
+/// What one terminal instance answered (or why not), its panes and its plan.
+struct Looked {
+    scope: Scope,
+    info: Result<TerminalInfo, String>,
+    panes: Vec<PaneView>,
+    rows: Vec<PlanRow>,
+    current: Vec<Option<LiveRecord>>,
+    outcomes: Vec<Option<PinOutcome>>,
+}
 
 pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
     let state = state_dir()?;
     let env = |k: &str| std::env::var(k).ok();
     let (hooks, denylist_ok) = hook_states();
-    let mut term = connect(socket.as_deref());
-    let planned = match term.as_mut() {
-        Ok(t) => gather(t as &mut dyn Terminal, &state, None, Duration::ZERO, &env)
-            .map_err(|e| e.to_string()),
-        Err(e) => Err(e.clone()),
-    };
-    let (terminal, panes, rows) = match &planned {
-        Ok(p) => (Ok(&p.info), p.panes.clone(), p.rows.clone()),
-        Err(e) => (Err(e.clone()), Vec::new(), plan_offline(&state, &env)),
-    };
-    let current = current_records(&state, &rows);
-    let outcomes = pin_outcomes(&current);
-    let mut report = build(StatusInput {
-        hooks,
-        denylist_ok,
-        terminal,
-        panes: &panes,
-        rows: &rows,
-        pin_outcomes: &outcomes,
-        current: &current,
-    });
+    let scopes =
+        agterm_backup_terminals::everywhere(socket.as_deref(), &env, &scopes_with_records(&state));
+    let looked: Vec<Looked> = scopes
+        .into_iter()
+        .map(|scope| {
+            let explicit = socket.as_deref().filter(|_| scope == Scope::Agterm);
+            let planned =
+                agterm_backup_terminals::open(&scope, explicit, &env).and_then(|mut t| {
+                    gather_for(
+                        &mut *t,
+                        &state,
+                        None,
+                        Duration::ZERO,
+                        &env,
+                        &scope,
+                        Trigger::Restore,
+                    )
+                    .map_err(|e| e.to_string())
+                });
+            let (info, panes, rows) = match planned {
+                Ok(p) => (Ok(p.info), p.panes, p.rows),
+                // Not running: one line, and its records planned with no pane.
+                Err(e) => (Err(e), Vec::new(), plan_offline(&state, &scope, &env)),
+            };
+            let current = current_records(&state, &rows);
+            let outcomes = pin_outcomes(&current);
+            Looked {
+                scope,
+                info,
+                panes,
+                rows,
+                current,
+                outcomes,
+            }
+        })
+        .collect();
+    let sections: Vec<Section<'_>> = looked
+        .iter()
+        .map(|l| Section {
+            scope: l.scope.clone(),
+            terminal: l.info.as_ref().map_err(Clone::clone),
+            panes: &l.panes,
+            rows: &l.rows,
+            pin_outcomes: &l.outcomes,
+            current: &l.current,
+        })
+        .collect();
+    let mut report = build_all(hooks, denylist_ok, &sections);
     report.warnings.extend(unattributed_codex(&state));
     report.warnings.extend(dropped_flags(&state));
     if args.json {

@@ -7,13 +7,13 @@
 //! shell will start. agterm's answer is the feature test: `invalid request: …` means a build without pins
 //! (before 0.16); `result.text` means stored, but the rerun setting is off (or Live/Fresh mode is active).
 
-use agterm_backup_agterm::{
-    AgtermError, Client, PaneSelector, PinAction, Reply, Request, Timeouts,
-};
 use agterm_backup_core::agent;
 use agterm_backup_core::record::{LiveRecord, PinOutcome};
 use agterm_backup_core::resume::ResumeLine;
 use agterm_backup_core::state::StateDir;
+use agterm_backup_terminals::agterm::{
+    AgtermError, Client, PaneSelector, PinAction, Reply, Request, Timeouts,
+};
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};

@@ -13,6 +13,14 @@
 //! zmx session passes `ZMX_SESSION` on to its panes, a zmx daemon created from a tmux pane keeps
 //! `TMUX`/`TMUX_PANE`. Only then is the process tree asked (a few `/proc` reads, no program run): the
 //! nearest ancestor that is a zmx daemon or a tmux server is the innermost. With neither found, tmux.
+//!
+//! **Proven, not assumed.** The environment is inherited: VS Code started from a pane, a second terminal
+//! app, `screen` inside a pane all carry the pane's variables. The hook takes the environment's word (it
+//! runs on every event and must stay cheap; an agent's record names the conversation either way), but a
+//! shell about to *run* a pane's conversation first proves it is that pane ([`FoundPane::is_own`]): its
+//! controlling terminal is the pane's tty (tmux's `#{pane_tty}`, the pty of the zmx session's first
+//! process). agterm reports no tty, so there the proof is the environment agterm's surfaces set and
+//! nothing else does: no other terminal's `TERM_PROGRAM`, no `screen` (`STY`) around the shell.
 
 use crate::pane_env::{Env, PaneEnv};
 use crate::skip::Skip;
@@ -22,10 +30,11 @@ use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::process::{ancestors, ProcessSource};
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::PaneView;
-use agterm_backup_tmux::command::TmuxServer;
-use agterm_backup_tmux::env::TmuxEnv;
-use agterm_backup_tmux::name::NameCache;
-use agterm_backup_zmx::env::ZmxEnv;
+use agterm_backup_terminals::tmux::command::TmuxServer;
+use agterm_backup_terminals::tmux::env::TmuxEnv;
+use agterm_backup_terminals::tmux::name::NameCache;
+use agterm_backup_terminals::zmx::env::ZmxEnv;
+use agterm_backup_terminals::Scope;
 use std::time::Duration;
 
 /// How long the hook waits for tmux to tell a pane's name (once per pane and server, or per write).
@@ -86,6 +95,49 @@ impl FoundPane {
                 .zmx
                 .as_ref()
                 .is_some_and(|s| s.socket_dir == z.socket_dir && s.name == z.name),
+        }
+    }
+}
+
+impl FoundPane {
+    /// The registry's scope of this pane, and the pane's name within it (a tmux `%N`, a zmx session
+    /// name, agterm's session id).
+    pub fn place(&self) -> (Scope, String) {
+        match self {
+            FoundPane::Agterm(p) => (Scope::Agterm, p.session.clone()),
+            FoundPane::Tmux(t) => (
+                Scope::Tmux {
+                    socket: t.socket.clone(),
+                },
+                t.pane_id.clone(),
+            ),
+            FoundPane::Zmx(z) => (
+                Scope::Zmx {
+                    dir: z.socket_dir.clone(),
+                },
+                z.name.clone(),
+            ),
+        }
+    }
+
+    /// Whether a process on the terminal device `own_tty` (its controlling tty,
+    /// [`controlling_tty`](agterm_backup_core::pane::tty::controlling_tty)) is this pane's own shell,
+    /// not one that inherited the pane's environment. Asks tmux or zmx for the pane's tty (one short
+    /// command); `false` when either side is unknown.
+    pub fn is_own(&self, env: &Env, own_tty: Option<u64>) -> bool {
+        match self {
+            FoundPane::Agterm(_) => {
+                let other_terminal = env
+                    .get("TERM_PROGRAM")
+                    .is_some_and(|t| !t.is_empty() && t != "agterm");
+                let in_screen = env.get("STY").is_some_and(|s| !s.is_empty());
+                !other_terminal && !in_screen
+            }
+            FoundPane::Tmux(_) | FoundPane::Zmx(_) => {
+                let (scope, pane) = self.place();
+                own_tty.is_some()
+                    && agterm_backup_terminals::pane_tty(&scope, &pane, TMUX_BUDGET) == own_tty
+            }
         }
     }
 }

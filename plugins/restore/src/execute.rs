@@ -255,6 +255,8 @@ fn release(row: &PlanRow, state: &StateDir) {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Waiting {
     pub pane: PaneRef,
+    /// How a person recognises the pane ([`PaneView::label`](agterm_backup_core::terminal::PaneView::label)).
+    pub label: String,
     pub title: String,
     pub answered: bool,
 }
@@ -270,7 +272,7 @@ pub fn answer_waiting(
     let claude = agent("claude").expect("claude is in the agent table");
     let panes = term
         .panes()
-        .map_err(|e| format!("could not list agterm's panes: {e}"))?;
+        .map_err(|e| format!("could not list the panes: {e}"))?;
     let mut out = Vec::new();
     // Never into a pane on another machine, even to answer.
     for p in panes.into_iter().filter(|p| !p.remote) {
@@ -294,6 +296,7 @@ pub fn answer_waiting(
         };
         let answered = !dry_run && term.type_text(&pane, &keys).is_ok();
         out.push(Waiting {
+            label: p.label(),
             pane,
             title: dialog.title,
             answered,

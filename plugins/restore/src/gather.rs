@@ -2,7 +2,7 @@
 //! transcripts, then call [`plan`].
 
 use crate::load::captured_panes;
-use crate::once::{LaunchId, TerminalTag, ThisLaunch, Trigger};
+use crate::once::{LaunchId, ThisLaunch, Trigger};
 use crate::plan::{cutoff, plan, Action, CapturedPane, PlanInput, PlanRow, SkipReason};
 use crate::render::PlanContext;
 use crate::transcripts::{codex_home, Transcripts};
@@ -36,9 +36,15 @@ fn transcripts_of(captured: &[CapturedPane], env: &dyn Fn(&str) -> Option<String
     transcripts
 }
 
-/// Plans with no terminal (agterm not running): every row is `pane-gone` or earlier, but the records show.
-pub fn plan_offline(state: &StateDir, env: &dyn Fn(&str) -> Option<String>) -> Vec<PlanRow> {
-    let captured = captured_panes(state, None);
+/// Plans `scope`'s panes with no terminal (it is not running): every row is `pane-gone` or earlier,
+/// but the records show.
+pub fn plan_offline(
+    state: &StateDir,
+    scope: &Scope,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Vec<PlanRow> {
+    let mut captured = captured_panes(state, None);
+    captured.retain(|c| holds(scope, c));
     let transcripts = transcripts_of(&captured, env);
     plan(&PlanInput {
         captured: &captured,
@@ -70,53 +76,26 @@ pub fn pin_outcomes(
         .collect()
 }
 
-/// Which captured panes one terminal acts on: agterm's, those of one tmux server (its socket), or those
-/// of one zmx socket directory.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Scope {
-    Agterm,
-    Tmux { socket: String },
-    Zmx { dir: String },
+pub use agterm_backup_terminals::Scope;
+
+/// Whether the pane `c` belongs to `scope`: an agterm key to agterm, a multiplexer's pane to the
+/// instance its record or journal names.
+pub fn holds(scope: &Scope, c: &CapturedPane) -> bool {
+    match scope {
+        Scope::Agterm => c.key.terminal() == TerminalKind::Agterm,
+        Scope::Tmux { .. } | Scope::Zmx { .. } => c
+            .record
+            .iter()
+            .chain(c.journal.iter())
+            .filter_map(multiplexer_scope)
+            .any(|s| s == *scope),
+    }
 }
 
-/// The terminal scope a record names (`None`: an agterm record, or one whose identity is unreadable).
+/// The terminal scope a multiplexer record names (`None`: an agterm record, or one whose identity is
+/// unreadable).
 fn multiplexer_scope(rec: &LiveRecord) -> Option<Scope> {
-    rec.tmux()
-        .map(|t| Scope::Tmux { socket: t.socket })
-        .or_else(|| rec.zmx().map(|z| Scope::Zmx { dir: z.socket_dir }))
-}
-
-impl Scope {
-    /// Whether the pane `c` belongs to this terminal.
-    pub fn holds(&self, c: &CapturedPane) -> bool {
-        match self {
-            Scope::Agterm => c.key.terminal() == TerminalKind::Agterm,
-            Scope::Tmux { .. } | Scope::Zmx { .. } => c
-                .record
-                .iter()
-                .chain(c.journal.iter())
-                .filter_map(multiplexer_scope)
-                .any(|s| s == *self),
-        }
-    }
-
-    /// The terminal part of this scope's launch markers.
-    pub fn terminal_tag(&self) -> TerminalTag {
-        match self {
-            Scope::Agterm => TerminalTag::Agterm,
-            Scope::Tmux { socket } => TerminalTag::Tmux(socket.clone()),
-            Scope::Zmx { dir } => TerminalTag::Zmx(dir.clone()),
-        }
-    }
-
-    /// For people: `agterm`, `tmux (/tmp/tmux-501/default)`.
-    pub fn label(&self) -> String {
-        match self {
-            Scope::Agterm => "agterm".into(),
-            Scope::Tmux { socket } => format!("tmux ({socket})"),
-            Scope::Zmx { dir } => format!("zmx ({dir})"),
-        }
-    }
+    Scope::of_record(rec).filter(|s| *s != Scope::Agterm)
 }
 
 /// Every terminal the state directory holds records of (agterm first, then each tmux server, then each
@@ -186,14 +165,10 @@ pub fn gather_for(
     trigger: Trigger,
 ) -> Result<Planned, TerminalError> {
     let info = term.info()?;
-    let launch = ThisLaunch::read(
-        state,
-        trigger,
-        LaunchId::new(&scope.terminal_tag(), info.launched_at),
-    );
+    let launch = ThisLaunch::read(state, trigger, LaunchId::new(scope, info.launched_at));
     let cut = as_of.or(info.launched_at);
     let mut captured = captured_panes(state, cut);
-    captured.retain(|c| scope.holds(c));
+    captured.retain(|c| holds(scope, c));
     let transcripts = transcripts_of(&captured, env);
     let deadline = Instant::now() + realize_wait;
     loop {

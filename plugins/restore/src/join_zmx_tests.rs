@@ -276,7 +276,7 @@ fn gone_api_in_launch(resumed: crate::once::Resumed) -> (Vec<PlanRow>, LiveRecor
     let rec = zmx_record(ID_A, "api", "2026-11-30T10:00:00Z");
     let launch = ThisLaunch {
         trigger: Trigger::Restore,
-        id: LaunchId::new(&TerminalTag::Zmx(DIR.into()), Some(ts(BOOT))),
+        id: LaunchId::new(&TerminalTag::Zmx { dir: DIR.into() }, Some(ts(BOOT))),
         resumed,
     };
     let c = [captured(Some(rec.clone()), vec![])];

@@ -1,9 +1,9 @@
-//! The restore plugin: joins the live records to the panes agterm brought back and types each pane's
-//! resume line where it is safe; also `status`, `answer`, `snap` and `timer`.
+//! The restore plugin: joins the live records to the panes each terminal (agterm, tmux, zmx) brought
+//! back and types each pane's resume line where it is safe; also `status`, `answer`, `snap` and `timer`.
+//! It reaches the terminals only through the registry (`agterm_backup_terminals`).
 //!
 //! - [`plan`]: the pure planner (records + journals × panes × mode × launch time × transcripts → rows).
 //! - [`transcripts`]: which conversations still exist (computed at the edge).
-//! - [`connect`]: reaching the running agterm.
 //! - [`cutoff`]: the hand-set cutoff of `--as-of`.
 //! - [`skip`]: why a row types nothing (one variant per row of the precedence table).
 //! - [`prompt`]: whether a pane's prompt line already holds typed text.
@@ -21,7 +21,6 @@
 //! - [`mock`]: an in-memory [`Terminal`](agterm_backup_core::terminal::Terminal) for tests.
 
 pub mod agent_stores;
-pub mod connect;
 pub mod cutoff;
 pub mod dialog;
 pub mod execute;

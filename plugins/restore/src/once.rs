@@ -57,13 +57,14 @@ pub struct LaunchId {
 }
 
 impl LaunchId {
-    /// `terminal` is `agterm` or a tmux server's socket path; `None` without a launch time.
+    /// The launch of the terminal instance `terminal` (a registry scope) that started at `launched_at`:
+    /// `agterm-<secs>`, `tmux-<hash of the socket>-<secs>`, `zmx-<hash of the dir>-<secs>`, any
+    /// terminal of the registry alike. `None` without a launch time.
     pub fn new(terminal: &TerminalTag, launched_at: Option<DateTime<Utc>>) -> Option<LaunchId> {
         let at = launched_at?.timestamp();
-        let terminal = match terminal {
-            TerminalTag::Agterm => "agterm".to_string(),
-            TerminalTag::Tmux(socket) => format!("tmux-{:016x}", fnv1a(socket.as_bytes())),
-            TerminalTag::Zmx(dir) => format!("zmx-{:016x}", fnv1a(dir.as_bytes())),
+        let terminal = match terminal.place() {
+            None => terminal.kind().to_string(),
+            Some(place) => format!("{}-{:016x}", terminal.kind(), fnv1a(place.as_bytes())),
         };
         Some(LaunchId {
             name: format!("{terminal}-{at}"),
@@ -80,15 +81,8 @@ impl LaunchId {
     }
 }
 
-/// Which terminal a launch belongs to.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TerminalTag {
-    Agterm,
-    /// A tmux server, by its socket path.
-    Tmux(String),
-    /// A zmx socket directory.
-    Zmx(String),
-}
+/// Which terminal instance a launch belongs to: the registry's scope.
+pub use agterm_backup_terminals::Scope as TerminalTag;
 
 /// FNV-1a, 64 bits: a stable short name for a socket path (any bytes, any length).
 fn fnv1a(bytes: &[u8]) -> u64 {

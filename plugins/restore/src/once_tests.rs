@@ -94,7 +94,9 @@ fn a_new_launch_sees_no_marker_and_sweeps_the_old_ones_of_its_terminal_only() {
     let state = StateDir::at(tmp.path().join("state"));
     let old = launch("2026-12-01T10:00:00Z");
     let tmux = LaunchId::new(
-        &TerminalTag::Tmux("/tmp/tmux-1/default".into()),
+        &TerminalTag::Tmux {
+            socket: "/tmp/tmux-1/default".into(),
+        },
         Some(ts("2026-12-01T10:00:00Z")),
     )
     .unwrap();

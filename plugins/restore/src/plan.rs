@@ -178,6 +178,9 @@ pub struct PlanRow {
     pub flags: Vec<String>,
     /// The record came from the journal (the current one was written after the cutoff).
     pub from_journal: bool,
+    /// The journal rule's cutoff this row used: `--as-of`, else its terminal's launch (a live zmx
+    /// session's own start, the boot for one that is gone).
+    pub cutoff: Option<DateTime<Utc>>,
     pub action: Action,
     /// The once-per-launch markers to take right before typing (a `type` row with a known launch).
     pub claim: Option<Claim>,
@@ -263,6 +266,7 @@ fn plan_one(
         pane_cwd: None,
         flags: Vec::new(),
         from_journal: false,
+        cutoff: j.cut,
         action: Action::Skip {
             reason: SkipReason::PaneGone,
         },

@@ -28,6 +28,8 @@ pub(super) struct Joined<'a> {
     /// another conversation than the one in force: the pane holds that one now (resumed by hand), so no
     /// other pane may get it. A record between an `--as-of` and the launch holds nothing now.
     pub holds_now: Option<&'a LiveRecord>,
+    /// The cutoff the journal rule used for this pane.
+    pub cut: Option<DateTime<Utc>>,
 }
 
 pub(super) fn join<'a>(
@@ -85,6 +87,7 @@ pub(super) fn join<'a>(
         create,
         latest,
         holds_now,
+        cut,
     }
 }
 

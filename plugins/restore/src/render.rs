@@ -18,6 +18,8 @@
 //!       "name": "api",                     // the joined pane's session name in agterm, or null
 //!       "agent": "claude", "session_id": "77e8…", "agent_cwd": "/w/p", "pane_cwd": "/w",
 //!       "journal": false,                  // true: the record came from the journal (journal rule)
+//!       "cutoff": "2026-12-01T08:00:00Z",  // the cutoff this row used: --as-of, else its terminal's
+//!                                          //   launch (a live zmx session's own start), else null
 //!       "action": "type",                  // "type" | "skip" | "create" (a zmx session the reboot took)
 //!       "line": "cd '/w/p' && 'claude' '--resume' '77e8…'",   // when "type": exactly what is typed
 //!                                          //   (`sh '<script>'` for a line over 1024 bytes); when
@@ -120,6 +122,7 @@ pub fn to_json(ctx: &PlanContext, rows: &[PlanRow], outcomes: &[Option<String>])
                 "agent": r.agent, "session_id": r.session_id,
                 "agent_cwd": r.agent_cwd, "pane_cwd": r.pane_cwd,
                 "journal": r.from_journal,
+                "cutoff": stamp(r.cutoff),
                 "action": action, "line": line, "reason": reason, "why": why,
                 "outcome": outcomes.get(i).cloned().flatten(),
             })
@@ -150,11 +153,13 @@ fn pad(s: &str, width: usize) -> String {
 /// The plan as an aligned table: PANE, AGENT, ID, DIRECTORY, ACTION. `color` adds green/yellow to the
 /// action (the caller decides: a tty and no `NO_COLOR`).
 /// How a person recognises a row's pane: agterm's session name and the role (`api · left`), else the
-/// session id's prefix.
+/// session id's prefix; a tmux pane by its place (`tmux work:0.1`), a zmx session by its name.
 pub fn pane_label(r: &PlanRow) -> String {
     match (&r.pane_name, &r.target) {
-        // A zmx session is a pane by itself: its name says it all.
-        (Some(name), Some(_)) if r.key.terminal() == TerminalKind::Zmx => format!("zmx {name}"),
+        // A zmx session is a pane by itself, a tmux pane is named by its place: no agterm role.
+        (Some(name), Some(_)) if r.key.terminal() != TerminalKind::Agterm => {
+            format!("{} {name}", r.key.terminal())
+        }
         (Some(name), Some(t)) => format!("{name} · {}", t.role),
         (None, Some(t)) => format!("{}… · {}", id_prefix(&t.session_id), t.role),
         (_, None) => match r.key.agterm() {

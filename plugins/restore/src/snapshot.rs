@@ -1,5 +1,6 @@
-//! `snap`: freeze the live records and agterm's whole pane tree into `snapshots/<UTC stamp>.json` and
-//! `snapshot.json` (atomic, 0600), keeping the newest [`KEEP`].
+//! `snap`: freeze the live records and the pane trees of every terminal (agterm, each tmux server and
+//! zmx socket directory) into `snapshots/<UTC stamp>.json` and `snapshot.json` (atomic, 0600), keeping
+//! the newest [`KEEP`].
 //!
 //! `snap --harvest` recovers conversations that ran before the hook existed: a `Session ID: <uuid>` line
 //! in a pane's scrollback counts only when Claude has a transcript with that id
@@ -8,8 +9,12 @@
 //! snapshot's `harvested` array; `restore` uses them for panes that have nothing else.
 //!
 //! Snapshot document, version 1: `{"v":1,"taken_at":RFC3339,"terminal":TerminalInfo|null,
-//! "error":string|null,"panes":[PaneView],"records":[LiveRecord],"harvested":[LiveRecord]}`.
+//! "error":string|null,"terminals":[{"terminal","place","info":TerminalInfo|null,"error"}],
+//! "panes":[PaneView],"records":[LiveRecord],"harvested":[LiveRecord]}`. `terminal` and `error` are
+//! agterm's (as before the other terminals); `panes` holds every terminal's, each carrying its identity
+//! (`tmux`, `zmx`). Harvesting reads agterm's panes (a harvested record is an agterm record).
 
+use crate::gather::Scope;
 use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::record::{LiveRecord, RECORD_VERSION};
 use agterm_backup_core::state::{write_atomic, StateDir};
@@ -30,9 +35,23 @@ pub struct Snapshot {
     pub terminal: Option<TerminalInfo>,
     /// Why the pane tree is missing (agterm not running), if it is.
     pub error: Option<String>,
+    /// Every terminal instance asked, agterm's included.
+    #[serde(default)]
+    pub terminals: Vec<SnapTerminal>,
     pub panes: Vec<PaneView>,
     pub records: Vec<LiveRecord>,
     pub harvested: Vec<LiveRecord>,
+}
+
+/// One terminal instance in a snapshot: what it answered, or why it did not.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SnapTerminal {
+    /// `agterm` | `tmux` | `zmx`.
+    pub terminal: String,
+    /// A tmux server's socket, a zmx socket directory; `None` for agterm.
+    pub place: Option<String>,
+    pub info: Option<TerminalInfo>,
+    pub error: Option<String>,
 }
 
 /// `20261201T090000.123Z.json`: sorts by time as text.
@@ -158,11 +177,15 @@ pub fn claude_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
         .map(|h| Path::new(&h).join(".claude"))
 }
 
-/// Takes a snapshot now: every live record, and — when `term` is reachable — its info and panes (plus
-/// harvested scrollback ids with `harvest`). An unreachable terminal is recorded in `error`, not fatal.
+/// One terminal instance to freeze: its scope, and the terminal (or why it cannot be reached).
+pub type Reached = (Scope, Result<Box<dyn Terminal>, String>);
+
+/// Takes a snapshot now: every live record, and each reachable terminal's info and panes (plus, with
+/// `harvest`, ids harvested from agterm's scrollback). A terminal not reached is recorded with its
+/// error, never fatal.
 pub fn take(
     state: &StateDir,
-    term: Result<&mut dyn Terminal, String>,
+    terms: Vec<Reached>,
     harvest: bool,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> (Snapshot, DateTime<Utc>) {
@@ -178,39 +201,69 @@ pub fn take(
         taken_at: now.to_rfc3339_opts(SecondsFormat::Millis, true),
         terminal: None,
         error: None,
+        terminals: Vec::new(),
         panes: Vec::new(),
         records,
         harvested: Vec::new(),
     };
-    let term = match term {
-        Ok(t) => t,
-        Err(e) => {
-            snap.error = Some(e);
-            return (snap, now);
+    for (scope, term) in terms {
+        let mut entry = SnapTerminal {
+            terminal: scope.kind().to_string(),
+            place: scope.place().map(str::to_string),
+            info: None,
+            error: None,
+        };
+        let read = term.and_then(|mut t| {
+            let got = t
+                .info()
+                .and_then(|i| Ok((i, t.panes()?)))
+                .map_err(|e| format!("{} did not answer: {e}", scope.kind()))?;
+            Ok((t, got))
+        });
+        match read {
+            Err(e) => entry.error = Some(e),
+            Ok((mut t, (info, panes))) => {
+                if scope == Scope::Agterm && harvest {
+                    snap.harvested
+                        .extend(harvested(&mut *t, &panes, &live_keys, env, now));
+                }
+                entry.info = Some(info);
+                snap.panes.extend(panes);
+            }
         }
-    };
-    match term.info().and_then(|i| Ok((i, term.panes()?))) {
-        Err(e) => snap.error = Some(format!("agterm did not answer: {e}")),
-        Ok((info, panes)) => {
-            snap.terminal = Some(info);
-            snap.panes = panes;
+        if scope == Scope::Agterm {
+            snap.terminal = entry.info.clone();
+            snap.error = entry.error.clone();
         }
-    }
-    if let (true, Some(claude)) = (harvest, claude_dir(env)) {
-        for p in &snap.panes {
-            let pane = PaneRef {
-                session_id: p.session_id.clone(),
-                role: p.role,
-                pane_id: p.pane_id.clone(),
-            };
-            let Ok(text) = term.screen(&pane, ScreenRange::All) else {
-                continue;
-            };
-            snap.harvested
-                .extend(harvest_pane(p, &text, &live_keys, &claude, now));
-        }
+        snap.terminals.push(entry);
     }
     (snap, now)
+}
+
+/// Records harvested from the scrollback of agterm's `panes` (see the module's doc).
+fn harvested(
+    term: &mut dyn Terminal,
+    panes: &[PaneView],
+    live_keys: &HashSet<PaneKey>,
+    env: &dyn Fn(&str) -> Option<String>,
+    now: DateTime<Utc>,
+) -> Vec<LiveRecord> {
+    let Some(claude) = claude_dir(env) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for p in panes {
+        let pane = PaneRef {
+            session_id: p.session_id.clone(),
+            role: p.role,
+            pane_id: p.pane_id.clone(),
+        };
+        let Ok(text) = term.screen(&pane, ScreenRange::All) else {
+            continue;
+        };
+        out.extend(harvest_pane(p, &text, live_keys, &claude, now));
+    }
+    out
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ fn snap(records: Vec<LiveRecord>) -> Snapshot {
         taken_at: "2026-12-01T09:00:00Z".into(),
         terminal: None,
         error: None,
+        terminals: vec![],
         panes: vec![pane(PaneRole::Left)],
         records,
         harvested: vec![],

@@ -1,11 +1,15 @@
-//! `status`: is the hook installed, what is the running agterm, and what is captured for each pane —
-//! built as plain data from the installer's report, the terminal's answers and a restore plan.
+//! `status`: is the hook installed, which terminals run (agterm, every tmux server and zmx socket
+//! directory that has records or that the environment names), and what is captured for each pane —
+//! built as plain data from the installer's report, each terminal's answers and its restore plan.
 //!
 //! `status --json`, version 1: `{"v":1,"hooks":[{"agent","state","path","trusted"}],
-//! "agterm":{"running":bool,"version","mode","error"},"panes":[{"pane","session","role","agent",
-//! "captured","session_id","agent_cwd","pane_cwd","pin","pin_outcome","restore"}],"warnings":[string]}`.
-//! `agent_cwd` is given only when it differs from the pane's cwd; `restore` is what `restore` would do.
+//! "agterm":{"running":bool,"version","mode","error"},"terminals":[{"terminal","place","running",
+//! "version","mode","launched_at","error"}],"panes":[{"terminal","pane","session","role","agent",
+//! "captured","session_id","agent_cwd","pane_cwd","pin","pin_outcome","restore","cutoff"}],
+//! "warnings":[string]}`. `agent_cwd` is given only when it differs from the pane's cwd; `restore` is
+//! what `restore` would do, `cutoff` the journal rule's cutoff it used (a live zmx session's own start).
 
+use crate::gather::Scope;
 use crate::plan::{foreground_agent_args, Action, PlanRow};
 use agterm_backup_core::agent::AGENTS;
 use agterm_backup_core::record::{LiveRecord, PinOutcome};
@@ -32,8 +36,24 @@ pub struct AgtermState {
     pub error: Option<String>,
 }
 
+/// One terminal instance: running (its version, agterm's mode, its launch) or why not.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TerminalState {
+    /// `agterm` | `tmux` | `zmx`.
+    pub terminal: String,
+    /// A tmux server's socket, a zmx socket directory; `None` for agterm.
+    pub place: Option<String>,
+    pub running: bool,
+    pub version: Option<String>,
+    pub mode: Option<RestoreMode>,
+    pub launched_at: Option<String>,
+    pub error: Option<String>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PaneStatus {
+    /// `agterm` | `tmux` | `zmx`.
+    pub terminal: String,
     pub pane: String,
     pub session: String,
     pub role: String,
@@ -46,6 +66,8 @@ pub struct PaneStatus {
     pub pin: String,
     pub pin_outcome: Option<PinOutcome>,
     pub restore: String,
+    /// The journal rule's cutoff `restore` would use for this pane (RFC 3339), if any.
+    pub cutoff: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -53,11 +75,12 @@ pub struct StatusReport {
     pub v: u32,
     pub hooks: Vec<HookState>,
     pub agterm: AgtermState,
+    pub terminals: Vec<TerminalState>,
     pub panes: Vec<PaneStatus>,
     pub warnings: Vec<String>,
 }
 
-/// Everything `status` looks at.
+/// Everything `status` looks at, for one terminal.
 pub struct StatusInput<'a> {
     pub hooks: Vec<HookState>,
     /// `Some(false)`: the denylist lacks claude or codex; `None`: unknown.
@@ -71,42 +94,116 @@ pub struct StatusInput<'a> {
     pub current: &'a [Option<LiveRecord>],
 }
 
+/// One terminal instance's part of the report: what it answered (or why not), its panes and its plan.
+pub struct Section<'a> {
+    pub scope: Scope,
+    pub terminal: Result<&'a TerminalInfo, String>,
+    pub panes: &'a [PaneView],
+    pub rows: &'a [PlanRow],
+    pub pin_outcomes: &'a [Option<PinOutcome>],
+    pub current: &'a [Option<LiveRecord>],
+}
+
+/// The report of agterm alone (as before the other terminals).
 pub fn build(input: StatusInput<'_>) -> StatusReport {
-    let agterm = match &input.terminal {
-        Ok(i) => AgtermState {
-            running: true,
-            version: i.version.clone(),
-            mode: i.restore_mode,
-            error: None,
-        },
-        Err(e) => AgtermState {
-            running: false,
-            version: None,
-            mode: None,
-            error: Some(e.clone()),
-        },
+    let section = Section {
+        scope: Scope::Agterm,
+        terminal: input.terminal,
+        panes: input.panes,
+        rows: input.rows,
+        pin_outcomes: input.pin_outcomes,
+        current: input.current,
     };
-    let mut panes = Vec::new();
-    let mut used = vec![false; input.rows.len()];
-    for p in input.panes {
-        // The row that joined this pane, else the row of this pane's own record file (a record the
-        // journal rule set aside joins nothing, but it is still this pane's).
-        let row = input
-            .rows
-            .iter()
-            .position(|r| {
-                r.target.as_ref().is_some_and(|t| {
-                    t.session_id.eq_ignore_ascii_case(&p.session_id) && t.role == p.role
-                })
+    build_all(input.hooks, input.denylist_ok, &[section])
+}
+
+/// The report over every terminal instance, in the order given.
+pub fn build_all(
+    hooks: Vec<HookState>,
+    denylist_ok: Option<bool>,
+    sections: &[Section<'_>],
+) -> StatusReport {
+    let terminals: Vec<TerminalState> = sections.iter().map(terminal_state).collect();
+    let agterm = sections
+        .iter()
+        .zip(&terminals)
+        .find(|(s, _)| s.scope == Scope::Agterm)
+        .map_or(
+            AgtermState {
+                running: false,
+                version: None,
+                mode: None,
+                error: Some("not asked".into()),
+            },
+            |(_, t)| AgtermState {
+                running: t.running,
+                version: t.version.clone(),
+                mode: t.mode,
+                error: t.error.clone(),
+            },
+        );
+    let panes = sections.iter().flat_map(section_panes).collect();
+    let pin_outcomes: Vec<Option<PinOutcome>> = sections
+        .iter()
+        .flat_map(|s| s.pin_outcomes.iter().copied())
+        .collect();
+    let warnings = warnings(&hooks, denylist_ok, &pin_outcomes, &agterm);
+    StatusReport {
+        v: 1,
+        hooks,
+        agterm,
+        terminals,
+        panes,
+        warnings,
+    }
+}
+
+fn terminal_state(s: &Section<'_>) -> TerminalState {
+    let (info, error) = match &s.terminal {
+        Ok(i) => (Some(*i), None),
+        Err(e) => (None, Some(e.clone())),
+    };
+    TerminalState {
+        terminal: s.scope.kind().to_string(),
+        place: s.scope.place().map(str::to_string),
+        running: info.is_some(),
+        version: info.and_then(|i| i.version.clone()),
+        mode: info.and_then(|i| i.restore_mode),
+        launched_at: info.and_then(|i| i.launched_at).map(stamp),
+        error,
+    }
+}
+
+fn stamp(t: chrono::DateTime<chrono::Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// The row that joined pane `p`, else the row of `p`'s own record file (a record the journal rule set
+/// aside joins nothing, but it is still this pane's).
+fn row_of(s: &Section<'_>, p: &PaneView) -> Option<usize> {
+    s.rows
+        .iter()
+        .position(|r| r.target.as_ref().is_some_and(|t| p.is(t)))
+        .or_else(|| {
+            s.rows.iter().position(|r| {
+                r.target.is_none()
+                    && r.key.agterm().is_some_and(|k| {
+                        p.tmux.is_none()
+                            && p.zmx.is_none()
+                            && k.session.eq_ignore_ascii_case(&p.session_id)
+                            && k.role == p.role
+                    })
             })
-            .or_else(|| {
-                input.rows.iter().position(|r| {
-                    r.target.is_none()
-                        && r.key.agterm().is_some_and(|k| {
-                            k.session.eq_ignore_ascii_case(&p.session_id) && k.role == p.role
-                        })
-                })
-            });
+        })
+}
+
+/// The panes of one terminal that run an agent or have a row, then its rows that joined no pane.
+fn section_panes(s: &Section<'_>) -> Vec<PaneStatus> {
+    let terminal = s.scope.kind().to_string();
+    let mut panes = Vec::new();
+    let mut used = vec![false; s.rows.len()];
+    for p in s.panes {
+        let row = row_of(s, p);
         let fg_agent = p.foreground.as_ref().and_then(|fg| {
             AGENTS
                 .iter()
@@ -119,11 +216,11 @@ pub fn build(input: StatusInput<'_>) -> StatusReport {
         if let Some(i) = row {
             used[i] = true;
         }
-        let r = row.map(|i| &input.rows[i]);
+        let r = row.map(|i| &s.rows[i]);
         // The agent running now, captured by its current record — before any restart the journal rule
         // sets that record aside (it was written in this launch), but it is what the hook captured.
         let running = fg_agent.as_ref().and_then(|a| {
-            row.and_then(|i| input.current.get(i).cloned().flatten())
+            row.and_then(|i| s.current.get(i).cloned().flatten())
                 .filter(|c| &c.agent == a)
         });
         let agent_cwd = running
@@ -131,10 +228,22 @@ pub fn build(input: StatusInput<'_>) -> StatusReport {
             .map(|c| c.agent_cwd.clone())
             .or_else(|| r.and_then(|r| r.agent_cwd.clone()))
             .filter(|c| p.cwd.as_deref() != Some(c.as_str()));
+        let agterm_pane = p.tmux.is_none() && p.zmx.is_none();
         panes.push(PaneStatus {
-            pane: format!("{}-{}", p.session_id, p.role),
-            session: p.session_name.clone().unwrap_or_default(),
-            role: p.role.to_string(),
+            terminal: terminal.clone(),
+            pane: match agterm_pane {
+                true => format!("{}-{}", p.session_id, p.role),
+                false => p.label(),
+            },
+            session: match agterm_pane {
+                true => p.session_name.clone().unwrap_or_default(),
+                false => p.label(),
+            },
+            role: if agterm_pane {
+                p.role.to_string()
+            } else {
+                String::new()
+            },
             agent: fg_agent.or_else(|| r.and_then(|r| r.agent.clone())),
             captured: running.is_some() || r.and_then(|r| r.session_id.as_ref()).is_some(),
             session_id: running
@@ -148,7 +257,7 @@ pub fn build(input: StatusInput<'_>) -> StatusReport {
                 Some("") => "plain shell".into(),
                 Some(line) => line.to_string(),
             },
-            pin_outcome: row.and_then(|i| input.pin_outcomes.get(i).copied().flatten()),
+            pin_outcome: row.and_then(|i| s.pin_outcomes.get(i).copied().flatten()),
             restore: match (r, &running) {
                 (Some(r), Some(_)) if r.session_id.is_none() => {
                     "nothing to do: the agent runs, captured in this launch".into()
@@ -156,12 +265,21 @@ pub fn build(input: StatusInput<'_>) -> StatusReport {
                 (Some(r), _) => describe(r),
                 (None, _) => "not captured".into(),
             },
+            cutoff: r.and_then(|r| r.cutoff).map(stamp),
         });
     }
-    for (i, r) in input.rows.iter().enumerate().filter(|(i, _)| !used[*i]) {
+    for (i, r) in s.rows.iter().enumerate().filter(|(i, _)| !used[*i]) {
+        let current = s.current.get(i).cloned().flatten();
+        // A multiplexer's pane that is gone: named by the place its record holds.
+        let place = current.as_ref().and_then(|c| {
+            c.tmux()
+                .map(|t| format!("tmux {}", t.target()))
+                .or_else(|| c.zmx().map(|z| format!("zmx {}", z.name)))
+        });
         panes.push(PaneStatus {
+            terminal: terminal.clone(),
             pane: r.key.to_string(),
-            session: String::new(),
+            session: place.unwrap_or_default(),
             role: r
                 .key
                 .agterm()
@@ -173,18 +291,12 @@ pub fn build(input: StatusInput<'_>) -> StatusReport {
             agent_cwd: r.agent_cwd.clone(),
             pane_cwd: None,
             pin: "none".into(),
-            pin_outcome: input.pin_outcomes.get(i).copied().flatten(),
+            pin_outcome: s.pin_outcomes.get(i).copied().flatten(),
             restore: describe(r),
+            cutoff: r.cutoff.map(stamp),
         });
     }
-    let warnings = warnings(&input, &agterm);
-    StatusReport {
-        v: 1,
-        hooks: input.hooks,
-        agterm,
-        panes,
-        warnings,
-    }
+    panes
 }
 
 fn describe(r: &PlanRow) -> String {
@@ -196,9 +308,14 @@ fn describe(r: &PlanRow) -> String {
     }
 }
 
-fn warnings(input: &StatusInput<'_>, agterm: &AgtermState) -> Vec<String> {
+fn warnings(
+    hooks: &[HookState],
+    denylist_ok: Option<bool>,
+    pin_outcomes: &[Option<PinOutcome>],
+    agterm: &AgtermState,
+) -> Vec<String> {
     let mut w = Vec::new();
-    for h in input.hooks.iter().filter(|h| h.state != "present") {
+    for h in hooks.iter().filter(|h| h.state != "present") {
         w.push(match h.state.as_str() {
             // `apply` refuses a file it cannot parse: the user fixes it first.
             "unreadable" => format!(
@@ -215,18 +332,16 @@ fn warnings(input: &StatusInput<'_>, agterm: &AgtermState) -> Vec<String> {
             ),
         });
     }
-    if input
-        .hooks
+    if hooks
         .iter()
         .any(|h| h.trusted == Some(false) && h.state != "absent")
     {
         w.push("Codex has not trusted our hooks, so they do not run: open codex and choose \"Trust all and continue\", or run `agterm-backup installer apply --trust`".into());
     }
-    if input.denylist_ok == Some(false) {
+    if denylist_ok == Some(false) {
         w.push("agterm's restore-denylist.conf does not list claude and codex: after a reboot a bare agent may be replayed and start a new conversation (run `agterm-backup installer apply`)".into());
     }
-    if input
-        .pin_outcomes
+    if pin_outcomes
         .iter()
         .flatten()
         .any(|o| *o == PinOutcome::SettingOff)
@@ -239,92 +354,8 @@ fn warnings(input: &StatusInput<'_>, agterm: &AgtermState) -> Vec<String> {
     w
 }
 
-/// One pane's row: who it is (agterm's session name and role), the agent and whether it is captured, the
-/// id prefix, the agent's directory (`~` for `home`) when it differs from the pane's, the pin, and what
-/// `restore` would do.
-fn pane_cells(p: &PaneStatus, home: Option<&str>) -> [String; 6] {
-    let pane = if p.session.is_empty() {
-        format!(
-            "{}… · {}",
-            p.pane.chars().take(8).collect::<String>(),
-            p.role
-        )
-    } else {
-        format!("{} · {}", p.session, p.role)
-    };
-    let agent = match (&p.agent, p.captured) {
-        (Some(a), true) => a.clone(),
-        (Some(a), false) => format!("{a} (NOT captured)"),
-        (None, _) => "-".into(),
-    };
-    let id = p
-        .session_id
-        .as_deref()
-        .map_or("-".to_string(), |s| s.chars().take(8).collect());
-    let dir = p
-        .agent_cwd
-        .as_deref()
-        .map_or("-".to_string(), |d| crate::render::tilde(d, home));
-    let outcome = p.pin_outcome.and_then(|o| {
-        serde_json::to_value(o)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-    });
-    let pin = match outcome {
-        Some(o) => format!("{} ({o})", p.pin),
-        None => p.pin.clone(),
-    };
-    [pane, agent, id, dir, pin, p.restore.clone()]
-}
-
-/// The report for a person; directories under `home` are shown with `~`.
-pub fn render(r: &StatusReport, home: Option<&str>) -> String {
-    let mut out = String::new();
-    for h in &r.hooks {
-        let trust = match h.trusted {
-            Some(true) => ", trusted",
-            Some(false) => ", NOT trusted",
-            None => "",
-        };
-        out.push_str(&format!(
-            "hook {:<8} {}{trust}  ({})\n",
-            h.agent, h.state, h.path
-        ));
-    }
-    match (&r.agterm.running, &r.agterm.error) {
-        (true, _) => out.push_str(&format!(
-            "agterm {} · restore mode {}\n",
-            r.agterm
-                .version
-                .as_deref()
-                .unwrap_or("(version unknown: before 0.25)"),
-            r.agterm
-                .mode
-                .map_or("unknown (before 0.26)".to_string(), |m| format!("{m:?}")
-                    .to_lowercase())
-        )),
-        (false, e) => out.push_str(&format!(
-            "agterm is not running (or its socket is elsewhere): {}\n",
-            e.as_deref().unwrap_or("")
-        )),
-    }
-    if r.panes.is_empty() {
-        out.push_str("no pane runs an agent or has a record\n");
-    }
-    let cells: Vec<[String; 6]> = r.panes.iter().map(|p| pane_cells(p, home)).collect();
-    if !cells.is_empty() {
-        out.push_str(&crate::render::aligned(
-            &["PANE", "AGENT", "ID", "DIRECTORY", "PIN", "RESTORE"],
-            &cells,
-            &[],
-        ));
-    }
-    for w in &r.warnings {
-        out.push_str(&format!("warning: {w}\n"));
-    }
-    // Paths, versions and error texts above come from outside: nothing raw reaches the terminal.
-    agterm_backup_core::printable::printable_lines(&out).into_owned()
-}
+mod render_text;
+pub use render_text::render;
 
 #[cfg(test)]
 #[path = "status_tests.rs"]

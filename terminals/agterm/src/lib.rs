@@ -1,6 +1,6 @@
 //! agterm's control socket client, and agterm as a [`agterm_backup_core::terminal::Terminal`].
 //!
-//! - [`socket_path`]: where the socket is (`--socket`, `$AGTERM_SOCKET`, `$AGTERM_STATE_DIR`, `~/Library/…`).
+//! - [`socket_path`]: where the socket is (`--socket`, `$AGTERM_SOCKET`, `$AGTERM_STATE_DIR`, the platform's default).
 //! - [`wire`]: requests exactly as `agtermctl` sends them; [`response`]: lenient typed answers.
 //! - [`client`]: one JSON line out, one in, with timeouts and clear errors.
 //! - [`peer`]: which agterm launch answered (peer pid and its start time).
@@ -19,6 +19,6 @@ pub mod wire;
 pub use client::{AgtermError, Client, Reply, Timeouts};
 pub use features::Features;
 pub use peer::Launch;
-pub use socket_path::{resolve_socket_path, socket_path_from_env};
+pub use socket_path::{default_socket_path, resolve_socket_path, socket_path_from_env};
 pub use terminal::AgtermTerminal;
 pub use wire::{PaneSelector, PinAction, Request, TextRange};

@@ -1,5 +1,6 @@
 //! Where agterm's control socket is: `--socket` → `$AGTERM_SOCKET` (inside a pane) →
-//! `$AGTERM_STATE_DIR/agterm.sock` → `~/Library/Application Support/agterm/agterm.sock`.
+//! `$AGTERM_STATE_DIR/agterm.sock` → the platform's default ([`default_socket_path`]: on macOS
+//! `~/Library/Application Support/agterm/agterm.sock`).
 //!
 //! `agtermctl` itself ignores `$AGTERM_SOCKET`; we read it first because inside a pane it is the path the
 //! pane's own agterm bound (or `<path>.unavailable` on an instance that could not own the socket, which
@@ -26,13 +27,28 @@ pub fn resolve_socket_path(
     if let Some(dir) = var("AGTERM_STATE_DIR") {
         return Some(Path::new(&dir).join(SOCKET_FILE));
     }
-    let home = var("HOME")?;
-    Some(
-        Path::new(&home)
-            .join("Library/Application Support/agterm")
-            .join(SOCKET_FILE),
-    )
+    default_socket_path(&env)
 }
+
+/// The platform's default socket path, the one place that knows it: on macOS agterm's Application
+/// Support folder (`~/Library/Application Support/agterm/agterm.sock`, agterm's `defaultSocketPath()`);
+/// elsewhere (the Linux ports) the XDG state directory, `$XDG_STATE_HOME/agterm/agterm.sock`, else
+/// `~/.local/state/agterm/agterm.sock`. `None` without a `HOME`.
+pub fn default_socket_path(env: &impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    let var = |k: &str| env(k).filter(|v| !v.is_empty());
+    if cfg!(target_os = "macos") {
+        let home = var("HOME")?;
+        return Some(Path::new(&home).join(MACOS_DIR).join(SOCKET_FILE));
+    }
+    let state = match var("XDG_STATE_HOME").filter(|d| d.starts_with('/')) {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(&var("HOME")?).join(".local/state"),
+    };
+    Some(state.join("agterm").join(SOCKET_FILE))
+}
+
+/// agterm's folder under the home directory on macOS.
+const MACOS_DIR: &str = "Library/Application Support/agterm";
 
 /// Resolves from the process environment.
 pub fn socket_path_from_env(override_path: Option<&Path>) -> Option<PathBuf> {
@@ -49,6 +65,30 @@ mod tests {
                 .iter()
                 .find(|(n, _)| *n == k)
                 .map(|(_, v)| v.to_string())
+        }
+    }
+
+    /// The default under `home` on this platform.
+    fn platform(home: &str) -> String {
+        match cfg!(target_os = "macos") {
+            true => format!("{home}/Library/Application Support/agterm/agterm.sock"),
+            false => format!("{home}/.local/state/agterm/agterm.sock"),
+        }
+    }
+
+    #[test]
+    fn the_default_is_the_platforms() {
+        let e = [("HOME", "/h"), ("XDG_STATE_HOME", "/st")];
+        let got = default_socket_path(&env(&e)).unwrap();
+        if cfg!(target_os = "macos") {
+            assert_eq!(got, PathBuf::from(platform("/h")));
+        } else {
+            assert_eq!(got, PathBuf::from("/st/agterm/agterm.sock"));
+            assert!(!got.to_string_lossy().contains("Library"));
+            assert_eq!(
+                default_socket_path(&env(&e[..1])),
+                Some(PathBuf::from(platform("/h")))
+            );
         }
     }
 
@@ -73,9 +113,7 @@ mod tests {
         );
         assert_eq!(
             resolve_socket_path(None, env(&all[2..])),
-            Some(PathBuf::from(
-                "/home/u/Library/Application Support/agterm/agterm.sock"
-            ))
+            Some(PathBuf::from(platform("/home/u")))
         );
         assert_eq!(resolve_socket_path(None, env(&[])), None);
     }
@@ -89,9 +127,7 @@ mod tests {
         ];
         assert_eq!(
             resolve_socket_path(Some(Path::new("")), env(&e)),
-            Some(PathBuf::from(
-                "/h/Library/Application Support/agterm/agterm.sock"
-            ))
+            Some(PathBuf::from(platform("/h")))
         );
     }
 

@@ -8,6 +8,7 @@
 //! - [`panes`]: every pane of a server with its foreground (pure over tmux's and `/proc`'s answers).
 //! - [`terminal`]: the server as restore uses it: panes, typing (`send-keys -l`), screens.
 //! - [`resurrect`]: the post-restore hook line and the `@resurrect-processes` check.
+//! - [`tty`]: a pane's terminal device (`#{pane_tty}`), the proof a shell is the pane's own.
 
 pub mod command;
 pub mod env;
@@ -16,3 +17,4 @@ pub mod name;
 pub mod panes;
 pub mod resurrect;
 pub mod terminal;
+pub mod tty;

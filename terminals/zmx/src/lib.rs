@@ -7,9 +7,11 @@
 //! - [`boot`]: the machine's boot time (the journal rule's cutoff for a session that is gone).
 //! - [`terminal`]: the socket directory as restore uses it: sessions with their foreground, typing
 //!   (`zmx send`), screens (`zmx history`), recreating a session (`zmx attach <name> <command>`).
+//! - [`tty`]: a session's terminal device, the proof a shell is the session's own.
 
 pub mod boot;
 pub mod command;
 pub mod env;
 pub mod list;
 pub mod terminal;
+pub mod tty;

@@ -1,0 +1,80 @@
+//! Which terminal device a process is on: the proof that a shell is the pane it claims to be. A shell
+//! that inherited a pane's environment (VS Code started from a pane, a second terminal app, `screen`
+//! inside a pane) carries the pane's variables but sits on another tty; a pane's own shell sits on the
+//! pane's tty (tmux's `#{pane_tty}`, the pty of a zmx session's first process).
+
+use std::path::Path;
+
+/// The device number of `pid`'s controlling terminal, `None` without one (or unreadable). On Linux
+/// `/proc/<pid>/stat`'s `tty_nr`; elsewhere `ps -o tty=` and the device's `st_rdev`.
+pub fn controlling_tty(pid: u32) -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        parse_tty_nr(&stat)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let out = std::process::Command::new("ps")
+            .args(["-o", "tty=", "-p", &pid.to_string()])
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()?;
+        let name = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        if name.is_empty() || name.starts_with('?') || name == "??" {
+            return None;
+        }
+        device_of(&Path::new("/dev").join(name))
+    }
+}
+
+/// The device number a terminal device file stands for (`st_rdev`), as [`controlling_tty`] reports it.
+pub fn device_of(path: &Path) -> Option<u64> {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let meta = std::fs::metadata(path).ok()?;
+    meta.file_type().is_char_device().then(|| meta.rdev())
+}
+
+/// Field 7 of `/proc/<pid>/stat` (`tty_nr`), in `st_rdev`'s encoding; `0` (no terminal) is `None`.
+pub fn parse_tty_nr(stat: &str) -> Option<u64> {
+    let after_comm = &stat[stat.rfind(')')? + 1..];
+    let nr: i64 = after_comm.split_whitespace().nth(4)?.parse().ok()?;
+    (nr > 0).then(|| linux_rdev(nr as u64))
+}
+
+/// `tty_nr` packs the device as the kernel's `new_encode_dev`: minor low 8 bits, major bits 8–19, the
+/// rest of the minor above; `st_rdev` (glibc's `makedev`) packs it differently, so both are decoded.
+fn linux_rdev(nr: u64) -> u64 {
+    let major = (nr >> 8) & 0xfff;
+    let minor = (nr & 0xff) | ((nr >> 12) & 0xfff00);
+    // glibc's gnu_dev_makedev.
+    (minor & 0xff) | ((major & 0xfff) << 8) | ((minor & !0xff) << 12) | ((major & !0xfff) << 32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tty_nr_is_field_seven_after_the_command_name() {
+        // pts/3 is major 136, minor 3: tty_nr 34819.
+        let stat = "123 (a (b) c) S 1 123 123 34819 123 4194560 0 0";
+        assert_eq!(parse_tty_nr(stat), Some(linux_rdev(34819)));
+        assert_eq!(parse_tty_nr("5 (x) S 1 5 5 0 -1 0"), None);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_process_on_a_tty_matches_its_device_file() {
+        // Our own controlling terminal, when the test runs on one.
+        let Some(own) = controlling_tty(std::process::id()) else {
+            return;
+        };
+        let Ok(path) = std::fs::read_link("/proc/self/fd/0") else {
+            return;
+        };
+        if let Some(dev) = device_of(&path).filter(|_| path.starts_with("/dev/pts")) {
+            assert_eq!(own, dev, "{path:?}");
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! The registry of terminals: one row per terminal agterm-backup serves (agterm, tmux, zmx). Every
+//! consumer that needs "each terminal" — restore, `status`, `answer`, `snap`, `shell-start` and the
+//! hook — asks this crate instead of naming the terminals' crates; a terminal's own code stays in its
+//! folder under `terminals/`.
+//!
+//! - [`Scope`]: one running instance of a terminal (agterm; one tmux server by its socket; one zmx
+//!   socket directory), as records name it and as restore acts on it.
+//! - [`ROWS`]: the terminals, each with how to find its instances and how to open one.
+//! - [`open`]: the [`Terminal`] behind a scope.
+//! - [`everywhere`]: the instances worth a look: those of the environment plus those with records.
+
+mod scope;
+
+pub use scope::Scope;
+
+use agterm_backup_core::pane::TerminalKind;
+use agterm_backup_core::terminal::Terminal;
+use std::path::Path;
+use std::time::Duration;
+
+/// The terminals' own crates, for the code that speaks one terminal's language (the hook's pane name
+/// cache, agterm's pins, the tmux config's hook line): reached through the registry, never named
+/// elsewhere.
+pub use agterm_backup_agterm as agterm;
+pub use agterm_backup_tmux as tmux;
+pub use agterm_backup_zmx as zmx;
+
+/// A lookup of environment variables (empty values are the caller's to filter).
+pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// A terminal opened, or why not (where we looked).
+pub type Opened = Result<Box<dyn Terminal>, String>;
+
+/// One terminal: its kind, and how its instances are found and opened.
+pub struct Row {
+    pub kind: TerminalKind,
+    /// The instance the environment names, if any: `explicit` is `--socket` (agterm's socket, a tmux
+    /// server's socket, a zmx socket directory). `None`: the environment names none that exists.
+    pub here: fn(explicit: Option<&Path>, env: Env) -> Option<Scope>,
+    /// The instance `--terminal <kind>` means: as `here`, but always one (the default place).
+    pub named: fn(explicit: Option<&Path>, env: Env) -> Scope,
+    /// The terminal behind one of its scopes; the error says where we looked.
+    pub open: fn(scope: &Scope, explicit: Option<&Path>, env: Env) -> Opened,
+    /// The terminal device (`st_rdev`) of pane `pane` (a tmux `%N`, a zmx session name) of one
+    /// instance, asked within `budget`: what proves a shell is that pane's own. `None`: unknown, or a
+    /// terminal that reports no tty (agterm).
+    pub tty: fn(scope: &Scope, pane: &str, budget: Duration) -> Option<u64>,
+}
+
+/// Every terminal, in the order they are shown.
+pub static ROWS: [Row; 3] = [
+    Row {
+        kind: TerminalKind::Agterm,
+        here: scope::agterm_here,
+        named: scope::agterm_named,
+        open: scope::open_agterm,
+        tty: |_, _, _| None,
+    },
+    Row {
+        kind: TerminalKind::Tmux,
+        here: scope::tmux_here,
+        named: scope::tmux_named,
+        open: scope::open_tmux,
+        tty: scope::tmux_tty,
+    },
+    Row {
+        kind: TerminalKind::Zmx,
+        here: scope::zmx_here,
+        named: scope::zmx_named,
+        open: scope::open_zmx,
+        tty: scope::zmx_tty,
+    },
+];
+
+/// The row of `kind`.
+pub fn row(kind: TerminalKind) -> &'static Row {
+    ROWS.iter()
+        .find(|r| r.kind == kind)
+        .expect("every terminal kind has a row")
+}
+
+/// The terminal behind `scope`. `explicit` (`--socket`) applies only to the scope it was resolved for
+/// (the caller passes it for that scope alone).
+pub fn open(scope: &Scope, explicit: Option<&Path>, env: Env) -> Opened {
+    (row(scope.kind()).open)(scope, explicit, env)
+}
+
+/// The terminal device of pane `pane` of `scope` (see [`Row::tty`]).
+pub fn pane_tty(scope: &Scope, pane: &str, budget: Duration) -> Option<u64> {
+    (row(scope.kind()).tty)(scope, pane, budget)
+}
+
+/// The scope `--terminal <kind>` names.
+pub fn named(kind: TerminalKind, explicit: Option<&Path>, env: Env) -> Scope {
+    (row(kind).named)(explicit, env)
+}
+
+/// The instances worth a look, each once, in the registry's order: agterm always (its absence is one
+/// line, not a failure), then per terminal the one the environment names (if it exists) and every one
+/// `with_records` names.
+pub fn everywhere(explicit: Option<&Path>, env: Env, with_records: &[Scope]) -> Vec<Scope> {
+    let mut out: Vec<Scope> = vec![Scope::Agterm];
+    for r in &ROWS {
+        let here = (r.here)(explicit.filter(|_| r.kind == TerminalKind::Agterm), env);
+        let recorded = with_records.iter().filter(|s| s.kind() == r.kind).cloned();
+        for s in here.into_iter().chain(recorded) {
+            if !out.contains(&s) {
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agterm_is_always_looked_at_and_each_instance_once() {
+        let none = |_: &str| None;
+        let tmux = Scope::Tmux {
+            socket: "/nonexistent/tmux-1/work".into(),
+        };
+        let zmx = Scope::Zmx {
+            dir: "/nonexistent/zmx".into(),
+        };
+        let with = [tmux.clone(), zmx.clone(), tmux.clone()];
+        assert_eq!(
+            everywhere(None, &none, &with),
+            vec![Scope::Agterm, tmux, zmx]
+        );
+    }
+
+    #[test]
+    fn the_environments_own_tmux_server_and_zmx_dir_count_when_they_exist() {
+        let tmp = tempfile::tempdir().unwrap();
+        let sock = tmp.path().join("tmux-sock");
+        let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+        let zdir = tmp.path().join("zmx");
+        std::fs::create_dir(&zdir).unwrap();
+        let (s, z) = (sock.display().to_string(), zdir.display().to_string());
+        let env = move |k: &str| match k {
+            "TMUX" => Some(format!("{s},1,0")),
+            "ZMX_DIR" => Some(z.clone()),
+            _ => None,
+        };
+        let found = everywhere(None, &env, &[]);
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert_eq!(found[1].kind(), TerminalKind::Tmux);
+        assert_eq!(found[2].kind(), TerminalKind::Zmx);
+    }
+}
