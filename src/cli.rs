@@ -85,6 +85,10 @@ pub enum Command {
     #[command(hide = true)]
     ShellAnswer(ShellAnswerArgs),
 
+    /// Run by the tmux hooks the installer sets: keeps the tmux server's layout; prints nothing
+    #[command(hide = true)]
+    TmuxLayout,
+
     /// Print a shell completion script
     #[command(after_help = "Example:\n  agterm-backup completions zsh > ~/.zfunc/_agterm-backup")]
     Completions(CompletionsArgs),

@@ -10,6 +10,7 @@ mod shell_start;
 mod snap;
 mod status;
 mod timer;
+mod tmux_layout;
 
 use crate::cli::{Cli, Command, InstallerCommand};
 use crate::CliResult;
@@ -34,6 +35,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Init(a) => init::run(a),
         Command::ShellStart(a) => shell_start::run(a, socket),
         Command::ShellAnswer(a) => shell_answer::run(a, socket),
+        Command::TmuxLayout => tmux_layout::run(),
         Command::Completions(a) => completions::run(a),
         Command::Man => completions::man(),
     }

@@ -1,0 +1,139 @@
+//! Learning a server's whole layout with one `list-panes -a`, and keeping it in the state directory
+//! ([`agterm_backup_core::tmux_layout`]): the hook does it whenever it asks tmux anyway (the same one
+//! question), and the tmux hooks of the installer's block do it whenever tmux moves, closes or renumbers
+//! a pane (`agterm-backup tmux-layout`).
+//!
+//! Two layout hooks can run at once (a `kill-pane` renumbers and fires several): each holds an exclusive
+//! `flock` on `<state>/tmux/layout.lock` from its question to its write, so the layout written last is
+//! the one tmux gave last.
+
+use crate::command::{TmuxError, TmuxServer};
+use agterm_backup_core::tmux_layout::{with_positions, write_layout, LaidOutPane, ServerLayout};
+use std::fs::{self, OpenOptions};
+use std::os::unix::io::AsRawFd;
+use std::path::Path;
+
+/// The `list-panes -a -F` format [`parse_layout`] reads: the server's pid and start on every line, the
+/// session name (free-form) last, fields split by the unit separator.
+pub const LAYOUT_FORMAT: &str =
+    "#{pid}\u{1f}#{start_time}\u{1f}#{pane_id}\u{1f}#{window_index}\u{1f}#{pane_index}\u{1f}#{pane_current_path}\u{1f}#{session_name}";
+
+/// The layout in `out` (the answer to [`LAYOUT_FORMAT`]) of the server on `socket`. `None` when no line
+/// parses (a server with no pane has no layout worth keeping).
+pub fn parse_layout(socket: &str, out: &str) -> Option<ServerLayout> {
+    let mut server = None;
+    let mut panes = Vec::new();
+    for line in out.lines() {
+        let f: Vec<&str> = line.splitn(7, '\u{1f}').collect();
+        let [pid, started, id, w, p, cwd, session] = f[..] else {
+            continue;
+        };
+        let (Ok(pid), Ok(started), Ok(window), Ok(pane)) = (
+            pid.parse::<u32>(),
+            started.parse::<i64>(),
+            w.parse(),
+            p.parse(),
+        ) else {
+            continue;
+        };
+        if !crate::env::is_pane_id(id) {
+            continue;
+        }
+        server = Some((pid, started));
+        panes.push(LaidOutPane {
+            pane_id: id.to_string(),
+            session: session.to_string(),
+            window,
+            pane,
+            position: 0,
+            cwd: (!cwd.is_empty()).then(|| cwd.to_string()),
+        });
+    }
+    let (server_pid, server_started) = server?;
+    Some(ServerLayout {
+        socket: socket.to_string(),
+        server_pid,
+        server_started,
+        listed_at: chrono::Utc::now(),
+        panes: with_positions(panes),
+    })
+}
+
+/// Asks the server for its layout and keeps it under `state_root` (the question and the write under the
+/// layout lock). The layout is returned even when it could not be kept.
+pub fn learn_and_keep(server: &TmuxServer, state_root: &Path) -> Result<ServerLayout, TmuxError> {
+    let socket = server.socket().display().to_string();
+    let _lock = LayoutLock::take(state_root);
+    let out = server.run(&["list-panes", "-a", "-F", LAYOUT_FORMAT])?;
+    let layout = parse_layout(&socket, &out)
+        .ok_or_else(|| TmuxError::Refused(format!("no pane in the answer {out:?}")))?;
+    // A failed write costs restore this move only; the record's own place is still there.
+    let _ = write_layout(state_root, &layout);
+    Ok(layout)
+}
+
+/// An exclusive `flock` on `<state>/tmux/layout.lock`, released on drop. Taking it never fails the
+/// caller: without the lock file the write is merely unordered.
+struct LayoutLock(Option<fs::File>);
+
+impl LayoutLock {
+    fn take(state_root: &Path) -> LayoutLock {
+        let dir = state_root.join("tmux");
+        let _ = fs::create_dir_all(&dir);
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(dir.join("layout.lock"))
+            .ok();
+        if let Some(f) = &file {
+            // SAFETY: a valid open descriptor; flock has no other precondition.
+            unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) };
+        }
+        LayoutLock(file)
+    }
+}
+
+impl Drop for LayoutLock {
+    fn drop(&mut self) {
+        if let Some(f) = &self.0 {
+            // SAFETY: as in take.
+            unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_UN) };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_pane_with_its_position() {
+        let out = "77\u{1f}1796126424\u{1f}%3\u{1f}0\u{1f}1\u{1f}/w/a\u{1f}Wé ird\n\
+                   77\u{1f}1796126424\u{1f}%1\u{1f}0\u{1f}0\u{1f}/w/b\u{1f}Wé ird\n\
+                   77\u{1f}1796126424\u{1f}%5\u{1f}2\u{1f}1\u{1f}\u{1f}side\n\
+                   junk\n\
+                   77\u{1f}1796126424\u{1f}nope\u{1f}2\u{1f}1\u{1f}/\u{1f}side\n";
+        let l = parse_layout("/tmp/s", out).unwrap();
+        assert_eq!((l.server_pid, l.server_started), (77, 1796126424));
+        let got: Vec<(&str, &str, u32, u32, u32)> = l
+            .panes
+            .iter()
+            .map(|p| {
+                let id = p.pane_id.as_str();
+                (id, p.session.as_str(), p.window, p.pane, p.position)
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("%3", "Wé ird", 0, 1, 1),
+                ("%1", "Wé ird", 0, 0, 0),
+                ("%5", "side", 2, 1, 0)
+            ]
+        );
+        assert_eq!(l.panes[0].cwd.as_deref(), Some("/w/a"));
+        assert_eq!(l.panes[2].cwd, None);
+        assert!(parse_layout("/tmp/s", "junk\n").is_none());
+    }
+}
