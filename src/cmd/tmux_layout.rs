@@ -5,7 +5,7 @@
 
 use agterm_backup_core::state::StateDir;
 use agterm_backup_tmux::command::TmuxServer;
-use agterm_backup_tmux::layout::learn_and_keep;
+use agterm_backup_tmux::layout::keep_coalesced;
 use std::time::Duration;
 
 /// A wedged server must not leave jobs behind.
@@ -18,7 +18,7 @@ pub fn run() -> crate::CliResult {
         .filter(|s| s.starts_with('/'));
     if let (Some(socket), Some(state)) = (socket, StateDir::from_env()) {
         if state.ensure().is_ok() {
-            let _ = learn_and_keep(&TmuxServer::new(socket, BUDGET), state.root());
+            keep_coalesced(&TmuxServer::new(socket, BUDGET), state.root());
         }
     }
     Ok(())

@@ -3,9 +3,9 @@
 //! question), and the tmux hooks of the installer's block do it whenever tmux moves, closes or renumbers
 //! a pane (`agterm-backup tmux-layout`).
 //!
-//! Two layout hooks can run at once (a `kill-pane` renumbers and fires several): each holds an exclusive
-//! `flock` on `<state>/tmux/layout.lock` from its question to its write, so the layout written last is
-//! the one tmux gave last.
+//! Two layout hooks can run at once (one change fires several hooks): the question and the write happen
+//! under an exclusive `flock` on `<state>/tmux/layout.lock`, so the layout written last is the one tmux
+//! gave last, and a hook that finds the lock taken leaves it to the holder ([`keep_coalesced`]).
 
 use crate::command::{TmuxError, TmuxServer};
 use agterm_backup_core::tmux_layout::{with_positions, write_layout, LaidOutPane, ServerLayout};
@@ -60,10 +60,45 @@ pub fn parse_layout(socket: &str, out: &str) -> Option<ServerLayout> {
 }
 
 /// Asks the server for its layout and keeps it under `state_root` (the question and the write under the
-/// layout lock). The layout is returned even when it could not be kept.
+/// layout lock). The layout is returned even when it could not be kept. A layout job that found the lock
+/// taken meanwhile left the dirty mark: it is served after.
 pub fn learn_and_keep(server: &TmuxServer, state_root: &Path) -> Result<ServerLayout, TmuxError> {
+    let lock = LayoutLock::take(state_root, true).expect("a blocking take always holds");
+    let layout = list_and_write(server, state_root);
+    drop(lock);
+    if dirty_mark(state_root).exists() {
+        keep_coalesced(server, state_root);
+    }
+    layout
+}
+
+/// What a layout hook runs: keeps the layout, unless another job holds the lock — then it leaves the
+/// dirty mark for that job to serve once it is done, so a burst of hooks (a client resize fires
+/// `window-layout-changed` many times) costs one question to tmux at a time and the last change is
+/// never lost. At most a few rounds per process.
+pub fn keep_coalesced(server: &TmuxServer, state_root: &Path) {
+    let mark = dirty_mark(state_root);
+    for _ in 0..4 {
+        let _ = fs::create_dir_all(state_root.join("tmux"));
+        let _ = fs::write(&mark, b"");
+        let Some(lock) = LayoutLock::take(state_root, false) else {
+            return;
+        };
+        let _ = fs::remove_file(&mark);
+        let _ = list_and_write(server, state_root);
+        drop(lock);
+        if !mark.exists() {
+            return;
+        }
+    }
+}
+
+fn dirty_mark(state_root: &Path) -> std::path::PathBuf {
+    state_root.join("tmux").join("layout.dirty")
+}
+
+fn list_and_write(server: &TmuxServer, state_root: &Path) -> Result<ServerLayout, TmuxError> {
     let socket = server.socket().display().to_string();
-    let _lock = LayoutLock::take(state_root);
     let out = server.run(&["list-panes", "-a", "-F", LAYOUT_FORMAT])?;
     let layout = parse_layout(&socket, &out)
         .ok_or_else(|| TmuxError::Refused(format!("no pane in the answer {out:?}")))?;
@@ -72,12 +107,13 @@ pub fn learn_and_keep(server: &TmuxServer, state_root: &Path) -> Result<ServerLa
     Ok(layout)
 }
 
-/// An exclusive `flock` on `<state>/tmux/layout.lock`, released on drop. Taking it never fails the
-/// caller: without the lock file the write is merely unordered.
+/// An exclusive `flock` on `<state>/tmux/layout.lock`, released on drop. A blocking take never fails
+/// the caller: without the lock file the write is merely unordered. A non-blocking one is `None` while
+/// another holds it.
 struct LayoutLock(Option<fs::File>);
 
 impl LayoutLock {
-    fn take(state_root: &Path) -> LayoutLock {
+    fn take(state_root: &Path, wait: bool) -> Option<LayoutLock> {
         let dir = state_root.join("tmux");
         let _ = fs::create_dir_all(&dir);
         let file = OpenOptions::new()
@@ -87,10 +123,13 @@ impl LayoutLock {
             .open(dir.join("layout.lock"))
             .ok();
         if let Some(f) = &file {
+            let op = if wait { libc::LOCK_EX } else { libc::LOCK_EX | libc::LOCK_NB };
             // SAFETY: a valid open descriptor; flock has no other precondition.
-            unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) };
+            if unsafe { libc::flock(f.as_raw_fd(), op) } != 0 && !wait {
+                return None;
+            }
         }
-        LayoutLock(file)
+        Some(LayoutLock(file))
     }
 }
 

@@ -31,26 +31,22 @@ pub fn hook_line(binary: &str) -> String {
 /// Where [`hook_line`] keeps restore's outcome, under the state directory.
 pub const RESTORE_LOG: &str = "tmux/restore.log";
 
-/// The tmux hooks that fire when a pane is closed, moved or renumbered (or a session renamed, or a pane
-/// split in, which renumbers the panes after it). Each runs `agterm-backup tmux-layout` in the background;
-/// tmux runs an `after-` hook for a command typed, bound to a key or sent by a client, not for one run by
-/// a hook itself.
-pub const LAYOUT_HOOKS: [&str; 16] = [
+/// The tmux hooks (tmux 3.x) that fire when a pane is closed, moved or renumbered: measured on tmux 3.3a,
+/// `kill-pane` and `swap-pane` fire `window-layout-changed`, `break-pane` and `join-pane` that and
+/// `window-linked` / `window-unlinked`, `move-window` (and `kill-window` under `renumber-windows`)
+/// `window-linked` / `window-unlinked`, `rotate-window` `window-pane-changed`. (tmux has no `after-` hook
+/// for those commands; `swap-window` and `move-window -r` fire nothing, and are caught at the hook's next
+/// write.) Each runs `agterm-backup tmux-layout` in the background.
+pub const LAYOUT_HOOKS: [&str; 10] = [
     "after-split-window",
     "after-new-window",
     "after-kill-pane",
-    "after-kill-window",
     "pane-exited",
-    "after-swap-pane",
-    "after-swap-window",
-    "after-move-window",
-    "after-move-pane",
-    "after-join-pane",
-    "after-break-pane",
-    "after-rotate-window",
-    "after-rename-session",
-    "window-unlinked",
+    "window-layout-changed",
+    "window-pane-changed",
     "window-linked",
+    "window-unlinked",
+    "session-renamed",
     "session-closed",
 ];
 
