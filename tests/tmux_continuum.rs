@@ -110,9 +110,18 @@ impl Rig {
         std::fs::create_dir_all(&work).unwrap();
         let plugins = home.join(".tmux/plugins");
         script(&plugins.join("tpm/tpm"), TPM);
-        script(&plugins.join("tmux-resurrect/resurrect.tmux"), RESURRECT_TMUX);
-        script(&plugins.join("tmux-resurrect/scripts/restore.sh"), RESURRECT_RESTORE);
-        script(&plugins.join("tmux-continuum/continuum.tmux"), CONTINUUM_TMUX);
+        script(
+            &plugins.join("tmux-resurrect/resurrect.tmux"),
+            RESURRECT_TMUX,
+        );
+        script(
+            &plugins.join("tmux-resurrect/scripts/restore.sh"),
+            RESURRECT_RESTORE,
+        );
+        script(
+            &plugins.join("tmux-continuum/continuum.tmux"),
+            CONTINUUM_TMUX,
+        );
         script(
             &plugins.join("tmux-continuum/scripts/continuum_restore.sh"),
             CONTINUUM_RESTORE,
@@ -171,7 +180,9 @@ impl Rig {
             .ok(&["display-message", "-p", "-t", "work:0.0", "#{pane_id}"]);
         let pid = self.tmux.ok(&["display-message", "-p", "#{pid}"]);
         let slug = agterm_backup_core::slug::claude_project_slug(&d);
-        let transcript = self.home.join(format!(".claude/projects/{slug}/{ID}.jsonl"));
+        let transcript = self
+            .home
+            .join(format!(".claude/projects/{slug}/{ID}.jsonl"));
         std::fs::create_dir_all(transcript.parent().unwrap()).unwrap();
         std::fs::write(&transcript, "{}\n").unwrap();
         let payload = serde_json::json!({
@@ -222,15 +233,28 @@ impl Rig {
                 "no outcome in {}: {:?}\nsessions: {}\nhook option: {:?}\nconfig:\n{}",
                 log.display(),
                 std::fs::read_to_string(&log),
-                self.tmux.ok(&["list-panes", "-a", "-F", "#{session_name}:#{window_index}.#{pane_index} #{pane_current_path}"]),
-                self.tmux.ok(&["show-option", "-gqv", "@resurrect-hook-post-restore-all"]),
+                self.tmux.ok(&[
+                    "list-panes",
+                    "-a",
+                    "-F",
+                    "#{session_name}:#{window_index}.#{pane_index} #{pane_current_path}"
+                ]),
+                self.tmux
+                    .ok(&["show-option", "-gqv", "@resurrect-hook-post-restore-all"]),
                 std::fs::read_to_string(self.home.join(".tmux.conf")).unwrap_or_default()
             );
             std::thread::sleep(Duration::from_millis(100));
         }
-        Tmux::wait_for(Duration::from_secs(15), "the resume line in work:0.0", || {
-            self.tmux.capture("work:0.0", true).contains(ID).then_some(())
-        });
+        Tmux::wait_for(
+            Duration::from_secs(15),
+            "the resume line in work:0.0",
+            || {
+                self.tmux
+                    .capture("work:0.0", true)
+                    .contains(ID)
+                    .then_some(())
+            },
+        );
     }
 }
 
@@ -241,7 +265,8 @@ fn now_secs() -> u64 {
         .as_secs()
 }
 
-const USER_LINES: &str = "set -g default-command \"/usr/bin/env PS1='pane$ ' /bin/bash --noprofile --norc -i\"\n\
+const USER_LINES: &str =
+    "set -g default-command \"/usr/bin/env PS1='pane$ ' /bin/bash --noprofile --norc -i\"\n\
                           set -g @continuum-restore 'on'\n";
 
 #[test]
@@ -255,7 +280,11 @@ fn continuum_restores_at_tmux_start_with_tpm_and_the_hook_fires() {
     );
     let r = Rig::new(&conf);
     let out = r.run(&["installer", "apply", "--agents", "claude", "--no-denylist"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let applied = std::fs::read_to_string(r.home.join(".tmux.conf")).unwrap();
     assert!(
         applied.find("@resurrect-hook-post-restore-all") < applied.find("run '~/.tmux/plugins/tpm"),
@@ -276,7 +305,11 @@ fn continuum_restores_with_the_plugins_manual_run_shell_lines_and_the_hook_fires
     );
     let r = Rig::new(&conf);
     let out = r.run(&["installer", "apply", "--agents", "claude", "--no-denylist"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     r.earlier_life();
     r.start_and_expect_the_conversation_back();
 }
@@ -293,7 +326,11 @@ fn status_warns_when_the_hook_cannot_fire() {
     std::fs::write(r.home.join("tmux_no_auto_restore"), "").unwrap();
     let out = r.run(&["installer", "status"]);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    for warning in ["comes after `run '~/.tmux/plugins/tpm/tpm'`", "@continuum-restore is not 'on'", "tmux_no_auto_restore exists"] {
+    for warning in [
+        "comes after `run '~/.tmux/plugins/tpm/tpm'`",
+        "@continuum-restore is not 'on'",
+        "tmux_no_auto_restore exists",
+    ] {
         assert!(text.contains(warning), "{warning}: {text}");
     }
     assert!(!text.contains("tmux-resurrect is not installed"), "{text}");

@@ -69,7 +69,16 @@ impl Rig {
     fn session(&self, name: &str, panes: usize) {
         let d = self.dir();
         self.new_session(&[
-            "new-session", "-d", "-s", name, "-x", "200", "-y", "50", "-c", &d,
+            "new-session",
+            "-d",
+            "-s",
+            name,
+            "-x",
+            "200",
+            "-y",
+            "50",
+            "-c",
+            &d,
         ]);
         for _ in 1..panes {
             self.tmux
@@ -85,7 +94,9 @@ impl Rig {
             .ok(&["display-message", "-p", "-t", target, "#{pane_id}"]);
         let pid = self.tmux.ok(&["display-message", "-p", "#{pid}"]);
         let slug = agterm_backup_core::slug::claude_project_slug(&self.dir());
-        let transcript = self.home.join(format!(".claude/projects/{slug}/{id}.jsonl"));
+        let transcript = self
+            .home
+            .join(format!(".claude/projects/{slug}/{id}.jsonl"));
         std::fs::create_dir_all(transcript.parent().unwrap()).unwrap();
         std::fs::write(&transcript, "{}\n").unwrap();
         let payload = serde_json::json!({
@@ -117,14 +128,20 @@ impl Rig {
 
     /// Waits until the server's kept layout (written by the tmux hooks) satisfies `ok`.
     fn wait_layout(&self, what: &str, ok: impl Fn(&Value) -> bool) {
-        let pid: u32 = self.tmux.ok(&["display-message", "-p", "#{pid}"]).parse().unwrap();
+        let pid: u32 = self
+            .tmux
+            .ok(&["display-message", "-p", "#{pid}"])
+            .parse()
+            .unwrap();
         Tmux::wait_for(Duration::from_secs(15), what, || {
             let dir = self.state.join("tmux");
             std::fs::read_dir(&dir)
                 .ok()?
                 .flatten()
                 .filter(|e| e.file_name().to_string_lossy().starts_with("layout-"))
-                .filter_map(|e| serde_json::from_slice::<Value>(&std::fs::read(e.path()).ok()?).ok())
+                .filter_map(|e| {
+                    serde_json::from_slice::<Value>(&std::fs::read(e.path()).ok()?).ok()
+                })
                 .find(|l| l["server_pid"] == pid && ok(l))
                 .map(|_| ())
         });
@@ -132,9 +149,18 @@ impl Rig {
 
     /// Where `%N` sits in the kept layout: `session:window.pane`.
     fn laid_out(l: &Value, pane: &str) -> Option<String> {
-        l["panes"].as_array()?.iter().find(|p| p["pane_id"] == pane).map(|p| {
-            format!("{}:{}.{}", p["session"].as_str().unwrap(), p["window"], p["pane"])
-        })
+        l["panes"]
+            .as_array()?
+            .iter()
+            .find(|p| p["pane_id"] == pane)
+            .map(|p| {
+                format!(
+                    "{}:{}.{}",
+                    p["session"].as_str().unwrap(),
+                    p["window"],
+                    p["pane"]
+                )
+            })
     }
 
     /// "Reboot" and tmux-resurrect's restore of what it saved just before, with `before_restore` run on
@@ -157,10 +183,18 @@ impl Rig {
         rebuild(&self.tmux, &saved);
         self.tmux.ok(&["kill-session", "-t", "boot"]);
         // Every shell at its prompt (its foreground is then itself: an idle pane).
-        let targets = self.tmux.ok(&["list-panes", "-a", "-F", "#{session_name}:#{window_index}.#{pane_index}"]);
+        let targets = self.tmux.ok(&[
+            "list-panes",
+            "-a",
+            "-F",
+            "#{session_name}:#{window_index}.#{pane_index}",
+        ]);
         for target in targets.lines() {
             Tmux::wait_for(Duration::from_secs(15), "a shell prompt", || {
-                self.tmux.capture(target, false).contains("pane$").then_some(())
+                self.tmux
+                    .capture(target, false)
+                    .contains("pane$")
+                    .then_some(())
             });
         }
     }
@@ -168,7 +202,14 @@ impl Rig {
     /// `restore --terminal tmux --dry-run --json`: for conversation `id`, `type <pane>` or `skip <code>`.
     fn plan(&self) -> Value {
         let out = Command::new(&self.bin)
-            .args(["restore", "--terminal", "tmux", "--dry-run", "--json", "--socket"])
+            .args([
+                "restore",
+                "--terminal",
+                "tmux",
+                "--dry-run",
+                "--json",
+                "--socket",
+            ])
             .arg(self.tmux.socket())
             .env("HOME", &self.home)
             .env("AGTERM_BACKUP_HOME", &self.state)
@@ -212,7 +253,10 @@ impl Rig {
                 return;
             }
             let err = String::from_utf8_lossy(&out.stderr).into_owned();
-            assert!(err.contains("server exited unexpectedly"), "{args:?}: {err}");
+            assert!(
+                err.contains("server exited unexpectedly"),
+                "{args:?}: {err}"
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
         self.tmux.ok(args);
@@ -244,7 +288,8 @@ fn a_closed_pane_renumbers_the_next_one_and_each_conversation_keeps_its_pane() {
 fn renumber_windows_moves_the_next_window_into_the_closed_ones_index() {
     let r = Rig::new("set -g renumber-windows on\n");
     r.session("work", 1);
-    r.tmux.ok(&["new-window", "-d", "-t", "work:1", "-c", &r.dir()]);
+    r.tmux
+        .ok(&["new-window", "-d", "-t", "work:1", "-c", &r.dir()]);
     r.record("work:0.0", A);
     let b = r.record("work:1.0", B);
     r.tmux.ok(&["kill-window", "-t", "work:0"]);
@@ -261,7 +306,8 @@ fn swapped_panes_get_each_their_own_conversation() {
     r.session("work", 2);
     let a = r.record("work:0.0", A);
     r.record("work:0.1", B);
-    r.tmux.ok(&["swap-pane", "-s", "work:0.0", "-t", "work:0.1"]);
+    r.tmux
+        .ok(&["swap-pane", "-s", "work:0.0", "-t", "work:0.1"]);
     r.wait_layout("A's pane swapped to 0.1", |l| {
         Rig::laid_out(l, &a).as_deref() == Some("work:0.1")
     });
@@ -273,7 +319,8 @@ fn swapped_panes_get_each_their_own_conversation() {
 fn moved_windows_take_their_conversations_along() {
     let r = Rig::new("");
     r.session("work", 1);
-    r.tmux.ok(&["new-window", "-d", "-t", "work:1", "-c", &r.dir()]);
+    r.tmux
+        .ok(&["new-window", "-d", "-t", "work:1", "-c", &r.dir()]);
     let a = r.record("work:0.0", A);
     r.record("work:1.0", B);
     r.tmux.ok(&["move-window", "-s", "work:1", "-t", "work:2"]);
@@ -291,8 +338,10 @@ fn a_pane_broken_out_and_joined_back_keeps_its_conversation() {
     r.session("work", 2);
     let a = r.record("work:0.0", A);
     r.record("work:0.1", B);
-    r.tmux.ok(&["break-pane", "-d", "-s", "work:0.0", "-t", "work:5"]);
-    r.tmux.ok(&["join-pane", "-d", "-s", "work:5.0", "-t", "work:0.0"]);
+    r.tmux
+        .ok(&["break-pane", "-d", "-s", "work:0.0", "-t", "work:5"]);
+    r.tmux
+        .ok(&["join-pane", "-d", "-s", "work:5.0", "-t", "work:0.0"]);
     r.wait_layout("A's pane joined back after B's", |l| {
         Rig::laid_out(l, &a).as_deref() == Some("work:0.1")
     });

@@ -56,7 +56,9 @@ impl ServerLayout {
 
     /// Whether this is the layout of the server `socket` + `pid` + `started`.
     pub fn is_server(&self, socket: &str, pid: Option<u32>, started: Option<i64>) -> bool {
-        self.socket == socket && Some(self.server_pid) == pid && Some(self.server_started) == started
+        self.socket == socket
+            && Some(self.server_pid) == pid
+            && Some(self.server_started) == started
     }
 }
 
@@ -115,10 +117,7 @@ pub fn write_layout(state_root: &Path, layout: &ServerLayout) -> io::Result<()> 
     let dir = path.parent().expect("a file in <state>/tmux");
     fs::create_dir_all(dir)?;
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    fs::write(
-        &tmp,
-        serde_json::to_vec(layout).map_err(io::Error::other)?,
-    )?;
+    fs::write(&tmp, serde_json::to_vec(layout).map_err(io::Error::other)?)?;
     fs::rename(&tmp, &path)?;
     prune(dir, &layout.socket);
     Ok(())
@@ -137,7 +136,7 @@ fn prune(dir: &Path, socket: &str) {
         })
         .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
         .collect();
-    lives.sort_by(|a, b| b.0.cmp(&a.0));
+    lives.sort_by_key(|l| std::cmp::Reverse(l.0));
     for (_, old) in lives.into_iter().skip(KEEP_PER_SOCKET) {
         let _ = fs::remove_file(old);
     }
@@ -189,7 +188,10 @@ mod tests {
             std::thread::sleep(std::time::Duration::from_millis(5));
             write_layout(tmp.path(), &layout).unwrap();
         }
-        let pids: Vec<u32> = read_layouts(tmp.path()).iter().map(|l| l.server_pid).collect();
+        let pids: Vec<u32> = read_layouts(tmp.path())
+            .iter()
+            .map(|l| l.server_pid)
+            .collect();
         assert_eq!(pids.len(), KEEP_PER_SOCKET, "{pids:?}");
         assert!(pids.contains(&19));
     }

@@ -108,10 +108,19 @@ mod tests {
     fn a_block_above_the_plugins_with_everything_installed_warns_nothing() {
         let text = apply(Some(TPM), BIN).unwrap();
         let home = Path::new("/h");
-        let f = facts(&text, home, |_| None, |p| {
-            p == Path::new("/h/.tmux/plugins/tmux-resurrect/resurrect.tmux")
-        });
-        assert_eq!(f, PluginFacts { resurrect_installed: true, halt_file: false });
+        let f = facts(
+            &text,
+            home,
+            |_| None,
+            |p| p == Path::new("/h/.tmux/plugins/tmux-resurrect/resurrect.tmux"),
+        );
+        assert_eq!(
+            f,
+            PluginFacts {
+                resurrect_installed: true,
+                halt_file: false
+            }
+        );
         assert_eq!(hook_warnings(&text, &f), Vec::<String>::new());
     }
 
@@ -120,11 +129,17 @@ mod tests {
         let below = format!("{TPM}\n{}", crate::tmux_conf::our_block(BIN));
         let none = PluginFacts::default();
         let w = hook_warnings(&below, &none).join("\n");
-        assert!(w.contains("comes after `run '~/.tmux/plugins/tpm/tpm'`"), "{w}");
+        assert!(
+            w.contains("comes after `run '~/.tmux/plugins/tpm/tpm'`"),
+            "{w}"
+        );
         assert!(w.contains("tmux-resurrect is not installed"), "{w}");
         assert!(!w.contains("@continuum-restore"), "{w}");
         let off = below.replace("'on'", "'off'");
-        let halted = PluginFacts { resurrect_installed: true, halt_file: true };
+        let halted = PluginFacts {
+            resurrect_installed: true,
+            halt_file: true,
+        };
         let w = hook_warnings(&off, &halted).join("\n");
         assert!(w.contains("@continuum-restore is not 'on'"), "{w}");
         assert!(w.contains("tmux_no_auto_restore"), "{w}");
@@ -134,9 +149,12 @@ mod tests {
     #[test]
     fn a_manual_run_shell_path_counts_as_installed() {
         let text = "run-shell ~/src/tmux-resurrect/resurrect.tmux\n";
-        let f = facts(text, Path::new("/h"), |_| None, |p| {
-            p == Path::new("/h/src/tmux-resurrect/resurrect.tmux")
-        });
+        let f = facts(
+            text,
+            Path::new("/h"),
+            |_| None,
+            |p| p == Path::new("/h/src/tmux-resurrect/resurrect.tmux"),
+        );
         assert!(f.resurrect_installed);
     }
 }

@@ -115,7 +115,11 @@ pub fn apply(original: Option<&str>, binary: &str) -> Result<String, Refusal> {
                 true => our_block_above(binary),
                 false => our_block(binary),
             };
-            return Ok(format!("{}{form}{}", &text[..range.start], &text[range.end..]));
+            return Ok(format!(
+                "{}{form}{}",
+                &text[..range.start],
+                &text[range.end..]
+            ));
         }
     }
     // A byte order mark stays with the line it starts (before it, our start marker would not be ours).
@@ -198,20 +202,22 @@ pub fn report(report: &mut TargetReport, text: Option<&str>, binary: &str) {
     let text = text.unwrap_or("");
     let ours = [our_block(binary), our_block_above(binary)];
     report.state = match find_block(text) {
-        Some(range) if ours.iter().any(|b| text[range.clone()].trim_end() == b.trim_end()) => {
+        Some(range)
+            if ours
+                .iter()
+                .any(|b| text[range.clone()].trim_end() == b.trim_end()) =>
+        {
             "present"
         }
         Some(_) => "outdated",
         None => "absent",
     };
     if report.state != "absent" {
-        let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_default();
-        let facts = crate::tmux_checks::facts(
-            text,
-            &home,
-            |k| std::env::var(k).ok(),
-            |p| p.exists(),
-        );
+        let home = std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .unwrap_or_default();
+        let facts =
+            crate::tmux_checks::facts(text, &home, |k| std::env::var(k).ok(), |p| p.exists());
         report
             .warnings
             .extend(crate::tmux_checks::hook_warnings(text, &facts));
@@ -295,11 +301,23 @@ mod tests {
     #[test]
     fn the_block_goes_above_the_first_plugin_line_and_comes_out_byte_exact() {
         let cases = [
-            ("set -g mouse on\n\nrun '~/.tmux/plugins/tpm/tpm'\n", "run '~"),
-            ("a\r\nrun -b \"$HOME/.tmux/plugins/tpm/tpm\"\r\nz\r\n", "run -b"),
-            ("x\nrun-shell ~/r/resurrect.tmux\nrun-shell ~/c/continuum.tmux\n", "run-shell ~/r"),
+            (
+                "set -g mouse on\n\nrun '~/.tmux/plugins/tpm/tpm'\n",
+                "run '~",
+            ),
+            (
+                "a\r\nrun -b \"$HOME/.tmux/plugins/tpm/tpm\"\r\nz\r\n",
+                "run -b",
+            ),
+            (
+                "x\nrun-shell ~/r/resurrect.tmux\nrun-shell ~/c/continuum.tmux\n",
+                "run-shell ~/r",
+            ),
             ("\u{feff}run '~/.tmux/plugins/tpm/tpm'", "run '~"),
-            ("# run '~/.tmux/plugins/tpm/tpm'\nrun-shell '/p/continuum.tmux'\n", "run-shell '/p"),
+            (
+                "# run '~/.tmux/plugins/tpm/tpm'\nrun-shell '/p/continuum.tmux'\n",
+                "run-shell '/p",
+            ),
         ];
         for (original, line) in cases {
             let applied = apply(Some(original), BIN).unwrap();

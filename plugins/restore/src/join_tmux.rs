@@ -53,7 +53,9 @@ pub fn follow_layouts(captured: &mut [CapturedPane], layouts: &[ServerLayout]) {
 
 fn follow(rec: &mut LiveRecord, layouts: &[ServerLayout]) {
     let Some(mut place) = rec.tmux() else { return };
-    let Some(id) = place.pane_id.clone() else { return };
+    let Some(id) = place.pane_id.clone() else {
+        return;
+    };
     let Some(layout) = layouts
         .iter()
         .find(|l| l.is_server(&place.socket, place.server_pid, place.server_started))
@@ -73,7 +75,10 @@ fn follow(rec: &mut LiveRecord, layouts: &[ServerLayout]) {
             rec.set_tmux(&place);
         }
         // A layout from before the record: it confirms the position only where the record still stood.
-        Some(then) if (then.session.as_str(), then.window, then.pane) == (&*place.session, place.window, place.pane) => {
+        Some(then)
+            if (then.session.as_str(), then.window, then.pane)
+                == (&*place.session, place.window, place.pane) =>
+        {
             followed.position = Some(then.position);
         }
         Some(_) => return,
@@ -116,14 +121,20 @@ pub fn join(
         });
     }
     let index = place_of(panes, recorded, rec)?;
-    let now = panes[index].tmux.as_ref().expect("place_of finds tmux panes");
+    let now = panes[index]
+        .tmux
+        .as_ref()
+        .expect("place_of finds tmux panes");
     if let Some(other) = other_claim(panes, index, recorded, rec, captured) {
         return Err(SkipReason::JoinUncertain {
             why: format!(
                 "two records claim {}: this one ({}) and {} ({} {})",
                 now.target(),
                 describe(recorded, rec),
-                other.tmux().map(|t| describe(&t, other)).unwrap_or_default(),
+                other
+                    .tmux()
+                    .map(|t| describe(&t, other))
+                    .unwrap_or_default(),
                 other.agent,
                 other.session_id
             ),
@@ -155,18 +166,29 @@ fn live_server(panes: &[PaneView], recorded: &TmuxPane) -> Option<Result<usize, 
             && t.server_pid == recorded.server_pid
             && t.server_started == recorded.server_started
     };
-    panes.iter().filter_map(|p| p.tmux.as_ref()).find(|t| same_server(t))?;
+    panes
+        .iter()
+        .filter_map(|p| p.tmux.as_ref())
+        .find(|t| same_server(t))?;
     Some(
         panes
             .iter()
-            .position(|p| p.tmux.as_ref().is_some_and(|t| same_server(t) && t.pane_id == recorded.pane_id))
+            .position(|p| {
+                p.tmux
+                    .as_ref()
+                    .is_some_and(|t| same_server(t) && t.pane_id == recorded.pane_id)
+            })
             .ok_or(SkipReason::PaneGone),
     )
 }
 
 /// The pane at the record's place: its server, session and window, and its position there (its pane
 /// index when the position is unknown). A pane closed since the record is gone, whatever is there now.
-fn place_of(panes: &[PaneView], recorded: &TmuxPane, rec: &LiveRecord) -> Result<usize, SkipReason> {
+fn place_of(
+    panes: &[PaneView],
+    recorded: &TmuxPane,
+    rec: &LiveRecord,
+) -> Result<usize, SkipReason> {
     let followed = followed(rec);
     if followed.as_ref().is_some_and(|f| f.closed_by.is_some()) {
         return Err(SkipReason::PaneGone);

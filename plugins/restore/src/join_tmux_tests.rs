@@ -169,7 +169,11 @@ fn joins(mut all: Vec<CapturedPane>, layouts: &[ServerLayout], panes: &[PaneView
         .map(|c| {
             let r = c.record.as_ref().unwrap();
             match join(panes, &r.tmux().unwrap(), r, &all) {
-                Ok(i) => format!("{} {}", &r.session_id[..4], panes[i].tmux.as_ref().unwrap().target()),
+                Ok(i) => format!(
+                    "{} {}",
+                    &r.session_id[..4],
+                    panes[i].tmux.as_ref().unwrap().target()
+                ),
                 Err(e) => format!("{} {}", &r.session_id[..4], e.code()),
             }
         })
@@ -185,7 +189,10 @@ fn a_closed_pane_is_gone_and_the_pane_renumbered_into_its_place_follows() {
     let restored = [view(place("work", 0, 0, "%0", "/w"), "/w")];
     let all = vec![captured(a), captured(b)];
     // Today's rule without the layout: A's place holds B's pane, in the same directory.
-    assert_eq!(joins(all.clone(), &[], &restored), ["77e8 work:0.0", "019a pane-gone"]);
+    assert_eq!(
+        joins(all.clone(), &[], &restored),
+        ["77e8 work:0.0", "019a pane-gone"]
+    );
     let after_close = layout("2026-11-30T11:00:00Z", &[("%2", "work", 0, 0)]);
     assert_eq!(
         joins(all, &[after_close], &restored),
@@ -197,15 +204,25 @@ fn a_closed_pane_is_gone_and_the_pane_renumbered_into_its_place_follows() {
 fn positions_survive_a_pane_base_index_change() {
     let a = tmux_record(ID_A, A_AT, &place("work", 0, 0, "%1", "/w"));
     let b = tmux_record(ID_B, A_AT, &place("work", 0, 1, "%2", "/w"));
-    let l = layout("2026-11-30T09:00:00Z", &[("%1", "work", 0, 0), ("%2", "work", 0, 1)]);
+    let l = layout(
+        "2026-11-30T09:00:00Z",
+        &[("%1", "work", 0, 0), ("%2", "work", 0, 1)],
+    );
     // Restored with pane-base-index 1: the same two panes, indexes 1 and 2.
     let restored = [
         view(place("work", 0, 1, "%0", "/w"), "/w"),
         view(place("work", 0, 2, "%0", "/w"), "/w"),
     ];
     let all = vec![captured(a), captured(b)];
-    assert_eq!(joins(all.clone(), &[], &restored)[1], "019a work:0.1", "today: B in A's pane");
-    assert_eq!(joins(all, &[l], &restored), ["77e8 work:0.1", "019a work:0.2"]);
+    assert_eq!(
+        joins(all.clone(), &[], &restored)[1],
+        "019a work:0.1",
+        "today: B in A's pane"
+    );
+    assert_eq!(
+        joins(all, &[l], &restored),
+        ["77e8 work:0.1", "019a work:0.2"]
+    );
 }
 
 #[test]
@@ -228,7 +245,10 @@ fn two_records_claiming_one_pane_are_both_uncertain_and_say_why() {
         Err(SkipReason::JoinUncertain { why }) => why,
         other => panic!("{other:?}"),
     };
-    assert!(why.contains("two records claim work:0.0") && why.contains(ID_A), "{why}");
+    assert!(
+        why.contains("two records claim work:0.0") && why.contains(ID_A),
+        "{why}"
+    );
 }
 
 #[test]

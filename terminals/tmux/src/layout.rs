@@ -123,7 +123,11 @@ impl LayoutLock {
             .open(dir.join("layout.lock"))
             .ok();
         if let Some(f) = &file {
-            let op = if wait { libc::LOCK_EX } else { libc::LOCK_EX | libc::LOCK_NB };
+            let op = if wait {
+                libc::LOCK_EX
+            } else {
+                libc::LOCK_EX | libc::LOCK_NB
+            };
             // SAFETY: a valid open descriptor; flock has no other precondition.
             if unsafe { libc::flock(f.as_raw_fd(), op) } != 0 && !wait {
                 return None;
