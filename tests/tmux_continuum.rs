@@ -334,6 +334,14 @@ fn status_warns_when_the_hook_cannot_fire() {
         assert!(text.contains(warning), "{warning}: {text}");
     }
     assert!(!text.contains("tmux-resurrect is not installed"), "{text}");
+    // `status` says it too, beside the panes.
+    let out = r.run(&["status"]);
+    let shown = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        shown.contains("@continuum-restore is not 'on'"),
+        "{shown}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     std::fs::remove_dir_all(r.home.join(".tmux/plugins/tmux-resurrect")).unwrap();
     let text = String::from_utf8_lossy(&r.run(&["installer", "status"]).stdout).into_owned();
     assert!(text.contains("tmux-resurrect is not installed"), "{text}");
