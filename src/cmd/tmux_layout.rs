@@ -18,7 +18,7 @@ pub fn run() -> crate::CliResult {
         .filter(|s| s.starts_with('/'));
     if let (Some(socket), Some(state)) = (socket, StateDir::from_env()) {
         if state.ensure().is_ok() {
-            keep_coalesced(&TmuxServer::new(socket, BUDGET), state.root());
+            keep_coalesced(&TmuxServer::new(socket, BUDGET), state.root(), 4);
         }
     }
     Ok(())

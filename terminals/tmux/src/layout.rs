@@ -60,32 +60,42 @@ pub fn parse_layout(socket: &str, out: &str) -> Option<ServerLayout> {
 }
 
 /// Asks the server for its layout and keeps it under `state_root` (the question and the write under the
-/// layout lock). The layout is returned even when it could not be kept. A layout job that found the lock
-/// taken meanwhile left the dirty mark: it is served after.
+/// layout lock). The layout is returned even when it could not be kept. The hook never waits for the
+/// lock: when a layout job holds it, the hook's answer is not written (the dirty mark makes the holder ask
+/// again). A layout job that found the lock taken meanwhile is served once after.
 pub fn learn_and_keep(server: &TmuxServer, state_root: &Path) -> Result<ServerLayout, TmuxError> {
-    let lock = LayoutLock::take(state_root, true).expect("a blocking take always holds");
-    let layout = list_and_write(server, state_root);
+    let Some(lock) = LayoutLock::take(state_root) else {
+        let _ = fs::write(dirty_mark(state_root), b"");
+        return list(server);
+    };
+    let _ = fs::remove_file(dirty_mark(state_root));
+    let layout = list(server);
+    if let Ok(l) = &layout {
+        // A failed write costs restore this move only; the record's own place is still there.
+        let _ = write_layout(state_root, l);
+    }
     drop(lock);
     if dirty_mark(state_root).exists() {
-        keep_coalesced(server, state_root);
+        keep_coalesced(server, state_root, 1);
     }
     layout
 }
 
-/// What a layout hook runs: keeps the layout, unless another job holds the lock — then it leaves the
-/// dirty mark for that job to serve once it is done, so a burst of hooks (a client resize fires
-/// `window-layout-changed` many times) costs one question to tmux at a time and the last change is
-/// never lost. At most a few rounds per process.
-pub fn keep_coalesced(server: &TmuxServer, state_root: &Path) {
+/// What a layout hook runs: keeps the layout, unless another process holds the lock — then it leaves
+/// the dirty mark for that one to serve once it is done, so a burst of hooks (one change fires several)
+/// costs one question to tmux at a time and the last change is never lost. At most `rounds` questions.
+pub fn keep_coalesced(server: &TmuxServer, state_root: &Path, rounds: usize) {
     let mark = dirty_mark(state_root);
-    for _ in 0..4 {
+    for _ in 0..rounds {
         let _ = fs::create_dir_all(state_root.join("tmux"));
         let _ = fs::write(&mark, b"");
-        let Some(lock) = LayoutLock::take(state_root, false) else {
+        let Some(lock) = LayoutLock::take(state_root) else {
             return;
         };
         let _ = fs::remove_file(&mark);
-        let _ = list_and_write(server, state_root);
+        if let Ok(l) = list(server) {
+            let _ = write_layout(state_root, &l);
+        }
         drop(lock);
         if !mark.exists() {
             return;
@@ -97,23 +107,19 @@ fn dirty_mark(state_root: &Path) -> std::path::PathBuf {
     state_root.join("tmux").join("layout.dirty")
 }
 
-fn list_and_write(server: &TmuxServer, state_root: &Path) -> Result<ServerLayout, TmuxError> {
+fn list(server: &TmuxServer) -> Result<ServerLayout, TmuxError> {
     let socket = server.socket().display().to_string();
     let out = server.run(&["list-panes", "-a", "-F", LAYOUT_FORMAT])?;
-    let layout = parse_layout(&socket, &out)
-        .ok_or_else(|| TmuxError::Refused(format!("no pane in the answer {out:?}")))?;
-    // A failed write costs restore this move only; the record's own place is still there.
-    let _ = write_layout(state_root, &layout);
-    Ok(layout)
+    parse_layout(&socket, &out)
+        .ok_or_else(|| TmuxError::Refused(format!("no pane in the answer {out:?}")))
 }
 
-/// An exclusive `flock` on `<state>/tmux/layout.lock`, released on drop. A blocking take never fails
-/// the caller: without the lock file the write is merely unordered. A non-blocking one is `None` while
-/// another holds it.
+/// An exclusive `flock` on `<state>/tmux/layout.lock`, released on drop; `None` while another process
+/// holds it. Without a lock file (an unwritable state directory) the write is merely unordered.
 struct LayoutLock(Option<fs::File>);
 
 impl LayoutLock {
-    fn take(state_root: &Path, wait: bool) -> Option<LayoutLock> {
+    fn take(state_root: &Path) -> Option<LayoutLock> {
         let dir = state_root.join("tmux");
         let _ = fs::create_dir_all(&dir);
         let file = OpenOptions::new()
@@ -123,13 +129,8 @@ impl LayoutLock {
             .open(dir.join("layout.lock"))
             .ok();
         if let Some(f) = &file {
-            let op = if wait {
-                libc::LOCK_EX
-            } else {
-                libc::LOCK_EX | libc::LOCK_NB
-            };
             // SAFETY: a valid open descriptor; flock has no other precondition.
-            if unsafe { libc::flock(f.as_raw_fd(), op) } != 0 && !wait {
+            if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
                 return None;
             }
         }
