@@ -87,7 +87,7 @@ pub enum Command {
 
     /// Run by the tmux hooks the installer sets: keeps the tmux server's layout; prints nothing
     #[command(hide = true)]
-    TmuxLayout,
+    TmuxLayout(TmuxLayoutArgs),
 
     /// Print a shell completion script
     #[command(after_help = "Example:\n  agterm-backup completions zsh > ~/.zfunc/_agterm-backup")]
@@ -273,6 +273,13 @@ pub struct ShellStartArgs {
     /// The shell asking (the line it gets is valid in all three)
     #[arg(long, value_enum)]
     pub shell: InitShell,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct TmuxLayoutArgs {
+    /// The post-restore hook: the panes there are now are the ones the layout restorer rebuilt
+    #[arg(long)]
+    pub rebuilt: bool,
 }
 
 #[derive(Debug, Args, Clone)]

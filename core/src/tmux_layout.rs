@@ -46,6 +46,10 @@ pub struct ServerLayout {
     /// When tmux was asked.
     pub listed_at: DateTime<Utc>,
     pub panes: Vec<LaidOutPane>,
+    /// The `%N`s a layout restorer rebuilt, when its post-restore hook said so: a pane of this server not
+    /// among them was opened later by the user, and is a new pane, never a restored one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rebuilt: Option<Vec<String>>,
 }
 
 impl ServerLayout {
@@ -106,7 +110,8 @@ pub fn read_layouts(state_root: &Path) -> Vec<ServerLayout> {
 }
 
 /// Writes `layout` atomically (a private temp file renamed over the old one) and drops the layouts of
-/// all but the newest [`KEEP_PER_SOCKET`] server lives on the same socket.
+/// all but the newest [`KEEP_PER_SOCKET`] server lives on the same socket. A layout without `rebuilt`
+/// keeps the one the file had.
 pub fn write_layout(state_root: &Path, layout: &ServerLayout) -> io::Result<()> {
     let path = layout_path(
         state_root,
@@ -114,13 +119,22 @@ pub fn write_layout(state_root: &Path, layout: &ServerLayout) -> io::Result<()> 
         layout.server_pid,
         layout.server_started,
     );
+    let mut layout = layout.clone();
+    if layout.rebuilt.is_none() {
+        layout.rebuilt = read_layout(&path).and_then(|old| old.rebuilt);
+    }
     let dir = path.parent().expect("a file in <state>/tmux");
     fs::create_dir_all(dir)?;
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    fs::write(&tmp, serde_json::to_vec(layout).map_err(io::Error::other)?)?;
+    fs::write(&tmp, serde_json::to_vec(&layout).map_err(io::Error::other)?)?;
     fs::rename(&tmp, &path)?;
     prune(dir, &layout.socket);
     Ok(())
+}
+
+/// The layout kept at `path`, if readable.
+pub fn read_layout(path: &Path) -> Option<ServerLayout> {
+    serde_json::from_slice(&fs::read(path).ok()?).ok()
 }
 
 fn prune(dir: &Path, socket: &str) {
@@ -178,8 +192,16 @@ mod tests {
             server_started: 1_700_000_000,
             listed_at: Utc::now(),
             panes: with_positions(vec![pane("%0", "w", 0, 0)]),
+            rebuilt: Some(vec!["%0".into()]),
         };
         write_layout(tmp.path(), &layout).unwrap();
+        assert_eq!(read_layouts(tmp.path()), vec![layout.clone()]);
+        // A later layout of the same server keeps what was rebuilt.
+        let later = ServerLayout {
+            rebuilt: None,
+            ..layout.clone()
+        };
+        write_layout(tmp.path(), &later).unwrap();
         assert_eq!(read_layouts(tmp.path()), vec![layout.clone()]);
         assert!(layout.is_server("/tmp/tmux-1/default", Some(10), Some(1_700_000_000)));
         assert!(!layout.is_server("/tmp/tmux-1/default", Some(11), Some(1_700_000_000)));

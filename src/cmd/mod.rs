@@ -35,7 +35,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Init(a) => init::run(a),
         Command::ShellStart(a) => shell_start::run(a, socket),
         Command::ShellAnswer(a) => shell_answer::run(a, socket),
-        Command::TmuxLayout => tmux_layout::run(),
+        Command::TmuxLayout(a) => tmux_layout::run(a.rebuilt),
         Command::Completions(a) => completions::run(a),
         Command::Man => completions::man(),
     }

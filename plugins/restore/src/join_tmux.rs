@@ -41,14 +41,63 @@ struct Followed {
     written_at_place: TmuxPane,
 }
 
+/// The key of the servers' rebuilt panes in a record's `extra` (in memory only, like [`FOLLOWED_KEY`]).
+const REBUILT_KEY: &str = "tmux_rebuilt";
+
+/// The panes a layout restorer rebuilt on one server (its post-restore hook said so).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Rebuilt {
+    socket: String,
+    pid: u32,
+    started: i64,
+    panes: Vec<String>,
+}
+
 /// Moves every tmux record (current and journal) of `captured` to its pane's place in its server's last
-/// layout, and notes the pane's position, or that it was closed.
+/// layout, and notes the pane's position, or that it was closed, and which panes each server's layout
+/// restorer rebuilt.
 pub fn follow_layouts(captured: &mut [CapturedPane], layouts: &[ServerLayout]) {
+    let rebuilt: Vec<Rebuilt> = layouts
+        .iter()
+        .filter_map(|l| {
+            Some(Rebuilt {
+                socket: l.socket.clone(),
+                pid: l.server_pid,
+                started: l.server_started,
+                panes: l.rebuilt.clone()?,
+            })
+        })
+        .collect();
+    let rebuilt = serde_json::to_value(&rebuilt).ok();
     for c in captured.iter_mut() {
         for rec in c.record.iter_mut().chain(c.journal.iter_mut()) {
             follow(rec, layouts);
+            if let (Some(v), Some(_)) = (&rebuilt, rec.tmux()) {
+                rec.extra.insert(REBUILT_KEY.into(), v.clone());
+            }
         }
     }
+}
+
+/// Whether `pane` (a pane of a running server) was opened after its server's layout restorer was done:
+/// then it is a new pane, which no record of an earlier server joins.
+fn opened_after_rebuild(rec: &LiveRecord, pane: &TmuxPane) -> bool {
+    let Some(all) = rec
+        .extra
+        .get(REBUILT_KEY)
+        .and_then(|v| serde_json::from_value::<Vec<Rebuilt>>(v.clone()).ok())
+    else {
+        return false;
+    };
+    all.iter().any(|r| {
+        r.socket == pane.socket
+            && Some(r.pid) == pane.server_pid
+            && Some(r.started) == pane.server_started
+            && pane
+                .pane_id
+                .as_ref()
+                .is_some_and(|id| !r.panes.contains(id))
+    })
 }
 
 fn follow(rec: &mut LiveRecord, layouts: &[ServerLayout]) {
@@ -183,7 +232,8 @@ fn live_server(panes: &[PaneView], recorded: &TmuxPane) -> Option<Result<usize, 
 }
 
 /// The pane at the record's place: its server, session and window, and its position there (its pane
-/// index when the position is unknown). A pane closed since the record is gone, whatever is there now.
+/// index when the position is unknown). A pane closed since the record is gone, whatever is there now;
+/// a pane opened after the layout restorer was done is a new pane, not the record's.
 fn place_of(
     panes: &[PaneView],
     recorded: &TmuxPane,
@@ -207,6 +257,12 @@ fn place_of(
                 None => now.pane == recorded.pane,
             };
             (same_window && same_pane).then_some(i)
+        })
+        .filter(|&i| {
+            !panes[i]
+                .tmux
+                .as_ref()
+                .is_some_and(|t| opened_after_rebuild(rec, t))
         })
         .ok_or(SkipReason::PaneGone)
 }

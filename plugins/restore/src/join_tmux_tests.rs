@@ -159,6 +159,7 @@ fn layout(listed_at: &str, panes: &[(&str, &str, u32, u32)]) -> ServerLayout {
                 })
                 .collect(),
         ),
+        rebuilt: None,
     }
 }
 
@@ -263,4 +264,20 @@ fn a_record_of_the_running_server_joins_its_own_pane_id() {
     assert_eq!(join(&panes, &mine, &rec, &all), Ok(1));
     mine.pane_id = Some("%9".into());
     assert_eq!(join(&panes, &mine, &rec, &all), Err(SkipReason::PaneGone));
+}
+
+#[test]
+fn a_pane_opened_after_the_rebuild_is_a_new_pane() {
+    let b = tmux_record(ID_B, A_AT, &place("work", 0, 1, "%2", "/w"));
+    let mut rebuilt = view(place("work", 0, 0, "%0", "/w"), "/w");
+    rebuilt.tmux.as_mut().unwrap().pane_id = Some("%0".into());
+    let mut opened_later = view(place("work", 0, 1, "%0", "/w"), "/w");
+    opened_later.tmux.as_mut().unwrap().pane_id = Some("%7".into());
+    let panes = [rebuilt, opened_later];
+    let all = vec![captured(b)];
+    assert_eq!(joins(all.clone(), &[], &panes), ["019a work:0.1"], "today");
+    let mut live = layout("2026-12-01T00:00:00Z", &[("%0", "work", 0, 0)]);
+    (live.server_pid, live.server_started) = (200, 1_800_000_000);
+    live.rebuilt = Some(vec!["%0".into()]);
+    assert_eq!(joins(all, &[live], &panes), ["019a pane-gone"]);
 }

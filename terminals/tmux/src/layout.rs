@@ -8,7 +8,9 @@
 //! gave last, and a hook that finds the lock taken leaves it to the holder ([`keep_coalesced`]).
 
 use crate::command::{TmuxError, TmuxServer};
-use agterm_backup_core::tmux_layout::{with_positions, write_layout, LaidOutPane, ServerLayout};
+use agterm_backup_core::tmux_layout::{
+    layout_path, read_layout, with_positions, write_layout, LaidOutPane, ServerLayout,
+};
 use std::fs::{self, OpenOptions};
 use std::os::unix::io::AsRawFd;
 use std::path::Path;
@@ -56,6 +58,7 @@ pub fn parse_layout(socket: &str, out: &str) -> Option<ServerLayout> {
         server_started,
         listed_at: chrono::Utc::now(),
         panes: with_positions(panes),
+        rebuilt: None,
     })
 }
 
@@ -101,6 +104,27 @@ pub fn keep_coalesced(server: &TmuxServer, state_root: &Path, rounds: usize) {
             return;
         }
     }
+}
+
+/// What the post-restore hook runs before restore: the panes there are now are the ones the layout
+/// restorer rebuilt (added to those of an earlier restore of this server).
+pub fn mark_rebuilt(server: &TmuxServer, state_root: &Path) -> Result<(), TmuxError> {
+    let _lock = LayoutLock::take(state_root);
+    let mut layout = list(server)?;
+    let path = layout_path(
+        state_root,
+        &layout.socket,
+        layout.server_pid,
+        layout.server_started,
+    );
+    let mut ids = read_layout(&path)
+        .and_then(|l| l.rebuilt)
+        .unwrap_or_default();
+    ids.extend(layout.panes.iter().map(|p| p.pane_id.clone()));
+    ids.sort();
+    ids.dedup();
+    layout.rebuilt = Some(ids);
+    write_layout(state_root, &layout).map_err(|e| TmuxError::Refused(e.to_string()))
 }
 
 fn dirty_mark(state_root: &Path) -> std::path::PathBuf {

@@ -19,12 +19,14 @@ pub const PROCESSES_OPTION: &str = "@resurrect-processes";
 /// (and its spinner) finish at once, with nothing written into the pane resurrect's `run-shell` shows.
 /// Its outcome goes to `<state>/tmux/restore.log` (the last restore's; `$AGTERM_BACKUP_HOME`, else
 /// `~/.agterm-backup`, as restore itself resolves the state directory), in a subshell: resurrect `eval`s
-/// the line in its own script, whose variables (`d` among them) must stay as they are.
+/// the line in its own script, whose variables (`d` among them) must stay as they are. First it notes
+/// which panes the restorer rebuilt (`tmux-layout --rebuilt`): a pane opened later is a new pane.
 pub fn hook_line(binary: &str) -> String {
     format!(
         "(d=\"${{AGTERM_BACKUP_HOME:-$HOME/.agterm-backup}}/tmux\"; umask 077; mkdir -p \"$d\" && \
-         exec {} restore --terminal tmux --yes >\"$d/restore.log\" 2>&1) >/dev/null 2>&1 &",
-        quote(binary)
+         {b} tmux-layout --rebuilt; exec {b} restore --terminal tmux --yes >\"$d/restore.log\" 2>&1) \
+         >/dev/null 2>&1 &",
+        b = quote(binary)
     )
 }
 
