@@ -166,7 +166,15 @@ impl Rig {
     /// "Reboot" and tmux-resurrect's restore of what it saved just before, with `before_restore` run on
     /// the new (empty) server's options first.
     fn reboot_and_rebuild(&self, before_restore: &[&[&str]]) {
-        let saved = save(&self.tmux);
+        self.reboot_and_rebuild_saved(save(&self.tmux), before_restore);
+    }
+
+    /// The same, from a save taken earlier.
+    fn reboot_and_rebuild_saved(
+        &self,
+        saved: Vec<agterm_backup_testkit::layout::SavedPane>,
+        before_restore: &[&[&str]],
+    ) {
         self.tmux.kill_server();
         // The new server starts in a later second than every record (tmux's start time is in seconds,
         // and restore's journal rule sets aside what was written at or after it).
@@ -385,4 +393,29 @@ fn two_records_claiming_one_pane_are_both_uncertain() {
         plan.to_string().contains("two records claim work:0.0"),
         "the reason says why: {plan:#}"
     );
+}
+
+#[test]
+fn a_pane_opened_long_after_the_rebuild_is_a_new_pane() {
+    let r = Rig::new("");
+    r.session("work", 1);
+    r.record("work:0.0", A);
+    // resurrect's last save holds one pane; B's pane came after it.
+    let saved = save(&r.tmux);
+    r.tmux.ok(&["split-window", "-t", "work:", "-c", &r.dir()]);
+    r.record("work:0.1", B);
+    r.reboot_and_rebuild_saved(saved, &[]);
+    // resurrect's post-restore hook: the installer's line (restore, in the background, after noting the
+    // rebuilt panes).
+    agterm_backup_testkit::layout::run_post_restore_hook(&r.tmux, r.home.as_path());
+    r.wait_layout("the rebuilt panes noted", |l| l["rebuilt"].is_array());
+    // Much later the user splits the window: a pane in the same directory, where B's was.
+    r.tmux.ok(&["split-window", "-t", "work:", "-c", &r.dir()]);
+    Tmux::wait_for(Duration::from_secs(15), "a shell prompt", || {
+        r.tmux
+            .capture("work:0.1", false)
+            .contains("pane$")
+            .then_some(())
+    });
+    r.expect(&[(B, "skip pane-gone")]);
 }
