@@ -113,7 +113,7 @@ fn tmux_config_warnings() -> Vec<String> {
     let target = agterm_backup_installer::Target {
         kind: agterm_backup_installer::TargetKind::TmuxConf,
         path: path.clone(),
-        command: String::new(),
+        command: "agterm-backup".to_string(),
     };
     installer_status::target_report(&target, Some(&text), None)
         .warnings
