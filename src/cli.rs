@@ -91,6 +91,10 @@ pub enum Command {
     #[command(hide = true)]
     ShellAnswer(ShellAnswerArgs),
 
+    /// Run by the tmux hooks the installer sets: keeps the tmux server's layout; prints nothing
+    #[command(hide = true)]
+    TmuxLayout(TmuxLayoutArgs),
+
     /// Print a shell completion script
     #[command(after_help = "Example:\n  agterm-backup completions zsh > ~/.zfunc/_agterm-backup")]
     Completions(CompletionsArgs),
@@ -309,6 +313,13 @@ pub struct ShellStartArgs {
     pub shell: InitShell,
     #[command(flatten)]
     pub agterm: AgtermSocket,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct TmuxLayoutArgs {
+    /// The post-restore hook: the panes there are now are the ones the layout restorer rebuilt
+    #[arg(long)]
+    pub rebuilt: bool,
 }
 
 #[derive(Debug, Args, Clone)]

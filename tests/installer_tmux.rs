@@ -26,7 +26,10 @@ fn status(s: &Sandbox) -> serde_json::Value {
 
 /// What a tmux server started with this config holds in `option`.
 fn tmux_reads(s: &Sandbox, conf: &std::path::Path, option: &str) -> String {
-    let socket = s.dir.path().join("t.sock");
+    // A socket per question: a server just killed may still hold the last one.
+    static ASKED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = ASKED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let socket = s.dir.path().join(format!("t{n}.sock"));
     let tmux = |args: &[&str]| {
         Command::new("tmux")
             .arg("-S")
@@ -55,11 +58,17 @@ fn apply_wires_the_resurrect_hook_tmux_reads_and_remove_gives_back_the_bytes() {
     let hook = tmux_reads(&s, &s.tmux_conf(), "@resurrect-hook-post-restore-all");
     assert_eq!(
         hook,
-        format!(
-            "'{}' restore --terminal tmux --yes >/dev/null 2>&1 &",
-            canonical_binary().display()
-        )
+        agterm_backup_tmux::resurrect::hook_line(&canonical_binary().display().to_string())
     );
+    assert!(
+        hook.contains(&format!(
+            "exec '{}' restore --terminal tmux --yes >\"$d/restore.log\"",
+            canonical_binary().display()
+        )),
+        "{hook}"
+    );
+    let layout_hook = tmux_reads(&s, &s.tmux_conf(), "after-kill-pane[47]");
+    assert!(layout_hook.contains("tmux-layout"), "{layout_hook:?}");
     let report = status(&s);
     assert_eq!(report["state"], "present", "{report:#}");
     let warnings = report["warnings"].to_string();

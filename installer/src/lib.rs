@@ -25,6 +25,7 @@ pub mod paths;
 pub mod refusal;
 pub mod shell_rc;
 pub mod status;
+pub mod tmux_checks;
 pub mod tmux_conf;
 pub mod trust;
 pub mod unapply;

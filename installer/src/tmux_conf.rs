@@ -1,21 +1,37 @@
 //! The user's tmux config: a marked block that sets tmux-resurrect's post-restore hook to run
-//! `agterm-backup restore --terminal tmux --yes`, so a restored layout gets its conversations back.
+//! `agterm-backup restore --terminal tmux --yes`, so a restored layout gets its conversations back, and
+//! tmux hooks that keep the server's layout known to restore (`agterm-backup tmux-layout`) whenever a pane
+//! is closed, moved or renumbered.
 //!
 //! tmux (3.x) reads, in this order and every one that exists, `~/.tmux.conf`,
 //! `$XDG_CONFIG_HOME/tmux/tmux.conf` and `~/.config/tmux/tmux.conf`: our block goes into the first that
 //! exists (else a new `~/.tmux.conf`). The block uses the same markers as the denylist's, so finding it
 //! is [`agterm_backup_denylist::find_block`]. A hook the user set
 //! themselves is theirs: we refuse rather than override it (a tmux option holds one value).
+//!
+//! **Where the block goes.** Above the first line that loads the plugins: TPM's `run '…/tpm/tpm'`, or a
+//! manual `run-shell …/resurrect.tmux` / `…/continuum.tmux`. Read from their sources
+//! (tmux-continuum 0698e8f, tmux-resurrect cff343c): TPM's `run` sources each plugin's `*.tmux`;
+//! continuum's starts `continuum_restore.sh` in the background when the server started less than
+//! `@continuum-restore-max-delay` (10) seconds ago, which sleeps one second and runs resurrect's
+//! `restore.sh`; that reads `@resurrect-hook-post-restore-all` when it is done. A block below the plugin
+//! line is set only once the rest of the config is read — later than that second on a slow config, and
+//! never in time when `run-shell` (without `-b`) runs the plugins, and so the restore, while tmux is still
+//! reading the file. Without such a line the block is appended (after one blank line), as before. The
+//! block written above a line says so in its note, which is how `remove` knows to take out exactly its
+//! bytes (an appended block also takes the blank line before it).
 
 use crate::refusal::Refusal;
 use crate::status::TargetReport;
 use agterm_backup_denylist::{appended, find_block, BLOCK_END, BLOCK_START};
 use agterm_backup_tmux::resurrect::{
-    hook_line, processes_warning, POST_RESTORE_OPTION, PROCESSES_OPTION,
+    hook_line, layout_hooks, processes_warning, POST_RESTORE_OPTION, PROCESSES_OPTION,
 };
 use std::path::{Path, PathBuf};
 
 const BLOCK_NOTE: &str = "# agterm-backup resumes agent conversations after tmux-resurrect restores the panes; `agterm-backup installer remove` takes this block out.";
+/// The note of a block written above the plugin lines (and so removed without a blank line).
+const BLOCK_NOTE_ABOVE: &str = "# agterm-backup resumes agent conversations after tmux-resurrect restores the panes (keep this block above the plugin lines: tmux-continuum restores while they load); `agterm-backup installer remove` takes this block out.";
 
 /// The config files tmux reads, in its order.
 pub fn read_order(env: impl Fn(&str) -> Option<String>) -> Option<Vec<PathBuf>> {
@@ -44,20 +60,40 @@ pub fn target_path(
     )
 }
 
-/// Our block for `binary`, exactly as written (LF, ending with a newline).
+/// Our block for `binary` as appended at the end of a config, exactly as written (LF, ending with a
+/// newline).
 pub fn our_block(binary: &str) -> String {
-    format!(
-        "{BLOCK_START}\n{BLOCK_NOTE}\nset -g {POST_RESTORE_OPTION} \"{}\"\n{BLOCK_END}\n",
-        tmux_double_quoted(&hook_line(binary))
-    )
+    block(binary, BLOCK_NOTE)
 }
 
-/// `text` with our block for `binary` in place (refreshed where it is, else appended after a blank line).
-/// Refuses when the user sets the post-restore hook themselves.
+/// Our block for `binary` as written above the plugin lines.
+pub fn our_block_above(binary: &str) -> String {
+    block(binary, BLOCK_NOTE_ABOVE)
+}
+
+fn block(binary: &str, note: &str) -> String {
+    let mut out = format!(
+        "{BLOCK_START}\n{note}\nset -g {POST_RESTORE_OPTION} \"{}\"\n",
+        tmux_double_quoted(&hook_line(binary))
+    );
+    for (hook, command) in layout_hooks(binary) {
+        out.push_str(&format!(
+            "set-hook -g {hook} \"{}\"\n",
+            tmux_double_quoted(&command)
+        ));
+    }
+    out.push_str(BLOCK_END);
+    out.push('\n');
+    out
+}
+
+/// `text` with our block for `binary` in place: above the first plugin line (TPM's `run`, a `run-shell`
+/// of resurrect or continuum), else appended after a blank line. A block already there is taken out
+/// first ([`remove`] is byte-exact), so an old block below the plugin lines moves up. Refuses when the
+/// user sets the post-restore hook themselves.
 pub fn apply(original: Option<&str>, binary: &str) -> Result<String, Refusal> {
-    let block = our_block(binary);
     let Some(text) = original else {
-        return Ok(block);
+        return Ok(our_block(binary));
     };
     if let Some(offset) = user_setting(text, POST_RESTORE_OPTION) {
         return Err(Refusal::at_offset(
@@ -70,26 +106,54 @@ pub fn apply(original: Option<&str>, binary: &str) -> Result<String, Refusal> {
             ),
         ));
     }
+    let base = remove(text);
+    let plugins_at = plugin_line(&base).map(|(at, _)| at);
     if let Some(range) = find_block(text) {
-        return Ok(format!(
-            "{}{block}{}",
-            &text[..range.start],
-            &text[range.end..]
-        ));
+        // Where it is, unless it is below the plugin line: then it moves.
+        if plugins_at.is_none_or(|at| range.start <= at) {
+            let form = match text[range.clone()].contains(BLOCK_NOTE_ABOVE) {
+                true => our_block_above(binary),
+                false => our_block(binary),
+            };
+            return Ok(format!(
+                "{}{form}{}",
+                &text[..range.start],
+                &text[range.end..]
+            ));
+        }
     }
-    Ok(appended(text, &block))
+    // A byte order mark stays with the line it starts (before it, our start marker would not be ours).
+    Ok(match plugins_at {
+        Some(at) => format!("{}{}{}", &base[..at], our_block_above(binary), &base[at..]),
+        None => appended(&base, &our_block(binary)),
+    })
 }
 
-/// `text` without our block (and the one blank line we put before it). Everything else stays.
+/// `text` without our block: exactly its bytes when it was written above a line, else also the one
+/// blank line we put before it. Everything else stays.
 pub fn remove(text: &str) -> String {
     let Some(range) = find_block(text) else {
         return text.to_string();
     };
     let mut start = range.start;
-    if text[..start].ends_with("\n\n") {
+    let above = text[range.clone()].contains(BLOCK_NOTE_ABOVE);
+    if !above && text[..start].ends_with("\n\n") {
         start -= 1;
     }
     format!("{}{}", &text[..start], &text[range.end..])
+}
+
+/// The first line outside our block that loads the plugins: its byte offset and its text. TPM's
+/// `run[-shell] [-b] '…/tpm/tpm'`, or a `run[-shell]` of tmux-resurrect's or tmux-continuum's `*.tmux`.
+pub fn plugin_line(text: &str) -> Option<(usize, &str)> {
+    outside_block_lines(text).find(|(_, line)| {
+        let line = line.trim_start_matches('\u{feff}');
+        let head = line.split_whitespace().next().unwrap_or_default();
+        matches!(head, "run" | "run-shell")
+            && ["tpm/tpm", "resurrect.tmux", "continuum.tmux"]
+                .iter()
+                .any(|p| line.contains(p))
+    })
 }
 
 /// Whether `text` holds a block of ours (any binary).
@@ -132,14 +196,32 @@ fn outside_block_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
 
 /// Fills `installer status`'s report of the tmux config `text` for `binary`: `present` (our block, this
 /// binary), `outdated` (our block, another binary), `absent`; warnings when `@resurrect-processes` would
-/// re-run an agent, or the user's own post-restore hook keeps ours out.
+/// re-run an agent, the user's own post-restore hook keeps ours out, or the hook cannot fire
+/// ([`crate::tmux_checks`]).
 pub fn report(report: &mut TargetReport, text: Option<&str>, binary: &str) {
     let text = text.unwrap_or("");
+    let ours = [our_block(binary), our_block_above(binary)];
     report.state = match find_block(text) {
-        Some(range) if text[range.clone()].trim_end() == our_block(binary).trim_end() => "present",
+        Some(range)
+            if ours
+                .iter()
+                .any(|b| text[range.clone()].trim_end() == b.trim_end()) =>
+        {
+            "present"
+        }
         Some(_) => "outdated",
         None => "absent",
     };
+    if report.state != "absent" {
+        let home = std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .unwrap_or_default();
+        let facts =
+            crate::tmux_checks::facts(text, &home, |k| std::env::var(k).ok(), |p| p.exists());
+        report
+            .warnings
+            .extend(crate::tmux_checks::hook_warnings(text, &facts));
+    }
     if let Some(warning) = option_value(text, PROCESSES_OPTION).and_then(|v| processes_warning(&v))
     {
         report.warnings.push(warning);
@@ -197,8 +279,7 @@ mod tests {
     #[test]
     fn apply_appends_and_remove_gives_back_every_byte() {
         for original in [
-            "set -g mouse on\nrun '~/.tmux/plugins/tpm/tpm'\n",
-            "set -g mouse on",
+            "set -g mouse on\nset -g @plugin 'tmux-plugins/tpm'\n",
             "",
             "\r\n# only a comment\r\n",
         ] {
@@ -215,6 +296,43 @@ mod tests {
             assert_eq!(removed, expected);
         }
         assert_eq!(apply(None, BIN).unwrap(), our_block(BIN));
+    }
+
+    #[test]
+    fn the_block_goes_above_the_first_plugin_line_and_comes_out_byte_exact() {
+        let cases = [
+            (
+                "set -g mouse on\n\nrun '~/.tmux/plugins/tpm/tpm'\n",
+                "run '~",
+            ),
+            (
+                "a\r\nrun -b \"$HOME/.tmux/plugins/tpm/tpm\"\r\nz\r\n",
+                "run -b",
+            ),
+            (
+                "x\nrun-shell ~/r/resurrect.tmux\nrun-shell ~/c/continuum.tmux\n",
+                "run-shell ~/r",
+            ),
+            ("\u{feff}run '~/.tmux/plugins/tpm/tpm'", "run '~"),
+            (
+                "# run '~/.tmux/plugins/tpm/tpm'\nrun-shell '/p/continuum.tmux'\n",
+                "run-shell '/p",
+            ),
+        ];
+        for (original, line) in cases {
+            let applied = apply(Some(original), BIN).unwrap();
+            let block = our_block_above(BIN);
+            let at = applied.find(&block).expect("the block, whole");
+            let after = applied[at + block.len()..].trim_start_matches('\u{feff}');
+            assert!(after.starts_with(line), "{applied:?}");
+            assert_eq!(remove(&applied), original, "byte-exact: {applied:?}");
+            assert_eq!(apply(Some(&applied), BIN).unwrap(), applied, "idempotent");
+        }
+        // A block an older release appended after TPM's line moves above it.
+        let old = format!("{}\n{}", cases[0].0, our_block(BIN));
+        let moved = apply(Some(&old), BIN).unwrap();
+        assert!(moved.find(BLOCK_START) < moved.find("run '~"), "{moved}");
+        assert_eq!(remove(&moved), cases[0].0);
     }
 
     #[test]

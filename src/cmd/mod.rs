@@ -10,6 +10,7 @@ mod shell_start;
 mod snap;
 mod status;
 mod timer;
+mod tmux_layout;
 
 use crate::cli::{Cli, Command, InstallerCommand};
 use crate::CliResult;
@@ -53,6 +54,7 @@ pub fn run(cli: Cli) -> CliResult {
             let socket = a.agterm.socket.clone().or(socket);
             shell_answer::run(a, socket)
         }
+        Command::TmuxLayout(a) => tmux_layout::run(a.rebuilt),
         Command::Completions(a) => completions::run(a),
         Command::Man => completions::man(),
     }

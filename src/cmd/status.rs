@@ -81,6 +81,7 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
     let mut report = build_all(hooks, denylist_ok, &sections);
     report.warnings.extend(unattributed_codex(&state));
     report.warnings.extend(dropped_flags(&state));
+    report.warnings.extend(tmux_config_warnings());
     if args.json {
         let text = serde_json::to_string_pretty(&report)
             .map_err(|e| CliError::failure(format!("could not encode the status: {e}")))?;
@@ -135,6 +136,32 @@ fn hook_states() -> (Vec<HookState>, Option<bool>) {
         });
     }
     (hooks, denylist_ok)
+}
+
+/// `installer status`'s warnings about the tmux config that holds our block: a post-restore hook that
+/// cannot fire (below the plugin line, tmux-resurrect missing, continuum's restore off or halted), an
+/// agent on `@resurrect-processes`.
+fn tmux_config_warnings() -> Vec<String> {
+    use agterm_backup_installer::paths::Lookup;
+    let Some(path) = paths::tmux_target(&Process) else {
+        return Vec::new();
+    };
+    let Some(text) = Process.read(&path) else {
+        return Vec::new();
+    };
+    if !agterm_backup_installer::tmux_conf::has_ours(&text) {
+        return Vec::new();
+    }
+    let target = agterm_backup_installer::Target {
+        kind: agterm_backup_installer::TargetKind::TmuxConf,
+        path: path.clone(),
+        command: "agterm-backup".to_string(),
+    };
+    installer_status::target_report(&target, Some(&text), None)
+        .warnings
+        .into_iter()
+        .map(|w| format!("{}: {w}", path.display()))
+        .collect()
 }
 
 /// Codex conversations that ran under Codex's shared daemon where the hook could not tell which pane

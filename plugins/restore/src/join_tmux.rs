@@ -1,18 +1,155 @@
 //! Which pane of the running tmux server a tmux record belongs to.
 //!
-//! Layout restorers (tmux-resurrect, tmuxp, tmuxinator) rebuild sessions by name and windows and panes
-//! by index on the same socket, with a shell in each saved directory; `%N` ids start again at `%0`, so
-//! they are never joined on. A record joins the pane at its server + session + window + pane index, and
-//! only when that pane's directory confirms it (the pane's directory when the record was written, the
-//! agent's, or the hook's): a layout that changed since (a pane closed, so the indexes shifted; another
-//! layout loaded) would otherwise put a conversation into a stranger's pane. An uncertain join is
-//! skipped with the reason, never guessed. A record whose pane (same server, same `%N`) wrote a newer
-//! record at another place moved there: the old place is stale.
+//! Layout restorers (tmux-resurrect, tmuxp, tmuxinator) rebuild sessions by name and windows by index on
+//! the same socket, and a window's panes by splitting it once per saved pane, in order; `%N` ids start
+//! again at `%0`. So a record joins by server + session + window + the pane's *position* (its rank in the
+//! window: tmux-resurrect's restored index is the new `pane-base-index` plus that rank), and only when
+//! the pane's directory confirms it (the pane's directory when the record was written, the agent's, or
+//! the hook's). A record from before this rule's layouts (no position known) compares pane indexes.
+//!
+//! **Following the pane.** tmux moves panes without an agent event (a closed pane renumbers the ones
+//! after it; `renumber-windows`, `swap-pane`, `move-window`, `break-pane`, `join-pane` move them), so the
+//! place a record names may hold another pane by the time of the reboot. The hook and the installer's
+//! tmux hooks keep each server's last layout (`core::tmux_layout`); [`follow_layouts`] moves each record
+//! to the place its `%N` had in its server's last layout listed after it, or marks it closed when that
+//! layout no longer has the pane (the pane was closed: pane gone, not the pane now at its old place).
+//!
+//! **Never a guess.** An uncertain join is skipped with the reason: a directory that does not confirm, a
+//! pane that wrote a newer record elsewhere (it moved), two records of different panes claiming the same
+//! pane. A record of the running server itself joins its `%N`, exactly.
 
 use crate::plan::{CapturedPane, SkipReason};
 use agterm_backup_core::pane::tmux::TmuxPane;
+use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::terminal::PaneView;
+use agterm_backup_core::tmux_layout::ServerLayout;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+/// The key of [`Followed`] in a record's `extra`: set in memory by [`follow_layouts`], never written.
+const FOLLOWED_KEY: &str = "tmux_followed";
+
+/// What the server's last layout says of a record's pane.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Followed {
+    /// The pane's rank in its window.
+    position: Option<u32>,
+    /// The layout (listed after the record) in which the pane was no more.
+    closed_by: Option<DateTime<Utc>>,
+    /// The place the record named (its file's key) before it was followed.
+    written_at_place: TmuxPane,
+}
+
+/// The key of the servers' rebuilt panes in a record's `extra` (in memory only, like [`FOLLOWED_KEY`]).
+const REBUILT_KEY: &str = "tmux_rebuilt";
+
+/// The panes a layout restorer rebuilt on one server (its post-restore hook said so).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Rebuilt {
+    socket: String,
+    pid: u32,
+    started: i64,
+    panes: Vec<String>,
+}
+
+/// Moves every tmux record (current and journal) of `captured` to its pane's place in its server's last
+/// layout, and notes the pane's position, or that it was closed, and which panes each server's layout
+/// restorer rebuilt.
+pub fn follow_layouts(captured: &mut [CapturedPane], layouts: &[ServerLayout]) {
+    let rebuilt: Vec<Rebuilt> = layouts
+        .iter()
+        .filter_map(|l| {
+            Some(Rebuilt {
+                socket: l.socket.clone(),
+                pid: l.server_pid,
+                started: l.server_started,
+                panes: l.rebuilt.clone()?,
+            })
+        })
+        .collect();
+    let rebuilt = serde_json::to_value(&rebuilt).ok();
+    for c in captured.iter_mut() {
+        for rec in c.record.iter_mut().chain(c.journal.iter_mut()) {
+            follow(rec, layouts);
+            if let (Some(v), Some(_)) = (&rebuilt, rec.tmux()) {
+                rec.extra.insert(REBUILT_KEY.into(), v.clone());
+            }
+        }
+    }
+}
+
+/// Whether `pane` (a pane of a running server) was opened after its server's layout restorer was done:
+/// then it is a new pane, which no record of an earlier server joins.
+fn opened_after_rebuild(rec: &LiveRecord, pane: &TmuxPane) -> bool {
+    let Some(all) = rec
+        .extra
+        .get(REBUILT_KEY)
+        .and_then(|v| serde_json::from_value::<Vec<Rebuilt>>(v.clone()).ok())
+    else {
+        return false;
+    };
+    all.iter().any(|r| {
+        r.socket == pane.socket
+            && Some(r.pid) == pane.server_pid
+            && Some(r.started) == pane.server_started
+            && pane
+                .pane_id
+                .as_ref()
+                .is_some_and(|id| !r.panes.contains(id))
+    })
+}
+
+fn follow(rec: &mut LiveRecord, layouts: &[ServerLayout]) {
+    let Some(mut place) = rec.tmux() else { return };
+    let Some(id) = place.pane_id.clone() else {
+        return;
+    };
+    let Some(layout) = layouts
+        .iter()
+        .find(|l| l.is_server(&place.socket, place.server_pid, place.server_started))
+    else {
+        return;
+    };
+    let after_record = rec.written_at().is_some_and(|w| layout.listed_at >= w);
+    let mut followed = Followed {
+        position: None,
+        closed_by: None,
+        written_at_place: place.clone(),
+    };
+    match layout.pane(&id) {
+        Some(now) if after_record => {
+            (place.session, place.window, place.pane) = (now.session.clone(), now.window, now.pane);
+            followed.position = Some(now.position);
+            rec.set_tmux(&place);
+        }
+        // A layout from before the record: it confirms the position only where the record still stood.
+        Some(then)
+            if (then.session.as_str(), then.window, then.pane)
+                == (&*place.session, place.window, place.pane) =>
+        {
+            followed.position = Some(then.position);
+        }
+        Some(_) => return,
+        None if after_record => followed.closed_by = Some(layout.listed_at),
+        None => return,
+    }
+    if let Ok(v) = serde_json::to_value(&followed) {
+        rec.extra.insert(FOLLOWED_KEY.into(), v);
+    }
+}
+
+fn followed(rec: &LiveRecord) -> Option<Followed> {
+    serde_json::from_value(rec.extra.get(FOLLOWED_KEY)?.clone()).ok()
+}
+
+/// The key of the captured pane `rec` was read from (its place before it was followed).
+fn own_key(rec: &LiveRecord) -> Option<PaneKey> {
+    match followed(rec) {
+        Some(f) => Some(PaneKey::tmux(&f.written_at_place)),
+        None => rec.pane_key(),
+    }
+}
 
 /// The index in `panes` of the pane `recorded` (the record `rec`'s tmux pane) joins, or why none does.
 pub fn join(
@@ -21,6 +158,9 @@ pub fn join(
     rec: &LiveRecord,
     captured: &[CapturedPane],
 ) -> Result<usize, SkipReason> {
+    if let Some(i) = live_server(panes, recorded) {
+        return i;
+    }
     if let Some(now_at) = moved_to(recorded, rec, captured) {
         return Err(SkipReason::JoinUncertain {
             why: format!(
@@ -29,20 +169,32 @@ pub fn join(
             ),
         });
     }
-    let (index, pane, now) = panes
-        .iter()
-        .enumerate()
-        .find_map(|(i, p)| {
-            let now = p.tmux.as_ref()?;
-            now.same_place(recorded).then_some((i, p, now))
-        })
-        .ok_or(SkipReason::PaneGone)?;
+    let index = place_of(panes, recorded, rec)?;
+    let now = panes[index]
+        .tmux
+        .as_ref()
+        .expect("place_of finds tmux panes");
+    if let Some(other) = other_claim(panes, index, recorded, rec, captured) {
+        return Err(SkipReason::JoinUncertain {
+            why: format!(
+                "two records claim {}: this one ({}) and {} ({} {})",
+                now.target(),
+                describe(recorded, rec),
+                other
+                    .tmux()
+                    .map(|t| describe(&t, other))
+                    .unwrap_or_default(),
+                other.agent,
+                other.session_id
+            ),
+        });
+    }
     let confirming = [
         recorded.cwd.as_deref(),
         Some(rec.agent_cwd.as_str()),
         Some(rec.hook_cwd.as_str()),
     ];
-    match pane.cwd.as_deref() {
+    match panes[index].cwd.as_deref() {
         Some(cwd) if confirming.contains(&Some(cwd)) => Ok(index),
         cwd => Err(SkipReason::JoinUncertain {
             why: format!(
@@ -55,161 +207,132 @@ pub fn join(
     }
 }
 
-/// Where the same pane (server pid + start, `%N`) wrote a newer current record, if not here.
-fn moved_to(recorded: &TmuxPane, rec: &LiveRecord, captured: &[CapturedPane]) -> Option<TmuxPane> {
-    let same_pane = |t: &TmuxPane| {
-        t.pane_id.is_some()
-            && t.pane_id == recorded.pane_id
+/// A record of the running server joins its `%N` (exact while the server runs), or nothing.
+fn live_server(panes: &[PaneView], recorded: &TmuxPane) -> Option<Result<usize, SkipReason>> {
+    let same_server = |t: &TmuxPane| {
+        t.socket == recorded.socket
+            && t.server_pid.is_some()
             && t.server_pid == recorded.server_pid
             && t.server_started == recorded.server_started
-            && t.socket == recorded.socket
     };
+    panes
+        .iter()
+        .filter_map(|p| p.tmux.as_ref())
+        .find(|t| same_server(t))?;
+    Some(
+        panes
+            .iter()
+            .position(|p| {
+                p.tmux
+                    .as_ref()
+                    .is_some_and(|t| same_server(t) && t.pane_id == recorded.pane_id)
+            })
+            .ok_or(SkipReason::PaneGone),
+    )
+}
+
+/// The pane at the record's place: its server, session and window, and its position there (its pane
+/// index when the position is unknown). A pane closed since the record is gone, whatever is there now;
+/// a pane opened after the layout restorer was done is a new pane, not the record's.
+fn place_of(
+    panes: &[PaneView],
+    recorded: &TmuxPane,
+    rec: &LiveRecord,
+) -> Result<usize, SkipReason> {
+    let followed = followed(rec);
+    if followed.as_ref().is_some_and(|f| f.closed_by.is_some()) {
+        return Err(SkipReason::PaneGone);
+    }
+    let position = followed.and_then(|f| f.position);
+    panes
+        .iter()
+        .enumerate()
+        .find_map(|(i, p)| {
+            let now = p.tmux.as_ref()?;
+            let same_window = now.socket == recorded.socket
+                && now.session == recorded.session
+                && now.window == recorded.window;
+            let same_pane = match position {
+                Some(rank) => rank_in_window(panes, now) == rank,
+                None => now.pane == recorded.pane,
+            };
+            (same_window && same_pane).then_some(i)
+        })
+        .filter(|&i| {
+            !panes[i]
+                .tmux
+                .as_ref()
+                .is_some_and(|t| opened_after_rebuild(rec, t))
+        })
+        .ok_or(SkipReason::PaneGone)
+}
+
+/// The rank of `pane` among the listed panes of its window, by pane index.
+fn rank_in_window(panes: &[PaneView], pane: &TmuxPane) -> u32 {
+    panes
+        .iter()
+        .filter_map(|p| p.tmux.as_ref())
+        .filter(|t| {
+            t.socket == pane.socket
+                && t.session == pane.session
+                && t.window == pane.window
+                && t.pane < pane.pane
+        })
+        .count() as u32
+}
+
+/// Another pane's current record (not the same pane, not of the running server) that joins the same
+/// pane: then neither is certain.
+fn other_claim<'a>(
+    panes: &[PaneView],
+    index: usize,
+    recorded: &TmuxPane,
+    rec: &LiveRecord,
+    captured: &'a [CapturedPane],
+) -> Option<&'a LiveRecord> {
+    let own = own_key(rec);
     captured
         .iter()
+        .filter(|c| Some(&c.key) != own.as_ref())
+        .filter_map(|c| c.record.as_ref())
+        .find(|other| {
+            let Some(t) = other.tmux() else { return false };
+            !same_pane(&t, recorded)
+                && live_server(panes, &t).is_none()
+                && moved_to(&t, other, captured).is_none()
+                && place_of(panes, &t, other) == Ok(index)
+        })
+}
+
+fn describe(t: &TmuxPane, rec: &LiveRecord) -> String {
+    format!(
+        "pane {} written {}",
+        t.pane_id.as_deref().unwrap_or("?"),
+        rec.ts
+    )
+}
+
+/// Same server (socket, pid and start) and the same `%N`.
+fn same_pane(a: &TmuxPane, b: &TmuxPane) -> bool {
+    a.pane_id.is_some()
+        && a.pane_id == b.pane_id
+        && a.server_pid == b.server_pid
+        && a.server_started == b.server_started
+        && a.socket == b.socket
+}
+
+/// Where the same pane wrote a newer current record under another key (it had moved then).
+fn moved_to(recorded: &TmuxPane, rec: &LiveRecord, captured: &[CapturedPane]) -> Option<TmuxPane> {
+    let own = own_key(rec);
+    captured
+        .iter()
+        .filter(|c| Some(&c.key) != own.as_ref())
         .filter_map(|c| c.record.as_ref())
         .filter(|r| r.written_at() > rec.written_at())
         .filter_map(LiveRecord::tmux)
-        .find(|t| same_pane(t) && !t.same_place(recorded))
+        .find(|t| same_pane(t, recorded))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::fixtures::{record, ID_A, ID_B};
-    use agterm_backup_core::pane::{PaneKey, PaneRole};
-
-    fn place(session: &str, window: u32, pane: u32, id: &str, cwd: &str) -> TmuxPane {
-        TmuxPane {
-            socket: "/tmp/tmux-1/default".into(),
-            session: session.into(),
-            window,
-            pane,
-            pane_id: Some(id.into()),
-            server_pid: Some(100),
-            server_started: Some(1_700_000_000),
-            cwd: Some(cwd.into()),
-        }
-    }
-
-    fn tmux_record(id: &str, at: &str, t: &TmuxPane) -> LiveRecord {
-        let mut r = record(id, PaneRole::Left, at);
-        r.agent_cwd = t.cwd.clone().unwrap();
-        r.hook_cwd = format!("{}/sub", r.agent_cwd);
-        r.set_tmux(t);
-        r
-    }
-
-    fn view(t: TmuxPane, cwd: &str) -> PaneView {
-        let mut p = crate::fixtures::pane(PaneRole::Left);
-        p.pane_id = Some("%0".into());
-        p.cwd = Some(cwd.into());
-        p.tmux = Some(TmuxPane {
-            pane_id: Some("%0".into()),
-            server_pid: Some(200),
-            server_started: Some(1_800_000_000),
-            ..t
-        });
-        p
-    }
-
-    fn captured(r: LiveRecord) -> CapturedPane {
-        CapturedPane {
-            key: r.pane_key().unwrap(),
-            record: Some(r),
-            journal: vec![],
-        }
-    }
-
-    #[test]
-    fn joins_by_name_and_index_when_the_directory_confirms() {
-        let was = place("work", 1, 0, "%7", "/w/a");
-        let rec = tmux_record(ID_A, "2026-11-30T10:00:00Z", &was);
-        let panes = [
-            view(place("work", 0, 0, "%0", "/w/b"), "/w/b"),
-            view(place("work", 1, 0, "%1", "/w/a"), "/w/a"),
-        ];
-        let all = [captured(rec.clone())];
-        assert_eq!(join(&panes, &was, &rec, &all), Ok(1));
-        assert!(matches!(rec.pane_key(), Some(PaneKey::Tmux(_))));
-    }
-
-    #[test]
-    fn a_shifted_layout_is_uncertain_and_a_missing_pane_is_gone() {
-        let was = place("work", 0, 1, "%7", "/w/a");
-        let rec = tmux_record(ID_A, "2026-11-30T10:00:00Z", &was);
-        let all = [captured(rec.clone())];
-        let shifted = [view(place("work", 0, 1, "%0", "/w/other"), "/w/other")];
-        let got = join(&shifted, &was, &rec, &all);
-        assert!(
-            matches!(&got, Err(SkipReason::JoinUncertain { why }) if why.contains("/w/other")),
-            "{got:?}"
-        );
-        let other_session = [view(place("play", 0, 1, "%0", "/w/a"), "/w/a")];
-        assert_eq!(
-            join(&other_session, &was, &rec, &all),
-            Err(SkipReason::PaneGone)
-        );
-        let mut other_server = view(place("work", 0, 1, "%0", "/w/a"), "/w/a");
-        other_server.tmux.as_mut().unwrap().socket = "/tmp/tmux-1/other".into();
-        assert_eq!(
-            join(&[other_server], &was, &rec, &all),
-            Err(SkipReason::PaneGone)
-        );
-    }
-
-    #[test]
-    fn a_pane_that_moved_is_stale_at_its_old_place() {
-        let old = place("work", 0, 1, "%7", "/w/a");
-        let new = place("work", 0, 0, "%7", "/w/a");
-        let before = tmux_record(ID_A, "2026-11-30T10:00:00Z", &old);
-        let after = tmux_record(ID_B, "2026-11-30T11:00:00Z", &new);
-        let all = [captured(before.clone()), captured(after.clone())];
-        let panes = [
-            view(place("work", 0, 0, "%0", "/w/a"), "/w/a"),
-            view(place("work", 0, 1, "%1", "/w/a"), "/w/a"),
-        ];
-        assert!(matches!(
-            join(&panes, &old, &before, &all),
-            Err(SkipReason::JoinUncertain { .. })
-        ));
-        assert_eq!(join(&panes, &new, &after, &all), Ok(0));
-    }
-
-    #[test]
-    fn the_plan_types_a_confirmed_tmux_pane_and_skips_a_shifted_one_before_the_server_start() {
-        use crate::plan::{plan, Action, PlanInput};
-        let a = place("work", 0, 0, "%3", "/w/a");
-        let b = place("work", 0, 1, "%4", "/w/b");
-        let ra = tmux_record(ID_A, "2026-11-30T10:00:00Z", &a);
-        let rb = tmux_record(ID_B, "2026-11-30T10:00:00Z", &b);
-        let mut transcripts = crate::transcripts::Transcripts::default();
-        for r in [&ra, &rb] {
-            transcripts.paths.insert(r.transcript_path.clone().unwrap());
-        }
-        // Pane work:0.1 came back in another directory (the layout changed since).
-        let panes = [view(a.clone(), "/w/a"), view(b.clone(), "/w/elsewhere")];
-        let captured = [captured(ra), captured(rb)];
-        let server_start = crate::fixtures::ts("2026-12-01T00:00:00Z");
-        let rows = plan(&PlanInput {
-            captured: &captured,
-            panes: &panes,
-            mode: None,
-            launched_at: Some(server_start),
-            as_of: None,
-            now: Some(server_start),
-            transcripts: &transcripts,
-            launch: None,
-        });
-        let code = |i: usize| match &rows[i].action {
-            Action::Type { line, .. } => format!("type {line}"),
-            Action::Create { line, .. } => format!("create {line}"),
-            Action::Skip { reason } => reason.code().to_string(),
-        };
-        assert!(
-            code(0).starts_with("type") && code(0).contains(ID_A),
-            "{rows:#?}"
-        );
-        assert_eq!(rows[0].joined_by, Some(crate::plan::JoinedBy::TmuxPlace));
-        assert_eq!(code(1), "join-uncertain", "{rows:#?}");
-    }
-}
+#[path = "join_tmux_tests.rs"]
+mod tests;

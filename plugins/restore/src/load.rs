@@ -89,7 +89,11 @@ pub fn captured_panes(state: &StateDir, cutoff: Option<DateTime<Utc>>) -> Vec<Ca
             journal: Vec::new(),
         });
     }
-    out.into_values().collect()
+    let mut captured: Vec<CapturedPane> = out.into_values().collect();
+    // tmux panes move without an agent event: each record follows its pane through its server's layout.
+    let layouts = agterm_backup_core::tmux_layout::read_layouts(state.root());
+    crate::join_tmux::follow_layouts(&mut captured, &layouts);
+    captured
 }
 
 /// The harvested records in the latest snapshot (`snapshot.json` → `harvested`).

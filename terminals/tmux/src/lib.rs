@@ -3,6 +3,7 @@
 //! - [`env`]: the pane of the hook's environment (`$TMUX`, `$TMUX_PANE`), for free.
 //! - [`name`]: the pane's name (session, window index, pane index) learned from the server once, cached
 //!   while the pane id and the server are the same.
+//! - [`layout`]: the server's whole layout (`list-panes -a`), kept so restore can follow a pane that moved.
 //! - [`command`]: `tmux -S <socket> …` with a deadline.
 //! - [`foreground`]: a pane's foreground from its tty's foreground process group.
 //! - [`panes`]: every pane of a server with its foreground (pure over tmux's and `/proc`'s answers).
@@ -13,6 +14,7 @@
 pub mod command;
 pub mod env;
 pub mod foreground;
+pub mod layout;
 pub mod name;
 pub mod panes;
 pub mod resurrect;

@@ -5,10 +5,15 @@
 //! (socket path hash, server pid, the socket file's inode and mtime — a new server after a reboot makes a
 //! new socket file). The hook reuses it while the pane id and the server are the same, and re-learns it
 //! whenever it writes a record, so a renamed session or a moved pane is caught within one write.
+//!
+//! Learning asks for the whole layout (`list-panes -a`, one question like `display-message` would be) and
+//! keeps it ([`crate::layout`]): every write of the hook also tells restore where every other pane of the
+//! server is now.
 
 use crate::command::{TmuxError, TmuxServer};
 use crate::env::TmuxEnv;
 use agterm_backup_core::pane::tmux::TmuxPane;
+use agterm_backup_core::tmux_layout::ServerLayout;
 use std::fs;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -54,6 +59,21 @@ pub fn learn(server: &TmuxServer, env: &TmuxEnv) -> Result<TmuxPane, TmuxError> 
     ])?;
     parse_name_line(&env.socket, &env.pane_id, &out).ok_or_else(|| {
         TmuxError::Refused(format!("unexpected answer for {}: {out:?}", env.pane_id))
+    })
+}
+
+/// The name of the pane in `env` in `layout` (the layout's server is the one `env` names).
+pub fn name_in(layout: &ServerLayout, env: &TmuxEnv) -> Option<TmuxPane> {
+    let p = layout.pane(&env.pane_id)?;
+    Some(TmuxPane {
+        socket: env.socket.clone(),
+        session: p.session.clone(),
+        window: p.window,
+        pane: p.pane,
+        pane_id: Some(p.pane_id.clone()),
+        server_pid: Some(layout.server_pid),
+        server_started: Some(layout.server_started),
+        cwd: p.cwd.clone(),
     })
 }
 
@@ -104,9 +124,15 @@ impl NameCache {
         self.refresh(server, env)
     }
 
-    /// Learns the name now and caches it.
+    /// Learns the name now (with the whole layout, which is kept beside the cache) and caches it.
     pub fn refresh(&self, server: &TmuxServer, env: &TmuxEnv) -> Result<TmuxPane, TmuxError> {
-        let pane = learn(server, env)?;
+        let state_root = self.dir.parent().unwrap_or(&self.dir);
+        let pane = match crate::layout::learn_and_keep(server, state_root) {
+            Ok(layout) => name_in(&layout, env).ok_or_else(|| {
+                TmuxError::Refused(format!("{} is not in the server's layout", env.pane_id))
+            })?,
+            Err(_) => learn(server, env)?,
+        };
         // A failed cache write only costs the next event a question to tmux.
         let _ = self.put(env, &pane);
         Ok(pane)

@@ -17,11 +17,74 @@ pub const PROCESSES_OPTION: &str = "@resurrect-processes";
 
 /// The shell line our hook runs: restore against this tmux server, in the background so that resurrect
 /// (and its spinner) finish at once, with nothing written into the pane resurrect's `run-shell` shows.
+/// Its outcome goes to `<state>/tmux/restore.log` (the last restore's; `$AGTERM_BACKUP_HOME`, else
+/// `~/.agterm-backup`, as restore itself resolves the state directory), in a subshell: resurrect `eval`s
+/// the line in its own script, whose variables (`d` among them) must stay as they are. First it notes
+/// which panes the restorer rebuilt (`tmux-layout --rebuilt`): a pane opened later is a new pane.
 pub fn hook_line(binary: &str) -> String {
     format!(
-        "{} restore --terminal tmux --yes >/dev/null 2>&1 &",
-        quote(binary)
+        "(d=\"${{AGTERM_BACKUP_HOME:-$HOME/.agterm-backup}}/tmux\"; umask 077; mkdir -p \"$d\" && \
+         {b} tmux-layout --rebuilt; exec {b} restore --terminal tmux --yes >\"$d/restore.log\" 2>&1) \
+         >/dev/null 2>&1 &",
+        b = quote(binary)
     )
+}
+
+/// Where [`hook_line`] keeps restore's outcome, under the state directory.
+pub const RESTORE_LOG: &str = "tmux/restore.log";
+
+/// The tmux hooks (tmux 3.x) that fire when a pane is closed, moved or renumbered: measured on tmux 3.3a,
+/// `kill-pane` and `swap-pane` fire `window-layout-changed`, `break-pane` and `join-pane` that and
+/// `window-linked` / `window-unlinked`, `move-window` (and `kill-window` under `renumber-windows`)
+/// `window-linked` / `window-unlinked`, `rotate-window` `window-pane-changed`. (tmux has no `after-` hook
+/// for those commands; `swap-window` and `move-window -r` fire nothing, and are caught at the hook's next
+/// write.) Each runs `agterm-backup tmux-layout` in the background.
+pub const LAYOUT_HOOKS: [&str; 10] = [
+    "after-split-window",
+    "after-new-window",
+    "after-kill-pane",
+    "pane-exited",
+    "window-layout-changed",
+    "window-pane-changed",
+    "window-linked",
+    "window-unlinked",
+    "session-renamed",
+    "session-closed",
+];
+
+/// The index in each hook's array we set: a fixed one, so sourcing the config again replaces ours, and the
+/// user's own hooks (index 0 unless they chose) stay.
+pub const LAYOUT_HOOK_INDEX: u32 = 47;
+
+/// `(hook[index], tmux command)` for each of [`LAYOUT_HOOKS`].
+pub fn layout_hooks(binary: &str) -> Vec<(String, String)> {
+    let shell = format!("{} tmux-layout", quote(binary));
+    LAYOUT_HOOKS
+        .iter()
+        .map(|h| {
+            (
+                format!("{h}[{LAYOUT_HOOK_INDEX}]"),
+                format!("run-shell -b \"{}\"", tmux_escaped(&shell)),
+            )
+        })
+        .collect()
+}
+
+/// Escapes for a tmux double-quoted string: `\`, `"` and `$` (tmux expands `$VAR` inside `"…"`), and `#`
+/// doubled (`run-shell` expands formats in its command).
+fn tmux_escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' | '"' | '$' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '#' => out.push_str("##"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The agents `@resurrect-processes = value` would re-run after a reboot, each with the entry that
@@ -173,9 +236,18 @@ mod tests {
     #[test]
     fn the_hook_line_quotes_the_binary_and_backgrounds() {
         let line = hook_line("/opt/my tools/agterm-backup");
+        assert!(
+            line.contains("exec '/opt/my tools/agterm-backup' restore --terminal tmux --yes >"),
+            "{line}"
+        );
+        assert!(line.starts_with("(d=") && line.ends_with(" &"), "{line}");
+        assert!(line.contains("AGTERM_BACKUP_HOME") && line.contains("restore.log"));
+        let hooks = layout_hooks("/opt/a#b/agterm-backup");
+        assert_eq!(hooks.len(), LAYOUT_HOOKS.len());
+        assert_eq!(hooks[2].0, "after-kill-pane[47]");
         assert_eq!(
-            line,
-            "'/opt/my tools/agterm-backup' restore --terminal tmux --yes >/dev/null 2>&1 &"
+            hooks[2].1,
+            "run-shell -b \"'/opt/a##b/agterm-backup' tmux-layout\""
         );
     }
 

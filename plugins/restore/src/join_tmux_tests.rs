@@ -1,0 +1,283 @@
+//! The tmux join: places, positions, layouts followed, claims.
+
+use super::*;
+use crate::fixtures::{record, ID_A, ID_B};
+use agterm_backup_core::pane::{PaneKey, PaneRole};
+
+fn place(session: &str, window: u32, pane: u32, id: &str, cwd: &str) -> TmuxPane {
+    TmuxPane {
+        socket: "/tmp/tmux-1/default".into(),
+        session: session.into(),
+        window,
+        pane,
+        pane_id: Some(id.into()),
+        server_pid: Some(100),
+        server_started: Some(1_700_000_000),
+        cwd: Some(cwd.into()),
+    }
+}
+
+fn tmux_record(id: &str, at: &str, t: &TmuxPane) -> LiveRecord {
+    let mut r = record(id, PaneRole::Left, at);
+    r.agent_cwd = t.cwd.clone().unwrap();
+    r.hook_cwd = format!("{}/sub", r.agent_cwd);
+    r.set_tmux(t);
+    r
+}
+
+fn view(t: TmuxPane, cwd: &str) -> PaneView {
+    let mut p = crate::fixtures::pane(PaneRole::Left);
+    p.pane_id = Some("%0".into());
+    p.cwd = Some(cwd.into());
+    p.tmux = Some(TmuxPane {
+        pane_id: Some("%0".into()),
+        server_pid: Some(200),
+        server_started: Some(1_800_000_000),
+        ..t
+    });
+    p
+}
+
+fn captured(r: LiveRecord) -> CapturedPane {
+    CapturedPane {
+        key: r.pane_key().unwrap(),
+        record: Some(r),
+        journal: vec![],
+    }
+}
+
+#[test]
+fn joins_by_name_and_index_when_the_directory_confirms() {
+    let was = place("work", 1, 0, "%7", "/w/a");
+    let rec = tmux_record(ID_A, "2026-11-30T10:00:00Z", &was);
+    let panes = [
+        view(place("work", 0, 0, "%0", "/w/b"), "/w/b"),
+        view(place("work", 1, 0, "%1", "/w/a"), "/w/a"),
+    ];
+    let all = [captured(rec.clone())];
+    assert_eq!(join(&panes, &was, &rec, &all), Ok(1));
+    assert!(matches!(rec.pane_key(), Some(PaneKey::Tmux(_))));
+}
+
+#[test]
+fn a_shifted_layout_is_uncertain_and_a_missing_pane_is_gone() {
+    let was = place("work", 0, 1, "%7", "/w/a");
+    let rec = tmux_record(ID_A, "2026-11-30T10:00:00Z", &was);
+    let all = [captured(rec.clone())];
+    let shifted = [view(place("work", 0, 1, "%0", "/w/other"), "/w/other")];
+    let got = join(&shifted, &was, &rec, &all);
+    assert!(
+        matches!(&got, Err(SkipReason::JoinUncertain { why }) if why.contains("/w/other")),
+        "{got:?}"
+    );
+    let other_session = [view(place("play", 0, 1, "%0", "/w/a"), "/w/a")];
+    assert_eq!(
+        join(&other_session, &was, &rec, &all),
+        Err(SkipReason::PaneGone)
+    );
+    let mut other_server = view(place("work", 0, 1, "%0", "/w/a"), "/w/a");
+    other_server.tmux.as_mut().unwrap().socket = "/tmp/tmux-1/other".into();
+    assert_eq!(
+        join(&[other_server], &was, &rec, &all),
+        Err(SkipReason::PaneGone)
+    );
+}
+
+#[test]
+fn a_pane_that_moved_is_stale_at_its_old_place() {
+    let old = place("work", 0, 1, "%7", "/w/a");
+    let new = place("work", 0, 0, "%7", "/w/a");
+    let before = tmux_record(ID_A, "2026-11-30T10:00:00Z", &old);
+    let after = tmux_record(ID_B, "2026-11-30T11:00:00Z", &new);
+    let all = [captured(before.clone()), captured(after.clone())];
+    let panes = [
+        view(place("work", 0, 0, "%0", "/w/a"), "/w/a"),
+        view(place("work", 0, 1, "%1", "/w/a"), "/w/a"),
+    ];
+    assert!(matches!(
+        join(&panes, &old, &before, &all),
+        Err(SkipReason::JoinUncertain { .. })
+    ));
+    assert_eq!(join(&panes, &new, &after, &all), Ok(0));
+}
+
+#[test]
+fn the_plan_types_a_confirmed_tmux_pane_and_skips_a_shifted_one_before_the_server_start() {
+    use crate::plan::{plan, Action, PlanInput};
+    let a = place("work", 0, 0, "%3", "/w/a");
+    let b = place("work", 0, 1, "%4", "/w/b");
+    let ra = tmux_record(ID_A, "2026-11-30T10:00:00Z", &a);
+    let rb = tmux_record(ID_B, "2026-11-30T10:00:00Z", &b);
+    let mut transcripts = crate::transcripts::Transcripts::default();
+    for r in [&ra, &rb] {
+        transcripts.paths.insert(r.transcript_path.clone().unwrap());
+    }
+    // Pane work:0.1 came back in another directory (the layout changed since).
+    let panes = [view(a.clone(), "/w/a"), view(b.clone(), "/w/elsewhere")];
+    let captured = [captured(ra), captured(rb)];
+    let server_start = crate::fixtures::ts("2026-12-01T00:00:00Z");
+    let rows = plan(&PlanInput {
+        captured: &captured,
+        panes: &panes,
+        mode: None,
+        launched_at: Some(server_start),
+        as_of: None,
+        now: Some(server_start),
+        transcripts: &transcripts,
+        launch: None,
+    });
+    let code = |i: usize| match &rows[i].action {
+        Action::Type { line, .. } => format!("type {line}"),
+        Action::Create { line, .. } => format!("create {line}"),
+        Action::Skip { reason } => reason.code().to_string(),
+    };
+    assert!(
+        code(0).starts_with("type") && code(0).contains(ID_A),
+        "{rows:#?}"
+    );
+    assert_eq!(rows[0].joined_by, Some(crate::plan::JoinedBy::TmuxPlace));
+    assert_eq!(code(1), "join-uncertain", "{rows:#?}");
+}
+
+fn layout(listed_at: &str, panes: &[(&str, &str, u32, u32)]) -> ServerLayout {
+    use agterm_backup_core::tmux_layout::{with_positions, LaidOutPane};
+    ServerLayout {
+        socket: "/tmp/tmux-1/default".into(),
+        server_pid: 100,
+        server_started: 1_700_000_000,
+        listed_at: crate::fixtures::ts(listed_at),
+        panes: with_positions(
+            panes
+                .iter()
+                .map(|&(id, session, window, pane)| LaidOutPane {
+                    pane_id: id.into(),
+                    session: session.into(),
+                    window,
+                    pane,
+                    position: 0,
+                    cwd: None,
+                })
+                .collect(),
+        ),
+        rebuilt: None,
+    }
+}
+
+/// Joins every captured record after following `layouts`: `(session id, joined pane or skip code)`.
+fn joins(mut all: Vec<CapturedPane>, layouts: &[ServerLayout], panes: &[PaneView]) -> Vec<String> {
+    follow_layouts(&mut all, layouts);
+    all.iter()
+        .map(|c| {
+            let r = c.record.as_ref().unwrap();
+            match join(panes, &r.tmux().unwrap(), r, &all) {
+                Ok(i) => format!(
+                    "{} {}",
+                    &r.session_id[..4],
+                    panes[i].tmux.as_ref().unwrap().target()
+                ),
+                Err(e) => format!("{} {}", &r.session_id[..4], e.code()),
+            }
+        })
+        .collect()
+}
+
+const A_AT: &str = "2026-11-30T10:00:00Z";
+
+#[test]
+fn a_closed_pane_is_gone_and_the_pane_renumbered_into_its_place_follows() {
+    let a = tmux_record(ID_A, A_AT, &place("work", 0, 0, "%1", "/w"));
+    let b = tmux_record(ID_B, A_AT, &place("work", 0, 1, "%2", "/w"));
+    let restored = [view(place("work", 0, 0, "%0", "/w"), "/w")];
+    let all = vec![captured(a), captured(b)];
+    // Today's rule without the layout: A's place holds B's pane, in the same directory.
+    assert_eq!(
+        joins(all.clone(), &[], &restored),
+        ["77e8 work:0.0", "019a pane-gone"]
+    );
+    let after_close = layout("2026-11-30T11:00:00Z", &[("%2", "work", 0, 0)]);
+    assert_eq!(
+        joins(all, &[after_close], &restored),
+        ["77e8 pane-gone", "019a work:0.0"]
+    );
+}
+
+#[test]
+fn positions_survive_a_pane_base_index_change() {
+    let a = tmux_record(ID_A, A_AT, &place("work", 0, 0, "%1", "/w"));
+    let b = tmux_record(ID_B, A_AT, &place("work", 0, 1, "%2", "/w"));
+    let l = layout(
+        "2026-11-30T09:00:00Z",
+        &[("%1", "work", 0, 0), ("%2", "work", 0, 1)],
+    );
+    // Restored with pane-base-index 1: the same two panes, indexes 1 and 2.
+    let restored = [
+        view(place("work", 0, 1, "%0", "/w"), "/w"),
+        view(place("work", 0, 2, "%0", "/w"), "/w"),
+    ];
+    let all = vec![captured(a), captured(b)];
+    assert_eq!(
+        joins(all.clone(), &[], &restored)[1],
+        "019a work:0.1",
+        "today: B in A's pane"
+    );
+    assert_eq!(
+        joins(all, &[l], &restored),
+        ["77e8 work:0.1", "019a work:0.2"]
+    );
+}
+
+#[test]
+fn two_records_claiming_one_pane_are_both_uncertain_and_say_why() {
+    // A is of an earlier server life whose layout is gone; B's pane moved to A's old place since.
+    let mut older = place("work", 0, 0, "%4", "/w");
+    older.server_pid = Some(90);
+    let a = tmux_record(ID_A, A_AT, &older);
+    let b = tmux_record(ID_B, A_AT, &place("work", 0, 1, "%2", "/w"));
+    let l = layout("2026-11-30T11:00:00Z", &[("%2", "work", 0, 0)]);
+    let restored = [view(place("work", 0, 0, "%0", "/w"), "/w")];
+    let mut all = vec![captured(a), captured(b)];
+    assert_eq!(
+        joins(all.clone(), std::slice::from_ref(&l), &restored),
+        ["77e8 join-uncertain", "019a join-uncertain"]
+    );
+    follow_layouts(&mut all, &[l]);
+    let r = all[1].record.as_ref().unwrap();
+    let why = match join(&restored, &r.tmux().unwrap(), r, &all) {
+        Err(SkipReason::JoinUncertain { why }) => why,
+        other => panic!("{other:?}"),
+    };
+    assert!(
+        why.contains("two records claim work:0.0") && why.contains(ID_A),
+        "{why}"
+    );
+}
+
+#[test]
+fn a_record_of_the_running_server_joins_its_own_pane_id() {
+    let mut live = view(place("work", 0, 1, "%5", "/elsewhere"), "/elsewhere");
+    live.tmux.as_mut().unwrap().pane_id = Some("%5".into());
+    let mut mine = place("work", 0, 0, "%5", "/w");
+    (mine.server_pid, mine.server_started) = (Some(200), Some(1_800_000_000));
+    let rec = tmux_record(ID_A, A_AT, &mine);
+    let all = [captured(rec.clone())];
+    let panes = [view(place("work", 0, 0, "%0", "/w"), "/w"), live];
+    assert_eq!(join(&panes, &mine, &rec, &all), Ok(1));
+    mine.pane_id = Some("%9".into());
+    assert_eq!(join(&panes, &mine, &rec, &all), Err(SkipReason::PaneGone));
+}
+
+#[test]
+fn a_pane_opened_after_the_rebuild_is_a_new_pane() {
+    let b = tmux_record(ID_B, A_AT, &place("work", 0, 1, "%2", "/w"));
+    let mut rebuilt = view(place("work", 0, 0, "%0", "/w"), "/w");
+    rebuilt.tmux.as_mut().unwrap().pane_id = Some("%0".into());
+    let mut opened_later = view(place("work", 0, 1, "%0", "/w"), "/w");
+    opened_later.tmux.as_mut().unwrap().pane_id = Some("%7".into());
+    let panes = [rebuilt, opened_later];
+    let all = vec![captured(b)];
+    assert_eq!(joins(all.clone(), &[], &panes), ["019a work:0.1"], "today");
+    let mut live = layout("2026-12-01T00:00:00Z", &[("%0", "work", 0, 0)]);
+    (live.server_pid, live.server_started) = (200, 1_800_000_000);
+    live.rebuilt = Some(vec!["%0".into()]);
+    assert_eq!(joins(all, &[live], &panes), ["019a pane-gone"]);
+}

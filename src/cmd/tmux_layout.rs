@@ -1,0 +1,32 @@
+//! `agterm-backup tmux-layout`: run by the tmux hooks of the installer's block (`run-shell -b`) whenever
+//! tmux closes, moves or renumbers a pane. Re-reads the layout of the server of `$TMUX` and keeps it in the
+//! state directory, so restore can follow each record's pane to where it ended up. With `--rebuilt` (the
+//! post-restore hook, before restore): the panes there are now are the restored ones; any opened later is
+//! a new pane. Like the agents' hook it
+//! prints nothing and always exits 0: tmux shows a `run-shell` job's output in the pane.
+
+use agterm_backup_core::state::StateDir;
+use agterm_backup_tmux::command::TmuxServer;
+use agterm_backup_tmux::layout::{keep_coalesced, mark_rebuilt};
+use std::time::Duration;
+
+/// A wedged server must not leave jobs behind.
+const BUDGET: Duration = Duration::from_secs(2);
+
+pub fn run(rebuilt: bool) -> crate::CliResult {
+    let socket = std::env::var("TMUX")
+        .ok()
+        .and_then(|t| t.rsplitn(3, ',').nth(2).map(String::from))
+        .filter(|s| s.starts_with('/'));
+    if let (Some(socket), Some(state)) = (socket, StateDir::from_env()) {
+        if state.ensure().is_ok() {
+            let server = TmuxServer::new(socket, BUDGET);
+            if rebuilt {
+                let _ = mark_rebuilt(&server, state.root());
+            } else {
+                keep_coalesced(&server, state.root(), 4);
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,207 @@
+//! Learning a server's whole layout with one `list-panes -a`, and keeping it in the state directory
+//! ([`agterm_backup_core::tmux_layout`]): the hook does it whenever it asks tmux anyway (the same one
+//! question), and the tmux hooks of the installer's block do it whenever tmux moves, closes or renumbers
+//! a pane (`agterm-backup tmux-layout`).
+//!
+//! Two layout hooks can run at once (one change fires several hooks): the question and the write happen
+//! under an exclusive `flock` on `<state>/tmux/layout.lock`, so the layout written last is the one tmux
+//! gave last, and a hook that finds the lock taken leaves it to the holder ([`keep_coalesced`]).
+
+use crate::command::{TmuxError, TmuxServer};
+use agterm_backup_core::tmux_layout::{
+    layout_path, read_layout, with_positions, write_layout, LaidOutPane, ServerLayout,
+};
+use std::fs::{self, OpenOptions};
+use std::os::unix::io::AsRawFd;
+use std::path::Path;
+
+/// The `list-panes -a -F` format [`parse_layout`] reads: the server's pid and start on every line, the
+/// session name (free-form) last, fields split by the unit separator.
+pub const LAYOUT_FORMAT: &str =
+    "#{pid}\u{1f}#{start_time}\u{1f}#{pane_id}\u{1f}#{window_index}\u{1f}#{pane_index}\u{1f}#{pane_current_path}\u{1f}#{session_name}";
+
+/// The layout in `out` (the answer to [`LAYOUT_FORMAT`]) of the server on `socket`. `None` when no line
+/// parses (a server with no pane has no layout worth keeping).
+pub fn parse_layout(socket: &str, out: &str) -> Option<ServerLayout> {
+    let mut server = None;
+    let mut panes = Vec::new();
+    for line in out.lines() {
+        let f: Vec<&str> = line.splitn(7, '\u{1f}').collect();
+        let [pid, started, id, w, p, cwd, session] = f[..] else {
+            continue;
+        };
+        let (Ok(pid), Ok(started), Ok(window), Ok(pane)) = (
+            pid.parse::<u32>(),
+            started.parse::<i64>(),
+            w.parse(),
+            p.parse(),
+        ) else {
+            continue;
+        };
+        if !crate::env::is_pane_id(id) {
+            continue;
+        }
+        server = Some((pid, started));
+        panes.push(LaidOutPane {
+            pane_id: id.to_string(),
+            session: session.to_string(),
+            window,
+            pane,
+            position: 0,
+            cwd: (!cwd.is_empty()).then(|| cwd.to_string()),
+        });
+    }
+    let (server_pid, server_started) = server?;
+    Some(ServerLayout {
+        socket: socket.to_string(),
+        server_pid,
+        server_started,
+        listed_at: chrono::Utc::now(),
+        panes: with_positions(panes),
+        rebuilt: None,
+    })
+}
+
+/// Asks the server for its layout and keeps it under `state_root` (the question and the write under the
+/// layout lock). The layout is returned even when it could not be kept. The hook never waits for the
+/// lock: when a layout job holds it, the hook's answer is not written (the dirty mark makes the holder ask
+/// again). A layout job that found the lock taken meanwhile is served once after.
+pub fn learn_and_keep(server: &TmuxServer, state_root: &Path) -> Result<ServerLayout, TmuxError> {
+    let Some(lock) = LayoutLock::take(state_root) else {
+        let _ = fs::write(dirty_mark(state_root), b"");
+        return list(server);
+    };
+    let _ = fs::remove_file(dirty_mark(state_root));
+    let layout = list(server);
+    if let Ok(l) = &layout {
+        // A failed write costs restore this move only; the record's own place is still there.
+        let _ = write_layout(state_root, l);
+    }
+    drop(lock);
+    if dirty_mark(state_root).exists() {
+        keep_coalesced(server, state_root, 1);
+    }
+    layout
+}
+
+/// What a layout hook runs: keeps the layout, unless another process holds the lock — then it leaves
+/// the dirty mark for that one to serve once it is done, so a burst of hooks (one change fires several)
+/// costs one question to tmux at a time and the last change is never lost. At most `rounds` questions.
+pub fn keep_coalesced(server: &TmuxServer, state_root: &Path, rounds: usize) {
+    let mark = dirty_mark(state_root);
+    for _ in 0..rounds {
+        let _ = fs::create_dir_all(state_root.join("tmux"));
+        let _ = fs::write(&mark, b"");
+        let Some(lock) = LayoutLock::take(state_root) else {
+            return;
+        };
+        let _ = fs::remove_file(&mark);
+        if let Ok(l) = list(server) {
+            let _ = write_layout(state_root, &l);
+        }
+        drop(lock);
+        if !mark.exists() {
+            return;
+        }
+    }
+}
+
+/// What the post-restore hook runs before restore: the panes there are now are the ones the layout
+/// restorer rebuilt (added to those of an earlier restore of this server).
+pub fn mark_rebuilt(server: &TmuxServer, state_root: &Path) -> Result<(), TmuxError> {
+    let _lock = LayoutLock::take(state_root);
+    let mut layout = list(server)?;
+    let path = layout_path(
+        state_root,
+        &layout.socket,
+        layout.server_pid,
+        layout.server_started,
+    );
+    let mut ids = read_layout(&path)
+        .and_then(|l| l.rebuilt)
+        .unwrap_or_default();
+    ids.extend(layout.panes.iter().map(|p| p.pane_id.clone()));
+    ids.sort();
+    ids.dedup();
+    layout.rebuilt = Some(ids);
+    write_layout(state_root, &layout).map_err(|e| TmuxError::Refused(e.to_string()))
+}
+
+fn dirty_mark(state_root: &Path) -> std::path::PathBuf {
+    state_root.join("tmux").join("layout.dirty")
+}
+
+fn list(server: &TmuxServer) -> Result<ServerLayout, TmuxError> {
+    let socket = server.socket().display().to_string();
+    let out = server.run(&["list-panes", "-a", "-F", LAYOUT_FORMAT])?;
+    parse_layout(&socket, &out)
+        .ok_or_else(|| TmuxError::Refused(format!("no pane in the answer {out:?}")))
+}
+
+/// An exclusive `flock` on `<state>/tmux/layout.lock`, released on drop; `None` while another process
+/// holds it. Without a lock file (an unwritable state directory) the write is merely unordered.
+struct LayoutLock(Option<fs::File>);
+
+impl LayoutLock {
+    fn take(state_root: &Path) -> Option<LayoutLock> {
+        let dir = state_root.join("tmux");
+        let _ = fs::create_dir_all(&dir);
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(dir.join("layout.lock"))
+            .ok();
+        if let Some(f) = &file {
+            // SAFETY: a valid open descriptor; flock has no other precondition.
+            if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+                return None;
+            }
+        }
+        Some(LayoutLock(file))
+    }
+}
+
+impl Drop for LayoutLock {
+    fn drop(&mut self) {
+        if let Some(f) = &self.0 {
+            // SAFETY: as in take.
+            unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_UN) };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_pane_with_its_position() {
+        let out = "77\u{1f}1796126424\u{1f}%3\u{1f}0\u{1f}1\u{1f}/w/a\u{1f}Wé ird\n\
+                   77\u{1f}1796126424\u{1f}%1\u{1f}0\u{1f}0\u{1f}/w/b\u{1f}Wé ird\n\
+                   77\u{1f}1796126424\u{1f}%5\u{1f}2\u{1f}1\u{1f}\u{1f}side\n\
+                   junk\n\
+                   77\u{1f}1796126424\u{1f}nope\u{1f}2\u{1f}1\u{1f}/\u{1f}side\n";
+        let l = parse_layout("/tmp/s", out).unwrap();
+        assert_eq!((l.server_pid, l.server_started), (77, 1796126424));
+        let got: Vec<(&str, &str, u32, u32, u32)> = l
+            .panes
+            .iter()
+            .map(|p| {
+                let id = p.pane_id.as_str();
+                (id, p.session.as_str(), p.window, p.pane, p.position)
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("%3", "Wé ird", 0, 1, 1),
+                ("%1", "Wé ird", 0, 0, 0),
+                ("%5", "side", 2, 1, 0)
+            ]
+        );
+        assert_eq!(l.panes[0].cwd.as_deref(), Some("/w/a"));
+        assert_eq!(l.panes[2].cwd, None);
+        assert!(parse_layout("/tmp/s", "junk\n").is_none());
+    }
+}
