@@ -24,7 +24,7 @@
 use crate::refusal::Refusal;
 use crate::status::TargetReport;
 use agterm_backup_denylist::{appended, find_block, BLOCK_END, BLOCK_START};
-use agterm_backup_tmux::resurrect::{
+use agterm_backup_terminals::tmux::resurrect::{
     hook_line, layout_hooks, processes_warning, POST_RESTORE_OPTION, PROCESSES_OPTION,
 };
 use std::path::{Path, PathBuf};

@@ -6,8 +6,8 @@
 //! prints nothing and always exits 0: tmux shows a `run-shell` job's output in the pane.
 
 use agterm_backup_core::state::StateDir;
-use agterm_backup_tmux::command::TmuxServer;
-use agterm_backup_tmux::layout::{keep_coalesced, mark_rebuilt};
+use agterm_backup_terminals::tmux::command::TmuxServer;
+use agterm_backup_terminals::tmux::layout::{keep_coalesced, mark_rebuilt};
 use std::time::Duration;
 
 /// A wedged server must not leave jobs behind.
