@@ -1,6 +1,7 @@
 //! The agent table. Each supported agent is one [`AgentSpec`] row: adding an agent to the hook is a data
 //! change here (plus its hook file as a row in the installer). Gemini CLI, Copilot CLI, Qwen Code and
-//! opencode are in `agent/more.rs`, their options in `agent/{gemini,copilot,qwen,opencode}.rs`.
+//! opencode are in `agent/more.rs`, their options in `agent/{gemini,copilot,qwen,opencode}.rs`; Kimi Code
+//! is `agent/kimi.rs`.
 //!
 //! Every launch option is one [`FlagSpec`] row: its names (aliases and short forms), how many words it
 //! takes, and what a resume does with it. The rows for `claude` and `codex` come from the option
@@ -12,16 +13,18 @@ mod claude;
 mod codex;
 mod copilot;
 mod gemini;
+mod kimi;
 mod more;
 mod opencode;
 mod qwen;
 
+pub use kimi::KIMI;
 pub use more::{COPILOT, GEMINI, OPENCODE, QWEN};
 
 /// How an agent is told to re-enter a conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ResumeGrammar {
-    /// `<agent> <flag> <id> <flags…>`, e.g. `claude --resume <id>`, `kimi -r <id>`.
+    /// `<agent> <flag> <id> <flags…>`, e.g. `claude --resume <id>`, `kimi --session <id>`.
     FlagThenId(&'static str),
     /// `<agent> <flag>=<id> <flags…>`, e.g. `copilot --resume=<id>`.
     FlagEqualsId(&'static str),
@@ -205,8 +208,8 @@ pub const CODEX: AgentSpec = AgentSpec {
     interactive_entrypoint: None,
 };
 
-// Grok and Kimi are not pinned and installed for the tests yet: their rows are from their
-// documentation, and an option they do not list is dropped (and reported), never replayed blind.
+// Grok is not pinned and installed for the tests yet: its row is from its documentation, and an option
+// it does not list is dropped (and reported), never replayed blind.
 
 pub const GROK: AgentSpec = AgentSpec {
     name: "grok",
@@ -220,26 +223,6 @@ pub const GROK: AgentSpec = AgentSpec {
         f(&["--session-id", "-s"], One, Session),
         f(&["--resume", "-r"], Optional, Session),
         f(&["-p", "--print"], Nothing, Headless),
-    ],
-    session_subcommands: &[],
-    headless_subcommands: &[],
-    moments: &[],
-    positional_prompt_headless: false,
-    pid_env: None,
-    interactive_entrypoint: None,
-};
-
-pub const KIMI: AgentSpec = AgentSpec {
-    name: "kimi",
-    binaries: &["kimi"],
-    npm_packages: &[],
-    resume: ResumeGrammar::FlagThenId("-r"),
-    flags: &[
-        f(&["--model", "-m"], One, Keep),
-        f(&["--work-dir", "-w"], One, Keep),
-        f(&["--continue", "-c"], Nothing, Session),
-        f(&["--session", "-S", "--resume", "-r"], One, Session),
-        f(&["--print"], Nothing, Headless),
     ],
     session_subcommands: &[],
     headless_subcommands: &[],

@@ -48,11 +48,16 @@ impl ProcessSource for ProcFs {
             return None;
         }
         let raw = raw.strip_suffix(b"\0").unwrap_or(&raw);
-        Some(
-            raw.split(|&b| b == 0)
-                .map(|a| String::from_utf8_lossy(a).into_owned())
-                .collect(),
-        )
+        let mut argv: Vec<String> = raw
+            .split(|&b| b == 0)
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect();
+        // A process that renamed itself (Node's `process.title`: Kimi Code shows as `kimi-code`) leaves
+        // the rest of its old argv area zeroed: those are not arguments.
+        while argv.len() > 1 && argv.last().is_some_and(String::is_empty) {
+            argv.pop();
+        }
+        Some(argv)
     }
 
     fn cwd(&self, pid: u32) -> Option<PathBuf> {

@@ -14,6 +14,7 @@ pub enum Agent {
     Copilot,
     Qwen,
     Opencode,
+    Kimi,
 }
 
 impl Agent {
@@ -27,6 +28,8 @@ impl Agent {
             Agent::Qwen => &["Qwen Code (v", "Type your message"],
             // "Ask anything" shows only in a new session; a resumed one shows its history instead.
             Agent::Opencode => &["ctrl+p commands"],
+            // The footer's context meter shows once the editor is mounted, new session or resumed.
+            Agent::Kimi => &["Kimi Code", "context: "],
         }
     }
 
@@ -39,6 +42,7 @@ impl Agent {
             Agent::Copilot => "copilot",
             Agent::Qwen => "qwen",
             Agent::Opencode => "opencode",
+            Agent::Kimi => "kimi",
         }
     }
 
@@ -60,14 +64,17 @@ impl Agent {
 
     /// SessionStart fires only with the first prompt (also after a resume), not when the TUI starts.
     pub fn lazy_session_start(self) -> bool {
-        matches!(self, Agent::Codex | Agent::Copilot | Agent::Opencode)
+        matches!(
+            self,
+            Agent::Codex | Agent::Copilot | Agent::Opencode | Agent::Kimi
+        )
     }
 
     /// What quits the TUI when typed into its input box.
     pub fn quit_command(self) -> &'static str {
         match self {
             Agent::Claude | Agent::Copilot | Agent::Opencode => "/exit",
-            Agent::Codex | Agent::Gemini | Agent::Qwen => "/quit",
+            Agent::Codex | Agent::Gemini | Agent::Qwen | Agent::Kimi => "/quit",
         }
     }
 }
