@@ -3,6 +3,7 @@
 //! (here the payload logger), Kimi's own hooks write the pane's record (agent, conversation, directory)
 //! from an agterm pane, and the resume line the record gives (`kimi --session <id>`, typed in the
 //! conversation's directory) brings back that same conversation (`SessionStart` `source: "resume"`).
+//! Headless runs in that pane (`kimi -p` typed at its prompt, and from a pipe) change nothing.
 //! `installer remove` then gives back the user's file byte for byte. Skipped without the CLI (a failure
 //! under `CI`).
 
@@ -11,7 +12,7 @@ use agterm_backup_core::quote::quote;
 use agterm_backup_core::resume::ResumeLine;
 use agterm_backup_testkit::agents::rig::Rig;
 use agterm_backup_testkit::agents::{
-    payload_logger_command, start_in_pane, type_prompt, wait_ready, wait_screen, Agent,
+    payload_logger_command, run_cli, start_in_pane, type_prompt, wait_ready, wait_screen, Agent,
 };
 use agterm_backup_testkit::paths::agent_cli;
 use serde_json::Value;
@@ -137,6 +138,37 @@ fn kimi_pane_is_recorded_resumed_by_its_line_and_remove_gives_the_file_back() {
     wait_screen(&rig.tmux, &tmux_pane, TURN, "the shell prompt", |s| {
         s.trim_end().ends_with("pane$")
     });
+
+    // Headless runs in the same pane, typed at its prompt (a canonical terminal) and from a pipe: their
+    // hooks fire (a conversation of their own) and change nothing of the pane's record or journal.
+    let kept = || {
+        let r = pane.record().unwrap_or_default();
+        (
+            ["session_id", "agent_pid", "agent_cwd", "flags", "agent"].map(|k| r[k].clone()),
+            std::fs::read(pane.journal_path()).unwrap_or_default(),
+        )
+    };
+    let before = kept();
+    assert_eq!(before.0[0], id.as_str());
+    rig.tmux.send_text(
+        &tmux_pane,
+        &format!("{kimi_line} -p 'headless in the pane'"),
+        true,
+    );
+    let headless = wait_payload(&rig, "the headless run's Stop", |p| {
+        p["hook_event_name"] == "Stop" && p["session_id"] != id.as_str()
+    });
+    let out = run_cli(&kimi, &["-p", "headless from a pipe"], &dir, &env);
+    assert!(out.contains("stub reply to: headless from a pipe"), "{out}");
+    wait_payload(&rig, "the piped run's Stop", |p| {
+        p["hook_event_name"] == "Stop"
+            && p["session_id"] != id.as_str()
+            && p["session_id"] != headless["session_id"]
+    });
+    wait_screen(&rig.tmux, &tmux_pane, TURN, "the shell prompt", |s| {
+        s.trim_end().ends_with("pane$")
+    });
+    assert_eq!(kept(), before, "a headless run changed the pane's record");
 
     let out = std::process::Command::new(agterm_backup())
         .args(["installer", "remove", "--agents", "kimi"])

@@ -95,6 +95,10 @@ pub struct AgentSpec {
     /// `(variable, value)`: when the variable is set in the hook's environment to anything but `value`,
     /// the run is headless (Claude's `CLAUDE_CODE_ENTRYPOINT` is `cli` only for the interactive TUI).
     pub interactive_entrypoint: Option<(&'static str, &'static str)>,
+    /// The agent's argv cannot be read (it renames its process: Kimi Code), so its headless mode cannot
+    /// be told from its flags: only its TUI holds its terminal in raw mode, and a run whose stdin is not
+    /// a raw terminal is headless.
+    pub tui_raw_terminal: bool,
 }
 
 impl AgentSpec {
@@ -160,6 +164,7 @@ pub const CLAUDE: AgentSpec = AgentSpec {
     positional_prompt_headless: false,
     pid_env: Some("CLAUDE_PID"),
     interactive_entrypoint: Some(("CLAUDE_CODE_ENTRYPOINT", "cli")),
+    tui_raw_terminal: false,
 };
 
 pub const CODEX: AgentSpec = AgentSpec {
@@ -206,6 +211,7 @@ pub const CODEX: AgentSpec = AgentSpec {
     positional_prompt_headless: false,
     pid_env: None,
     interactive_entrypoint: None,
+    tui_raw_terminal: false,
 };
 
 // Grok is not pinned and installed for the tests yet: its row is from its documentation, and an option
@@ -230,6 +236,7 @@ pub const GROK: AgentSpec = AgentSpec {
     positional_prompt_headless: false,
     pid_env: None,
     interactive_entrypoint: None,
+    tui_raw_terminal: false,
 };
 
 /// Looks an agent up by name.

@@ -75,4 +75,5 @@ pub const KIMI: AgentSpec = AgentSpec {
     positional_prompt_headless: false,
     pid_env: None,
     interactive_entrypoint: None,
+    tui_raw_terminal: true,
 };

@@ -60,6 +60,28 @@ impl ProcessSource for ProcFs {
         Some(argv)
     }
 
+    fn stdin_raw_terminal(&self, pid: u32) -> Option<bool> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let target = fs::read_link(format!("/proc/{pid}/fd/0")).ok()?;
+        let path = target.to_string_lossy();
+        if !(path.starts_with("/dev/pts/") || path.starts_with("/dev/tty")) {
+            return Some(false);
+        }
+        // The terminal device itself, never becoming our controlling terminal, never blocking.
+        let tty = fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOCTTY | libc::O_NONBLOCK)
+            .open(&target)
+            .ok()?;
+        match nix::sys::termios::tcgetattr(&tty) {
+            Ok(t) => Some(
+                !t.local_flags
+                    .contains(nix::sys::termios::LocalFlags::ICANON),
+            ),
+            Err(_) => Some(false),
+        }
+    }
+
     fn cwd(&self, pid: u32) -> Option<PathBuf> {
         fs::read_link(format!("/proc/{pid}/cwd")).ok()
     }
