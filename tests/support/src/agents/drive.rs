@@ -64,10 +64,8 @@ impl Agent {
 
     /// SessionStart fires only with the first prompt (also after a resume), not when the TUI starts.
     pub fn lazy_session_start(self) -> bool {
-        matches!(
-            self,
-            Agent::Codex | Agent::Copilot | Agent::Opencode | Agent::Kimi
-        )
+        // (Kimi creates a new session at its first message, but a resumed one at start.)
+        matches!(self, Agent::Codex | Agent::Copilot | Agent::Opencode)
     }
 
     /// What quits the TUI when typed into its input box.
