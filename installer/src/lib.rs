@@ -4,7 +4,7 @@
 //!
 //! Shape: the editors are pure functions from the file's text to the new text
 //! ([`json_hooks`] for Claude's `settings.json` and Codex's `hooks.json`, [`codex_toml`] for
-//! `config.toml`, `agterm_backup_denylist` for the denylist, [`tmux_conf`] and [`shell_rc`] for the marked
+//! `config.toml`, [`kimi_toml`] for Kimi Code's `config.toml`, `agterm_backup_denylist` for the denylist, [`tmux_conf`] and [`shell_rc`] for the marked
 //! blocks in the tmux config and the login shell's rc files). [`engine`] plans a change per target (what
 //! to write, or nothing) and commits it through [`fsio`]: atomic, mode-keeping, symlink-following, with a
 //! `.agterm-backup.bak` and a check that nobody changed the file while we worked. [`paths`] finds the
@@ -20,6 +20,7 @@ pub mod engine;
 mod fake_lookup;
 pub mod fsio;
 pub mod json_hooks;
+pub mod kimi_toml;
 pub mod opencode_plugin;
 pub mod paths;
 pub mod refusal;
@@ -35,7 +36,9 @@ pub use refusal::{FileRefusal, Refusal};
 
 /// Every agent the installer wires, in the order it lists them (the default of `--agents`). The agents
 /// after Claude and Codex are wired only where they are installed or set up ([`paths::absent_agents`]).
-pub const ALL_AGENTS: [&str; 6] = ["claude", "codex", "gemini", "copilot", "qwen", "opencode"];
+pub const ALL_AGENTS: [&str; 7] = [
+    "claude", "codex", "gemini", "copilot", "qwen", "opencode", "kimi",
+];
 
 /// The hook events we wire, in the order we write them. Only long-standing names: Claude Code drops a
 /// whole settings file that names an event it does not know. `SessionEnd` (its `reason` tells a user's

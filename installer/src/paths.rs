@@ -7,6 +7,7 @@
 //! - agterm's denylist: see `agterm_backup_denylist::config_dir`.
 //! - Gemini CLI, Copilot CLI, Qwen Code: their [`HookFile`] rows; each only where the agent is installed
 //!   (on `PATH`) or its config folder exists ([`absence`] says why one is left out).
+//! - Kimi Code: `$KIMI_CODE_HOME/config.toml`, else `~/.kimi-code/config.toml`, on the same condition.
 
 use crate::agent_hooks::{hook_file, HookFile};
 use crate::command::hook_command;
@@ -66,6 +67,14 @@ pub fn codex_home(lookup: &dyn Lookup) -> Result<PathBuf, String> {
     match non_empty(lookup, "CODEX_HOME") {
         Some(dir) => Ok(dir),
         None => Ok(home(lookup)?.join(".codex")),
+    }
+}
+
+/// Kimi Code's folder: `$KIMI_CODE_HOME`, else `~/.kimi-code`.
+pub fn kimi_home(lookup: &dyn Lookup) -> Result<PathBuf, String> {
+    match non_empty(lookup, "KIMI_CODE_HOME") {
+        Some(dir) => Ok(dir),
+        None => Ok(home(lookup)?.join(".kimi-code")),
     }
 }
 
@@ -160,6 +169,16 @@ pub fn targets(
                     });
                 }
             }
+            "kimi" => {
+                let dir = kimi_home(lookup)?;
+                if lookup.exists(&dir) || on_path(lookup, "kimi") {
+                    out.push(Target {
+                        kind: TargetKind::KimiConfig,
+                        path: dir.join("config.toml"),
+                        command: hook_command(binary, "kimi"),
+                    });
+                }
+            }
             other => match hook_file(other) {
                 Some(row) if absence(lookup, row)?.is_none() => out.push(Target {
                     kind: TargetKind::AgentHooks(row),
@@ -226,6 +245,17 @@ pub fn absent_agents(lookup: &dyn Lookup, agents: &[String]) -> Vec<(&'static st
         .filter_map(|a| hook_file(a.trim()))
         .filter_map(|row| Some((row.agent, absence(lookup, row).ok()??)))
         .collect();
+    if agents.iter().any(|a| a.trim() == "kimi") {
+        if let Ok(dir) = kimi_home(lookup) {
+            if !lookup.exists(&dir) && !on_path(lookup, "kimi") {
+                let why = format!(
+                    "not installed here (no `kimi` on PATH, no {})",
+                    dir.display()
+                );
+                out.push(("kimi", why));
+            }
+        }
+    }
     if agents.iter().any(|a| a.trim() == "opencode") {
         if let Ok(home) = home(lookup) {
             let dir = opencode_plugin::config_dir(|k| lookup.env(k), &home);
@@ -245,6 +275,31 @@ pub fn absent_agents(lookup: &dyn Lookup, agents: &[String]) -> Vec<(&'static st
 mod tests {
     use super::*;
     use crate::fake_lookup::fake;
+
+    #[test]
+    fn kimi_is_wired_only_where_installed_or_set_up() {
+        let bin = Path::new("/b/agterm-backup");
+        let agents = vec!["kimi".to_string()];
+        let kinds = |f: &dyn Lookup| -> Vec<PathBuf> {
+            targets(f, bin, &agents, false)
+                .unwrap()
+                .into_iter()
+                .filter(|t| t.kind == TargetKind::KimiConfig)
+                .map(|t| t.path)
+                .collect()
+        };
+        let bare = fake(&[("HOME", "/h"), ("PATH", "/usr/bin")], &[]);
+        assert!(kinds(&bare).is_empty());
+        assert_eq!(absent_agents(&bare, &agents).len(), 1);
+        let set_up = fake(&[("HOME", "/h")], &[("/h/.kimi-code", "")]);
+        assert_eq!(kinds(&set_up), [PathBuf::from("/h/.kimi-code/config.toml")]);
+        let moved = fake(
+            &[("HOME", "/h"), ("KIMI_CODE_HOME", "/k"), ("PATH", "/n/bin")],
+            &[("/n/bin/kimi", "")],
+        );
+        assert_eq!(kinds(&moved), [PathBuf::from("/k/config.toml")]);
+        assert!(absent_agents(&moved, &agents).is_empty());
+    }
 
     #[test]
     fn env_overrides_home() {

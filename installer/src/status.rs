@@ -90,6 +90,7 @@ fn file_name(kind: TargetKind) -> &'static str {
         TargetKind::TmuxConf => "tmux.conf",
         TargetKind::AgentHooks(row) => row.file_name,
         TargetKind::OpencodePlugin => "plugins/agterm-backup.js",
+        TargetKind::KimiConfig => "config.toml",
         TargetKind::ShellRc(rc) => rc.name,
     }
 }
@@ -116,6 +117,7 @@ fn event_states(target: &Target, text: Option<&str>) -> Result<Vec<EventState>, 
         TargetKind::CodexConfig => codex_toml::inspect(text, &target.command),
         TargetKind::Denylist | TargetKind::TmuxConf | TargetKind::ShellRc(_) => Ok(Vec::new()),
         TargetKind::AgentHooks(row) => crate::agent_hooks::inspect(row, text, &target.command),
+        TargetKind::KimiConfig => crate::kimi_toml::inspect(text, &target.command),
         // One plugin serves every moment: each of the four is where the plugin is.
         TargetKind::OpencodePlugin => {
             let found = crate::opencode_plugin::inspect(text, &target.command);

@@ -33,6 +33,7 @@ fn eligible() -> Vec<(TargetKind, String, String)> {
             "zshrc" => TargetKind::ShellRc(files::ZSHRC),
             "bashrc" => TargetKind::ShellRc(files::BASHRC),
             "fish" => TargetKind::ShellRc(files::FISH_CONFIG),
+            "kimi" => TargetKind::KimiConfig,
             // Gemini, Qwen, Copilot: tests/corpus/installer-more/.
             other => match agterm_backup_installer::agent_hooks::hook_file(other) {
                 Some(row) => TargetKind::AgentHooks(row),
@@ -69,6 +70,7 @@ fn target(kind: TargetKind, path: &Path) -> Target {
         }
         TargetKind::AgentHooks(row) => row.agent,
         TargetKind::OpencodePlugin => "opencode",
+        TargetKind::KimiConfig => "kimi",
     };
     Target {
         kind,
@@ -132,7 +134,7 @@ fn splice_for(edit: Edit, kind: TargetKind, text: &str) -> Option<Splice> {
             at: bom,
             len: 0,
             with: match kind {
-                TargetKind::CodexConfig => "# edited by hand\n".into(),
+                TargetKind::CodexConfig | TargetKind::KimiConfig => "# edited by hand\n".into(),
                 TargetKind::Denylist => "htop\n".into(),
                 TargetKind::TmuxConf => "set -g mouse on\n".into(),
                 TargetKind::ShellRc(_) => "alias g=git\n".into(),

@@ -1,4 +1,4 @@
-//! Claude Code's launch options, read from the option definitions in the shipped 2.1.328 binary (the
+//! Claude Code's launch options, read from the option definitions in the shipped 2.1.332 binary (the
 //! commander program `claude`: every `.option(…)` / `.addOption(new Option(…))` of the main command,
 //! the ones marked `.hideHelp()` included), not only from `--help`.
 //!

@@ -1,4 +1,4 @@
-//! Codex's launch options (0.169.0): the clap definitions shared by `codex`, `codex resume` and
+//! Codex's launch options (0.171.0): the clap definitions shared by `codex`, `codex resume` and
 //! `codex fork`, as `--help` of each lists them plus the hidden aliases the binary accepts (`--yolo`,
 //! `--not-so-yolo`), each probed against the real binary (`codex resume --<name> --help`).
 //!

@@ -32,6 +32,7 @@ pub const GEMINI: AgentSpec = AgentSpec {
     positional_prompt_headless: false,
     pid_env: None,
     interactive_entrypoint: None,
+    tui_raw_terminal: false,
 };
 
 /// `@github/copilot` 1.0.102. `--resume=<id>` re-enters a session from any directory (Copilot switches
@@ -66,6 +67,7 @@ pub const COPILOT: AgentSpec = AgentSpec {
     positional_prompt_headless: false,
     pid_env: None,
     interactive_entrypoint: None,
+    tui_raw_terminal: false,
 };
 
 /// `@qwen-code/qwen-code` 0.24.4. A positional query is one-shot (headless), as are `-p` and the
@@ -95,6 +97,7 @@ pub const QWEN: AgentSpec = AgentSpec {
     positional_prompt_headless: true,
     pid_env: None,
     interactive_entrypoint: None,
+    tui_raw_terminal: false,
 };
 
 /// `opencode-ai` 1.18.33 (a native Bun binary). `opencode [project]` is the TUI (the project path is
@@ -136,4 +139,5 @@ pub const OPENCODE: AgentSpec = AgentSpec {
     positional_prompt_headless: false,
     pid_env: None,
     interactive_entrypoint: None,
+    tui_raw_terminal: false,
 };

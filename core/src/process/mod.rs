@@ -43,6 +43,11 @@ pub trait ProcessSource {
     fn cwd(&self, pid: u32) -> Option<PathBuf>;
     /// Start time in Unix seconds (tells a live process from a reused pid).
     fn start_time(&self, pid: u32) -> Option<i64>;
+    /// Whether the process's stdin is a terminal in raw (non-canonical) mode, as a full-screen TUI sets
+    /// it: `Some(false)` for a canonical terminal, a pipe or a file, `None` when it cannot be told.
+    fn stdin_raw_terminal(&self, _pid: u32) -> Option<bool> {
+        None
+    }
 }
 
 /// The default source of this platform: `/proc` on Linux, the kernel on macOS, `ps`/`lsof` elsewhere.

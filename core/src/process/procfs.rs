@@ -48,11 +48,38 @@ impl ProcessSource for ProcFs {
             return None;
         }
         let raw = raw.strip_suffix(b"\0").unwrap_or(&raw);
-        Some(
-            raw.split(|&b| b == 0)
-                .map(|a| String::from_utf8_lossy(a).into_owned())
-                .collect(),
-        )
+        let mut argv: Vec<String> = raw
+            .split(|&b| b == 0)
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect();
+        // A process that renamed itself (Node's `process.title`: Kimi Code shows as `kimi-code`) leaves
+        // the rest of its old argv area zeroed: those are not arguments.
+        while argv.len() > 1 && argv.last().is_some_and(String::is_empty) {
+            argv.pop();
+        }
+        Some(argv)
+    }
+
+    fn stdin_raw_terminal(&self, pid: u32) -> Option<bool> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let target = fs::read_link(format!("/proc/{pid}/fd/0")).ok()?;
+        let path = target.to_string_lossy();
+        if !(path.starts_with("/dev/pts/") || path.starts_with("/dev/tty")) {
+            return Some(false);
+        }
+        // The terminal device itself, never becoming our controlling terminal, never blocking.
+        let tty = fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOCTTY | libc::O_NONBLOCK)
+            .open(&target)
+            .ok()?;
+        match nix::sys::termios::tcgetattr(&tty) {
+            Ok(t) => Some(
+                !t.local_flags
+                    .contains(nix::sys::termios::LocalFlags::ICANON),
+            ),
+            Err(_) => Some(false),
+        }
     }
 
     fn cwd(&self, pid: u32) -> Option<PathBuf> {

@@ -314,3 +314,21 @@ fn darwin_keeps_words_with_spaces_whole() {
         ["-c", "sleep 30", "be terse", "/Users/me/My Projects"]
     );
 }
+
+/// Kimi's headless rule reads the agent's stdin: `/dev/null` and a pipe are no raw terminal (the raw pty
+/// of a real TUI is `tests/e2e_kimi.rs`).
+#[cfg(target_os = "linux")]
+#[test]
+fn procfs_sees_no_raw_terminal_on_a_pipe_or_dev_null() {
+    for stdin in [std::process::Stdio::null(), std::process::Stdio::piped()] {
+        let child = Sleeper(
+            Command::new("sleep")
+                .arg("30")
+                .stdin(stdin)
+                .spawn()
+                .unwrap(),
+        );
+        assert_eq!(ProcFs.stdin_raw_terminal(child.0.id()), Some(false));
+    }
+    assert_eq!(ProcFs.stdin_raw_terminal(u32::MAX - 1), None);
+}

@@ -21,7 +21,7 @@ fn grammar_per_agent() {
         ("copilot", "'copilot' '--resume=ID' '--model' 'x'"),
         ("qwen", "'qwen' '--resume' 'ID' '--model' 'x'"),
         ("grok", "'grok' '--resume' 'ID' '--model' 'x'"),
-        ("kimi", "'kimi' '-r' 'ID' '--model' 'x'"),
+        ("kimi", "'kimi' '--session' 'ID' '--model' 'x'"),
     ];
     assert_eq!(cases.len(), AGENTS.len());
     for (name, want) in cases {

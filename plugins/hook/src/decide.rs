@@ -32,6 +32,9 @@ pub struct ProcessFacts {
     pub cwd: Option<String>,
     /// The agent process's start time, Unix seconds.
     pub start_time: Option<i64>,
+    /// Whether the agent's stdin is a raw terminal (read only for agents whose TUI is told apart that
+    /// way, [`AgentSpec::tui_raw_terminal`]).
+    pub stdin_raw_terminal: Option<bool>,
 }
 
 /// Everything the decision looks at.
@@ -119,6 +122,8 @@ pub fn facts_from_previous(
         },
         cwd: None,
         start_time: previous.extra.get(AGENT_START_KEY).and_then(Value::as_i64),
+        // The pid already has a record: it was not headless.
+        stdin_raw_terminal: None,
     })
 }
 
@@ -192,6 +197,11 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
         if let Some(v) = env.get(var).filter(|v| v.as_str() != interactive) {
             return Err(Skip::Headless(format!("{var}={v}")));
         }
+    }
+    if spec.tui_raw_terminal && process.stdin_raw_terminal == Some(false) {
+        return Err(Skip::Headless(
+            "its stdin is not a raw terminal (no TUI)".into(),
+        ));
     }
     if let Some((pid, name)) = process.located.enclosing {
         return Err(Skip::Nested(pid, name));
@@ -290,5 +300,7 @@ fn session_end_reason(spec: &AgentSpec, payload: &Payload) -> Option<String> {
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+mod kimi_tests;
 #[cfg(test)]
 mod more_tests;

@@ -274,6 +274,9 @@ fn process_facts(
         start_time: needs
             .known_start_time
             .or_else(|| agent_pid.and_then(|pid| src.start_time(pid))),
+        stdin_raw_terminal: agent_pid
+            .filter(|_| event.spec.tui_raw_terminal)
+            .and_then(|pid| src.stdin_raw_terminal(pid)),
         located,
     }
 }

@@ -6,6 +6,7 @@
 //! are in `research/agent-clis-offline.md`.
 
 mod drive;
+mod kimi;
 mod more;
 pub mod rig;
 
@@ -13,6 +14,7 @@ pub use drive::{
     find_descendant, is_running, process_tree, run_cli, start_in_pane, start_in_split, type_prompt,
     wait_ready, wait_screen, Agent,
 };
+pub use kimi::{kimi_path, node22_dir, run_kimi, work_dir_key};
 pub use more::copilot_cache;
 
 use crate::stub_model::StubModel;
@@ -81,7 +83,7 @@ impl AgentHome {
         let key_tail: String = API_KEY.chars().skip(API_KEY.chars().count() - 20).collect();
         let state = json!({
             "hasCompletedOnboarding": true,
-            "lastOnboardingVersion": "2.1.328",
+            "lastOnboardingVersion": "2.1.332",
             "numStartups": 1,
             // With `defaultMode: acceptEdits`, 2.1.328 may offer "make auto mode your default?" at a
             // startup once several sessions share a HOME; the offer eats the keys of a typed prompt.

@@ -35,6 +35,7 @@ fn facts(argv: &str) -> ProcessFacts {
         },
         cwd: Some("/w/proc-cwd".into()),
         start_time: Some(1_700_000_000),
+        stdin_raw_terminal: None,
     }
 }
 

@@ -49,6 +49,7 @@ fn process(cmdline: &str, cwd: &str) -> ProcessFacts {
         },
         cwd: Some(cwd.into()),
         start_time: Some(1_700_000_000),
+        stdin_raw_terminal: None,
     }
 }
 

@@ -14,6 +14,7 @@ pub enum Agent {
     Copilot,
     Qwen,
     Opencode,
+    Kimi,
 }
 
 impl Agent {
@@ -27,6 +28,8 @@ impl Agent {
             Agent::Qwen => &["Qwen Code (v", "Type your message"],
             // "Ask anything" shows only in a new session; a resumed one shows its history instead.
             Agent::Opencode => &["ctrl+p commands"],
+            // The footer's context meter shows once the editor is mounted, new session or resumed.
+            Agent::Kimi => &["Kimi Code", "context: "],
         }
     }
 
@@ -39,6 +42,7 @@ impl Agent {
             Agent::Copilot => "copilot",
             Agent::Qwen => "qwen",
             Agent::Opencode => "opencode",
+            Agent::Kimi => "kimi",
         }
     }
 
@@ -60,6 +64,7 @@ impl Agent {
 
     /// SessionStart fires only with the first prompt (also after a resume), not when the TUI starts.
     pub fn lazy_session_start(self) -> bool {
+        // (Kimi creates a new session at its first message, but a resumed one at start.)
         matches!(self, Agent::Codex | Agent::Copilot | Agent::Opencode)
     }
 
@@ -67,7 +72,7 @@ impl Agent {
     pub fn quit_command(self) -> &'static str {
         match self {
             Agent::Claude | Agent::Copilot | Agent::Opencode => "/exit",
-            Agent::Codex | Agent::Gemini | Agent::Qwen => "/quit",
+            Agent::Codex | Agent::Gemini | Agent::Qwen | Agent::Kimi => "/quit",
         }
     }
 }

@@ -1,5 +1,5 @@
-//! OpenAI Chat Completions (`POST /v1/chat/completions`), the wire Copilot CLI (BYOK), Qwen Code and
-//! opencode's openai-compatible provider speak: the last user turn of a request, and the streamed (SSE
+//! OpenAI Chat Completions (`POST /v1/chat/completions`), the wire Copilot CLI (BYOK), Qwen Code,
+//! opencode's openai-compatible provider and Kimi Code (`KIMI_MODEL_PROVIDER_TYPE=openai`) speak: the last user turn of a request, and the streamed (SSE
 //! chunks, tool-call deltas, a usage chunk, `[DONE]`) or plain JSON answer.
 
 use super::{content_text, tools_offered, LastUser, Reply};
@@ -15,9 +15,12 @@ pub const MODEL: &str = "stub-model";
 /// The last user turn of a Chat Completions request (`messages[]`; a trailing `tool` message means the
 /// tool ran).
 pub fn last_user(body: &Value) -> LastUser {
-    let Some(messages) = body.get("messages").and_then(Value::as_array) else {
+    let Some(all) = body.get("messages").and_then(Value::as_array) else {
         return LastUser::Nothing;
     };
+    // Kimi Code sends the date and its permission mode as user messages of their own after the prompt
+    // (and after a tool result): they are not the user's turn.
+    let messages: Vec<&Value> = all.iter().filter(|m| !is_reminder(m)).collect();
     if let Some(last) = messages.last().filter(|m| m["role"] == "tool") {
         return LastUser::ToolResult(content_text(&last["content"]));
     }
@@ -28,6 +31,14 @@ pub fn last_user(body: &Value) -> LastUser {
         },
         None => LastUser::Nothing,
     }
+}
+
+/// A user message that is only a `<system-reminder>…</system-reminder>`.
+fn is_reminder(message: &Value) -> bool {
+    let text = content_text(&message["content"]);
+    message["role"] == "user"
+        && text.trim_start().starts_with("<system-reminder>")
+        && text.trim_end().ends_with("</system-reminder>")
 }
 
 /// The name of the shell tool the request offers (`tools[].function.name`), if any.

@@ -114,3 +114,29 @@ fn streams_are_well_formed_sse() {
     );
     assert!(stream.contains(r#"\"command\":\"a'b\""#), "{stream}");
 }
+
+/// Kimi Code puts the date and its permission mode in user messages of their own after the prompt and
+/// after a tool's result: the prompt is still the user's turn, the tool result still ends the turn.
+#[test]
+fn chat_skips_kimis_reminder_messages() {
+    let reminder = |t: &str| json!({"role": "user", "content": format!("<system-reminder>\n{t}\n</system-reminder>")});
+    let tools = json!([{"type": "function", "function": {"name": "Bash"}}]);
+    let prompt = json!({"messages": [
+        {"role": "system", "content": "You are Kimi"},
+        {"role": "user", "content": [{"type": "text", "text": "please USE_TOOL"}]},
+        reminder("Today's date is 2026-12-02."), reminder("Auto permission mode is active.")],
+        "tools": tools});
+    assert!(matches!(
+        super::chat::last_user(&prompt),
+        LastUser::Text { ref text, tools_offered: true } if text == "please USE_TOOL"
+    ));
+    let mut after_tool = prompt.clone();
+    let messages = after_tool["messages"].as_array_mut().unwrap();
+    messages
+        .push(json!({"role": "tool", "tool_call_id": "call_stub000001", "content": "hook-test"}));
+    messages.push(reminder("Today's date is 2026-12-02."));
+    assert!(matches!(
+        super::chat::last_user(&after_tool),
+        LastUser::ToolResult(ref t) if t == "hook-test"
+    ));
+}

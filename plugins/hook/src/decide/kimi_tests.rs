@@ -1,0 +1,82 @@
+//! The decision over what Kimi Code 2.1.0 really sends (payloads seen running it offline): its process
+//! shows only its title `kimi-code` (no node, no script, no flags), so its TUI is told from a headless
+//! `kimi -p` by its terminal: raw in the TUI, canonical (or not a terminal) otherwise.
+
+use super::*;
+use agterm_backup_core::agent::KIMI;
+use agterm_backup_core::process::{agent_args, AgentProcess};
+
+const SESSION_START: &str = r#"{"hook_event_name":"SessionStart","session_id":"session_e6d8c24b-e08f-4347-9d32-88cedcddb422","cwd":"/w/kimi proj","client_type":"kimi_code_cli","source":"startup","model":"__kimi_env_model__","profile":"agent"}"#;
+const PROMPT: &str = r#"{"hook_event_name":"UserPromptSubmit","session_id":"session_e6d8c24b-e08f-4347-9d32-88cedcddb422","cwd":"/w/kimi proj","client_type":"kimi_code_cli","session_title":"hello there","prompt":[{"type":"text","text":"hello there"}],"is_steer":false}"#;
+
+fn run(payload: &str, stdin_raw_terminal: Option<bool>) -> Decision {
+    let env: Env = [
+        ("AGTERM_SESSION_ID", "6b1e0c2a-aaaa-bbbb-cccc-0123456789ab"),
+        ("AGTERM_PANE", "left"),
+        ("AGTERM_PANE_ID", "PANE-1"),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    let payload = Payload::parse(payload.as_bytes()).expect("a real payload parses");
+    let process = ProcessFacts {
+        located: Located {
+            agent: Some(AgentProcess {
+                pid: 555,
+                argv: vec!["kimi-code".into()],
+            }),
+            enclosing: None,
+        },
+        cwd: Some("/w/kimi proj".into()),
+        start_time: Some(1_700_000_000),
+        stdin_raw_terminal,
+    };
+    assert_eq!(
+        agent_args(&KIMI, &process.located.agent.as_ref().unwrap().argv),
+        Some(&[][..]),
+        "the process title is Kimi"
+    );
+    decide(&HookInput {
+        spec: &KIMI,
+        env: &env,
+        payload: &payload,
+        process: &process,
+        previous: None,
+        tmux: None,
+        zmx: None,
+        now: Utc::now(),
+    })
+}
+
+#[test]
+fn the_tui_on_a_raw_terminal_is_recorded_with_its_session_and_directory() {
+    for payload in [SESSION_START, PROMPT] {
+        let Decision::Write { record, journal } = run(payload, Some(true)) else {
+            panic!("not written");
+        };
+        assert!(journal);
+        assert_eq!(
+            (
+                record.agent.as_str(),
+                record.session_id.as_str(),
+                record.agent_cwd.as_str()
+            ),
+            (
+                "kimi",
+                "session_e6d8c24b-e08f-4347-9d32-88cedcddb422",
+                "/w/kimi proj"
+            )
+        );
+        assert!(record.flags.is_empty());
+    }
+    // A terminal that could not be read: recorded (a headless run is the rarer mistake to make).
+    assert!(matches!(run(SESSION_START, None), Decision::Write { .. }));
+}
+
+#[test]
+fn kimi_p_on_a_canonical_terminal_or_a_pipe_is_headless() {
+    assert!(matches!(
+        run(PROMPT, Some(false)),
+        Decision::Skip(Skip::Headless(_))
+    ));
+}
