@@ -1,6 +1,7 @@
 //! Reaching the running agterm: the one place that picks the terminal implementation.
 
-use agterm_backup_agterm::{socket_path_from_env, AgtermTerminal, Client, Timeouts};
+pub use agterm_backup_agterm::socket_path_from_env;
+use agterm_backup_agterm::{AgtermTerminal, Client, Timeouts};
 use std::path::Path;
 
 /// agterm behind its control socket (`--socket`, `$AGTERM_SOCKET`, `$AGTERM_STATE_DIR`, `~/Library/…`).
