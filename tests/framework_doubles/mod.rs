@@ -8,9 +8,9 @@
 /// (romkatv/powerlevel10k 604f19a9eaa18e76db2e60b8d446d5f879065f90, internal/p10k.zsh,
 /// `_p9k_dump_instant_prompt`): stdin is parked on /dev/null and stdout/stderr on a temp file while the
 /// rc file is read; the saved descriptors come back from a `sched +0` queued by the *first* precmd
-/// function (`_p9k_instant_prompt_precmd_first`), which zsh runs after every precmd function — or
-/// earlier, from the theme's own precmd, which p10k keeps *last* (`p10k_theme`). `verbose`: what the rc
-/// file printed meanwhile is shown then (quiet mode drops it).
+/// function (`_p9k_instant_prompt_precmd_first`), which zsh runs after every precmd function (the
+/// theme's `_p9k_on_expand` would give them back too, but only as the prompt is expanded, later still).
+/// `verbose`: what the rc file printed meanwhile is shown then (quiet mode drops it).
 pub fn p10k_instant_prompt(verbose: bool) -> String {
     let show = if verbose {
         "[[ -s $__p9k_instant_prompt_output ]] && command cat $__p9k_instant_prompt_output 2>/dev/null"
@@ -56,8 +56,8 @@ precmd_functions=(_p9k_instant_prompt_precmd_first $precmd_functions)
 
 /// powerlevel10k's theme as loaded later in `~/.zshrc` (same commit, `_p9k_init`/`_p9k_precmd`):
 /// `_p9k_do_nothing` first and `_p9k_precmd` last in `precmd_functions`, `_p9k_precmd` moving itself back
-/// to the end whenever something was appended after it — and, the first time, giving the instant
-/// prompt's descriptors back (`_p9k_clear_instant_prompt`) itself. Counts its runs in `__p9k_precmds`.
+/// to the end whenever something was appended after it. It leaves the descriptors parked. Counts its runs
+/// in `__p9k_precmds`.
 /// Here it is sourced *before* the integration's line (the installer appends its block), so at the
 /// integration's precmd the descriptors are still parked.
 pub fn p10k_theme() -> &'static str {
@@ -68,10 +68,6 @@ _p9k_precmd() {
   (( ++__p9k_precmds ))
   if [[ $precmd_functions[-1] != _p9k_precmd ]]; then
     precmd_functions=(${(@)precmd_functions:#_p9k_precmd} _p9k_precmd)
-  fi
-  if (( $+__p9k_instant_prompt_active )); then
-    _p9k_clear_instant_prompt
-    unset __p9k_instant_prompt_active
   fi
 }
 typeset -ga precmd_functions=(_p9k_do_nothing $precmd_functions _p9k_precmd)
