@@ -204,16 +204,51 @@ fn typed_ahead() -> bool {
     asked == 0 && waiting > 0
 }
 
-/// Whether a terminal that does not answer may still: its socket is there (a server starting up that
-/// has bound it). No socket at all — the terminal quit and left its variables in the environment — is
+/// Whether a terminal that does not answer may still: its socket is there (a server that is starting),
+/// or, for agterm, an agterm process runs (it brings its panes back before it binds its socket). No
+/// socket and no agterm — it quit and left its variables in the environment of a shell elsewhere — is
 /// final at once, so such a shell's start is not held up by the retries.
 fn may_come_up(scope: &Scope, socket: Option<&Path>) -> bool {
-    let path = match scope {
-        Scope::Agterm => socket_path_from_env(socket),
-        Scope::Tmux { socket } => Some(PathBuf::from(socket)),
-        Scope::Zmx { dir } => Some(PathBuf::from(dir)),
-    };
-    path.is_some_and(|p| p.exists())
+    match scope {
+        Scope::Agterm => {
+            socket_path_from_env(socket).is_some_and(|p| p.exists() || agterm_runs(&p))
+        }
+        Scope::Tmux { socket } => Path::new(socket).exists(),
+        Scope::Zmx { dir } => Path::new(dir).exists(),
+    }
+}
+
+/// Whether the agterm of `socket` runs: a process named `agterm`, or one named like it (the tests'
+/// `fake-agterm`, never `agterm-backup`) whose command line names the socket's folder. Linux reads
+/// `/proc`; elsewhere it is taken to run (the retries stay bounded by the budget).
+fn agterm_runs(socket: &Path) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        let Ok(procs) = std::fs::read_dir("/proc") else {
+            return true;
+        };
+        let folder = socket
+            .parent()
+            .map(|d| d.as_os_str().as_encoded_bytes().to_vec());
+        procs.flatten().any(|p| {
+            let Ok(comm) = std::fs::read_to_string(p.path().join("comm")) else {
+                return false;
+            };
+            match comm.trim_end() {
+                "agterm" => true,
+                c if c.ends_with("agterm") => folder.as_ref().is_some_and(|f| {
+                    std::fs::read(p.path().join("cmdline"))
+                        .is_ok_and(|cmd| cmd.windows(f.len()).any(|w| w == f.as_slice()))
+                }),
+                _ => false,
+            }
+        })
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = socket;
+        true
+    }
 }
 
 /// Notes in the state directory's log why this shell resumed nothing (after a socket call only: the fast
