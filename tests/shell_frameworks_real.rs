@@ -55,7 +55,7 @@ fn tool_path() -> String {
         .unwrap();
     let dirs: Vec<String> = String::from_utf8_lossy(&out.stdout)
         .lines()
-        .map(|l| agterm_backup_core::quote::quote(l))
+        .map(agterm_backup_core::quote::quote)
         .collect();
     dirs.join(":")
 }
