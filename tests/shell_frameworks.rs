@@ -107,6 +107,35 @@ fn bash_with_bash_preexec_and_a_prompt_command_array_keeps_every_hook() {
 }
 
 #[test]
+fn bash_with_ghosttys_integration_appended_after_it_keeps_its_prompt_marks() {
+    let bashrc = format!(
+        "PATH=@HOME@/bin:$PATH\nPS1='$ '\nPROMPT_COMMAND=\n{}\n{}",
+        rc_line("bash"),
+        framework_doubles::ghostty_bash()
+    );
+    let pane = Pane::start(
+        "bash",
+        &[
+            (".bash_profile", ". ~/.bashrc\n".into()),
+            (".bashrc", bashrc),
+        ],
+        true,
+    );
+    pane.assert_resumed_with_a_terminal();
+    let screen = pane.quit_and_probe("echo marks=$__ghostty_marks", "marks=");
+    pane.assert_quiet_after(&screen);
+    let counts: Vec<u32> = screen
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("marks="))
+        .filter_map(|n| n.trim().parse().ok())
+        .collect();
+    assert!(
+        counts.len() >= 2 && counts.windows(2).all(|w| w[1] > w[0]),
+        "Ghostty's hook ran at every prompt: {counts:?}\n{screen}"
+    );
+}
+
+#[test]
 fn bash_with_a_readonly_prompt_command_says_nothing() {
     let bashrc = format!(
         "PATH=@HOME@/bin:$PATH\nPS1='$ '\nreadonly PROMPT_COMMAND\n{}\n",

@@ -126,3 +126,25 @@ __bp_install_prompt_command
 # --- end of the starship + bash-preexec double ---
 "#
 }
+
+/// Ghostty's bash shell integration (ghostty-org/ghostty 3b9c4e0ddbe953540243af89cf11fad26f297088,
+/// src/shell-integration/bash/ghostty.bash), which Ghostty — and so agterm, whose panes are Ghostty
+/// surfaces — loads after the user's rc files: it appends `__ghostty_hook 2>/dev/null` to
+/// PROMPT_COMMAND keeping its type (an array gets an element; a string gets `;` unless it already ends
+/// in `;` or a newline). The hook counts its runs in `__ghostty_marks` (the real one prints prompt marks).
+pub fn ghostty_bash() -> &'static str {
+    r#"# --- test double: Ghostty's bash integration ---
+__ghostty_hook() { __ghostty_marks=$(( ${__ghostty_marks:-0} + 1 )); }
+if [[ ";${PROMPT_COMMAND[*]:-};" != *";__ghostty_hook 2>/dev/null;"* ]]; then
+  if [[ -z "${PROMPT_COMMAND[*]}" ]]; then
+    PROMPT_COMMAND=("__ghostty_hook 2>/dev/null")
+  elif [[ $(builtin declare -p PROMPT_COMMAND 2>/dev/null) == "declare -a "* ]]; then
+    PROMPT_COMMAND+=("__ghostty_hook 2>/dev/null")
+  else
+    [[ "${PROMPT_COMMAND}" =~ (\;[[:space:]]*|$'\n')$ ]] || PROMPT_COMMAND+=";"
+    PROMPT_COMMAND+="__ghostty_hook 2>/dev/null"
+  fi
+fi
+# --- end of the Ghostty double ---
+"#
+}
