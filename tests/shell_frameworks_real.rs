@@ -183,3 +183,25 @@ fn a_shell_run_for_one_command_runs_it_and_resumes_nothing() {
     assert!(!screen.contains("agterm-backup: resuming"), "{screen}");
     assert!(pane.marker().is_none(), "no claim taken");
 }
+
+/// fish with no controlling terminal (`setsid`), its descriptors still on the pane's terminal: no
+/// redirection warning, and the resume gets the terminal.
+#[test]
+fn fish_without_a_controlling_terminal_says_no_warning() {
+    let fish = format!(
+        "set -g fish_greeting ''\nfunction fish_prompt; printf '$ '; end\nset -gx PATH @HOME@/bin $PATH\n{}\n",
+        rc_line("fish")
+    );
+    let pane = Pane::start(
+        "bash",
+        &[
+            (".bash_profile", "PS1='$ '\n".into()),
+            (".config/fish/config.fish", fish),
+        ],
+        true,
+    );
+    pane.keys("setsid -w fish -i\n");
+    let screen = pane.wait_screen(shell_rig::WITH_A_TERMINAL);
+    assert!(!screen.contains("redirect"), "{screen}");
+    assert!(!screen.contains("warning"), "{screen}");
+}
