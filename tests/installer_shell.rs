@@ -59,10 +59,7 @@ fn each_login_shell_sources_the_contract_line_once() {
         std::fs::write(&rc, &original).unwrap();
         ok(&run_as(&s, login, &bin, &apply_shell_only()));
         let shell = Path::new(login).file_name().unwrap().to_str().unwrap();
-        let line = match shell {
-            "fish" => format!("'{}/agterm-backup' init fish | source", bin.display()),
-            _ => format!("eval \"$('{}/agterm-backup' init {shell})\"", bin.display()),
-        };
+        let line = rc_line(&bin, shell, file.ends_with(".profile"));
         let mut want = String::from_utf8(original.clone()).unwrap();
         if !want.ends_with('\n') {
             want.push('\n');
@@ -113,10 +110,7 @@ fn a_login_bash_runs_the_line_once_whatever_profile_it_reads() {
         }
         if written.contains(&".profile") {
             let profile = std::fs::read_to_string(s.home().join(".profile")).unwrap();
-            let guarded = format!(
-                "if [ -n \"${{BASH_VERSION-}}\" ]; then {}; fi",
-                bash_line(&bin)
-            );
+            let guarded = rc_line(&bin, "bash", true);
             assert!(profile.contains(&guarded), "{profile}");
         }
         stub_in(&bin);
@@ -198,7 +192,7 @@ fn a_missing_rc_file_is_created_0644_and_goes_again_with_remove() {
     let out = ok(&run_as(&s, "/usr/bin/fish", &bin, &apply_shell_only()));
     assert!(out.contains("config.fish: created"), "{out}");
     assert_eq!(mode(&config), Some(0o644));
-    let line = format!("'{}/agterm-backup' init fish | source", bin.display());
+    let line = rc_line(&bin, "fish", false);
     assert_eq!(std::fs::read_to_string(&config).unwrap(), block(&line));
     stub_in(&bin);
     assert_eq!(evaluations(&s, &["fish", "-i", "-c", "exit"], "fish"), 1);

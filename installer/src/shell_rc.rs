@@ -2,11 +2,19 @@
 //! in every interactive shell, so a pane rebuilt after a restart resumes its conversation as its shell
 //! starts (what the snippet does is `init`'s business; this module only wires it in and out).
 //!
-//! The line, for the binary's absolute path POSIX-quoted (which fish reads the same way):
-//! - zsh, bash: `eval "$('<binary>' init zsh)"` (`init bash`);
-//! - bash's `~/.profile`, which `sh` and `dash` read too: the same inside
-//!   `if [ -n "${BASH_VERSION-}" ]; then …; fi`, so only bash runs it;
-//! - fish: `'<binary>' init fish | source`.
+//! The line, for the binary's absolute path POSIX-quoted (which fish reads the same way), runs `init`
+//! only in a pane a terminal captures and only while the binary is there — elsewhere it starts no
+//! process and costs a test of three variables; a binary deleted without `installer remove` says nothing:
+//! - zsh, bash: `if [ -n "${TMUX_PANE-}${ZMX_SESSION-}${AGTERM_PANE-}" ] && [ -x '<binary>' ]; then
+//!   eval "$('<binary>' init zsh)"; fi` (`init bash`), on one line;
+//! - bash's `~/.profile`, which `sh` and `dash` read too: `[ -n "${BASH_VERSION-}" ] && ` first in the
+//!   condition, so only bash runs it;
+//! - fish: `if test -n "$TMUX_PANE$ZMX_SESSION$AGTERM_PANE" -a -x '<binary>'; '<binary>' init fish |
+//!   source; end`.
+//!
+//! The lines earlier releases wrote (`eval "$('<binary>' init zsh)"`, the same in
+//! `if [ -n "${BASH_VERSION-}" ]; then …; fi`, `'<binary>' init fish | source`) are ours too: `apply`
+//! refreshes them to today's, `remove` takes them out.
 //!
 //! [`files`] says which files take the block. The block has the markers of the denylist's and the tmux
 //! config's. Unlike those, a file whose markers do not pair up (a lone marker, a second block) is refused
@@ -26,9 +34,12 @@ use std::ops::Range;
 /// Why the block is there, for the person who opens the file.
 const BLOCK_NOTE: &str = "# agterm-backup: a pane rebuilt after a restart resumes its conversation when its shell starts (AGTERM_BACKUP_AUTO=0 turns it off); `agterm-backup installer remove` takes this block out.";
 
-/// The guard around our line in a file `sh` reads too (bash's `~/.profile`).
-const BASH_ONLY_OPEN: &str = "if [ -n \"${BASH_VERSION-}\" ]; then ";
-const BASH_ONLY_CLOSE: &str = "; fi";
+/// The condition that keeps our line to bash in a file `sh` reads too (bash's `~/.profile`).
+const BASH_ONLY: &str = "[ -n \"${BASH_VERSION-}\" ] && ";
+/// The condition for zsh and bash: a pane a terminal captures (the snippet checks the rest).
+const IN_A_PANE_SH: &str = "[ -n \"${TMUX_PANE-}${ZMX_SESSION-}${AGTERM_PANE-}\" ]";
+/// The same for fish, as `test` operands.
+const IN_A_PANE_FISH: &str = "-n \"$TMUX_PANE$ZMX_SESSION$AGTERM_PANE\"";
 
 /// A login shell we wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,29 +89,39 @@ impl RcFile {
     pub fn line(self, binary: &str) -> String {
         let program = quote(binary);
         match self.shell {
-            Shell::Fish => format!("{program} init fish | source"),
+            Shell::Fish => format!(
+                "if test {IN_A_PANE_FISH} -a -x {program}; {program} init fish | source; end"
+            ),
             shell => {
-                let eval = format!("eval \"$({program} init {})\"", shell.name());
-                if self.read_by_sh {
-                    format!("{BASH_ONLY_OPEN}{eval}{BASH_ONLY_CLOSE}")
-                } else {
-                    eval
-                }
+                let only_bash = if self.read_by_sh { BASH_ONLY } else { "" };
+                format!(
+                    "if {only_bash}{IN_A_PANE_SH} && [ -x {program} ]; then eval \"$({program} init {})\"; fi",
+                    shell.name()
+                )
             }
         }
     }
 
-    /// The binary path `line` names when it is our line for this file (any binary), else `None`.
+    /// The binary path `line` names when it is our line for this file (any binary, today's line or one
+    /// an earlier release wrote), else `None`.
     pub fn binary_in(self, line: &str) -> Option<String> {
         let line = line.trim();
         let command = match self.shell {
-            Shell::Fish => line.strip_suffix("| source")?,
+            Shell::Fish => match line.strip_prefix("if test ") {
+                Some(guarded) => guarded
+                    .strip_suffix("; end")?
+                    .split_once("; ")?
+                    .1
+                    .strip_suffix("| source")?,
+                None => line.strip_suffix("| source")?,
+            },
             _ => {
-                let eval = if self.read_by_sh {
-                    line.strip_prefix(BASH_ONLY_OPEN)?
-                        .strip_suffix(BASH_ONLY_CLOSE)?
-                } else {
-                    line
+                // `if <condition>; then <eval>; fi` (today's, and earlier `~/.profile` lines), or the bare
+                // eval earlier releases wrote elsewhere.
+                let eval = match line.strip_prefix("if ") {
+                    Some(guarded) => guarded.strip_suffix("; fi")?.split_once("; then ")?.1,
+                    None if !self.read_by_sh => line,
+                    None => return None,
                 };
                 eval.strip_prefix("eval \"$(")?.strip_suffix(")\"")?
             }

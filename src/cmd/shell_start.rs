@@ -19,12 +19,15 @@ use agterm_backup_core::terminal::TerminalInfo;
 use agterm_backup_core::terminal::{PaneRef, PaneView, ScreenRange, Terminal, TerminalError};
 use agterm_backup_hook::pane_env::Env;
 use agterm_backup_hook::terminal_pane::{find, resolve, FoundPane};
+use agterm_backup_terminals::agterm::socket_path_from_env;
 use agterm_backup_restore::execute::find_pane;
+use agterm_backup_restore::execute::ExecOptions;
 use agterm_backup_restore::gather::{gather_for, Scope};
+use agterm_backup_restore::once::give_back_shell_claim;
 use agterm_backup_restore::once::Trigger;
 use agterm_backup_restore::plan::{Action, PlanRow};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -42,6 +45,14 @@ pub fn run(args: ShellStartArgs, socket: Option<PathBuf>) -> CliResult {
     let env: Env = std::env::vars().collect();
     // Never a word on the shell's terminal but the two lines: a panic ends the process silently.
     std::panic::set_hook(Box::new(|_| std::process::exit(0)));
+    if args.give_back {
+        give_back(&env, args.shell_pid);
+        return Ok(());
+    }
+    // Ctrl-C at the prompt meanwhile reaches the shell, which gives the claim back (the snippet's INT
+    // trap): this process finishes, so a claim is never taken without its two lines printed.
+    // SAFETY: setting a signal's disposition to "ignore" before any other thread exists.
+    unsafe { libc::signal(libc::SIGINT, libc::SIG_IGN) };
     let printing = Arc::new(Mutex::new(()));
     let budget = budget(&env);
     start_watchdog(budget, Arc::clone(&printing));
@@ -49,13 +60,28 @@ pub fn run(args: ShellStartArgs, socket: Option<PathBuf>) -> CliResult {
         // Under the lock the watchdog takes before it exits: the markers taken and both lines printed,
         // or neither.
         let _printing = printing.lock();
-        if let Some((message, line)) = resume.commit(&env, &shell) {
+        if let Some((message, line)) = resume.commit(&env, &shell, args.shell_pid) {
             let mut out = std::io::stdout().lock();
             let _ = writeln!(out, "{message}\n{line}");
             let _ = out.flush();
         }
     }
     Ok(())
+}
+
+/// `--give-back`: the shell ran the resume line and it returned. A claim this shell took less than
+/// restore's settle time ago goes back (the agent did not stay up), as restore gives back the claim of
+/// an agent that exited at once.
+fn give_back(env: &Env, shell_pid: Option<u32>) {
+    let (Some(pid), Some(state)) = (shell_pid, StateDir::resolve(|k| env.get(k).cloned())) else {
+        return;
+    };
+    let settle = ExecOptions::from_env(None, |k| env.get(k).cloned()).settle;
+    if give_back_shell_claim(&state, pid, settle) > 0 {
+        state.log(&format!(
+            "shell-start: shell {pid}: the agent did not stay up; its claim is given back"
+        ));
+    }
 }
 
 /// The budget from the environment (a number of milliseconds), else the default.
@@ -114,7 +140,9 @@ fn decide(env: &Env, socket: Option<PathBuf>, deadline: Instant) -> Option<Resum
             trigger,
         ) {
             Ok(planned) => break planned,
-            Err(TerminalError::Unreachable(_)) if Instant::now() < deadline => {
+            Err(TerminalError::Unreachable(_))
+                if Instant::now() < deadline && may_come_up(&scope, socket.as_deref()) =>
+            {
                 std::thread::sleep(RETRY);
                 term.inner = open_terminal(&scope, socket.clone(), &lookup).ok()?;
             }
@@ -149,7 +177,7 @@ struct Resume {
 impl Resume {
     /// Takes the once-per-launch markers and leaves the answerer for Claude; the two lines to print, or
     /// `None` when input waits at the prompt or someone else holds a marker.
-    fn commit(self, env: &Env, shell: &str) -> Option<(String, String)> {
+    fn commit(self, env: &Env, shell: &str, shell_pid: Option<u32>) -> Option<(String, String)> {
         let (state, row) = (&self.state, &self.row);
         // agterm typed a pin or a replayed command meanwhile (or the user typed ahead): that runs next.
         if typed_ahead() {
@@ -158,7 +186,11 @@ impl Resume {
                 &format!("{shell}: {}: input is waiting at the prompt", row.key),
             );
         }
-        if let Err(e) = row.claim.as_ref()?.take(state, Trigger::ShellStart) {
+        if let Err(e) = row
+            .claim
+            .as_ref()?
+            .take_for(state, Trigger::ShellStart, shell_pid)
+        {
             return log(state, &format!("{shell}: {}: {e}", row.key));
         }
         if row.agent.as_deref() == Some("claude") {
@@ -178,6 +210,53 @@ fn typed_ahead() -> bool {
     // SAFETY: FIONREAD writes one int through a pointer to a live local.
     let asked = unsafe { libc::ioctl(0, libc::FIONREAD, &mut waiting) };
     asked == 0 && waiting > 0
+}
+
+/// Whether a terminal that does not answer may still: its socket is there (a server that is starting),
+/// or, for agterm, an agterm process runs (it brings its panes back before it binds its socket). No
+/// socket and no agterm — it quit and left its variables in the environment of a shell elsewhere — is
+/// final at once, so such a shell's start is not held up by the retries.
+fn may_come_up(scope: &Scope, socket: Option<&Path>) -> bool {
+    match scope {
+        Scope::Agterm => {
+            socket_path_from_env(socket).is_some_and(|p| p.exists() || agterm_runs(&p))
+        }
+        Scope::Tmux { socket } => Path::new(socket).exists(),
+        Scope::Zmx { dir } => Path::new(dir).exists(),
+    }
+}
+
+/// Whether the agterm of `socket` runs: a process named `agterm`, or one named like it (the tests'
+/// `fake-agterm`, never `agterm-backup`) whose command line names the socket's folder. Linux reads
+/// `/proc`; elsewhere it is taken to run (the retries stay bounded by the budget).
+fn agterm_runs(socket: &Path) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        let Ok(procs) = std::fs::read_dir("/proc") else {
+            return true;
+        };
+        let folder = socket
+            .parent()
+            .map(|d| d.as_os_str().as_encoded_bytes().to_vec());
+        procs.flatten().any(|p| {
+            let Ok(comm) = std::fs::read_to_string(p.path().join("comm")) else {
+                return false;
+            };
+            match comm.trim_end() {
+                "agterm" => true,
+                c if c.ends_with("agterm") => folder.as_ref().is_some_and(|f| {
+                    std::fs::read(p.path().join("cmdline"))
+                        .is_ok_and(|cmd| cmd.windows(f.len()).any(|w| w == f.as_slice()))
+                }),
+                _ => false,
+            }
+        })
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = socket;
+        true
+    }
 }
 
 /// Notes in the state directory's log why this shell resumed nothing (after a socket call only: the fast

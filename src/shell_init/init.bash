@@ -1,19 +1,56 @@
-# agterm-backup shell integration for bash: `eval "$(agterm-backup init bash)"` in ~/.bashrc.
-# In a pane agterm, tmux or zmx brought back after a restart, the first prompt asks agterm-backup once
-# whether this pane resumes an agent conversation, and if so runs the resume line here, in this shell.
-# Anywhere else, or with AGTERM_BACKUP_AUTO=0, it does nothing.
-if [[ $- == *i* && ${AGTERM_BACKUP_AUTO-} != 0 ]] &&
+# agterm-backup shell integration for bash (~/.bashrc; `agterm-backup installer apply` writes the line).
+# In a pane agterm, tmux or zmx brought back after a restart, a prompt asks agterm-backup once whether
+# this pane resumes an agent conversation, and if so runs the resume line here, in this shell.
+# Anywhere else, with AGTERM_BACKUP_AUTO=0, or read a second time, it does nothing.
+if [[ $- == *i* && ${AGTERM_BACKUP_AUTO-} != 0 && -z ${__agterm_backup_tries-} ]] &&
   [[ -n ${TMUX_PANE-} || -n ${ZMX_SESSION-} || ( -n ${AGTERM_SESSION_ID-} && -n ${AGTERM_PANE-} ) ]]; then
+  # Prompts left to try at; 0: done (ran, or stood aside). The function stays defined and in
+  # PROMPT_COMMAND as a no-op that keeps `$?`: PROMPT_COMMAND's text is never edited after this line,
+  # since others append to it, copy it (starship, bash-preexec) or make it an array.
+  __agterm_backup_tries=5
   __agterm_backup_start() {
-    PROMPT_COMMAND=${PROMPT_COMMAND//$'\n'__agterm_backup_start/}
-    unset -f __agterm_backup_start
+    local __agterm_backup_status=$?
+    if ((__agterm_backup_tries > 0)); then
+      __agterm_backup_once || :
+    fi
+    return $__agterm_backup_status
+  }
+  __agterm_backup_once() {
+    # The resume needs the pane's terminal on stdin, stdout and stderr: a framework holding them
+    # elsewhere at this prompt gets a later one.
+    if [[ ! -t 0 || ! -t 1 || ! -t 2 ]] || ! [[ /dev/fd/0 -ef /dev/fd/1 && /dev/fd/0 -ef /dev/fd/2 ]]; then
+      __agterm_backup_tries=$((__agterm_backup_tries - 1))
+      return 0
+    fi
+    __agterm_backup_tries=0
     [[ -x @BIN@ ]] || return 0
-    local __agterm_backup_out
-    __agterm_backup_out=$(@BIN@ shell-start --shell bash 2>/dev/null) || return 0
+    local __agterm_backup_out __agterm_backup_int=0 __agterm_backup_trap
+    # Ctrl-C while asking: the answer is given back, not run (the process itself ignores it).
+    __agterm_backup_trap=$(trap -p INT)
+    trap '__agterm_backup_int=1' INT
+    __agterm_backup_out=$(@BIN@ shell-start --shell bash --shell-pid $$ 2>/dev/null) || :
+    if [[ -n $__agterm_backup_trap ]]; then eval "$__agterm_backup_trap"; else trap - INT; fi
     [[ $__agterm_backup_out == *$'\n'* ]] || return 0
+    if [[ $__agterm_backup_int == 1 ]]; then
+      @BIN@ shell-start --shell bash --shell-pid $$ --give-back >/dev/null 2>&1 || :
+      return 0
+    fi
     printf '%s\n' "${__agterm_backup_out%%$'\n'*}"
     eval "${__agterm_backup_out#*$'\n'}" || :
+    # An agent that did not start or exited at once gives its claim back (a later prompt or `restore`
+    # may try again); `shell-start` tells by the claim's age.
+    @BIN@ shell-start --shell bash --shell-pid $$ --give-back >/dev/null 2>&1 || :
     return 0
   }
-  PROMPT_COMMAND=${PROMPT_COMMAND-}$'\n'__agterm_backup_start
+  __agterm_backup_decl=$(declare -p PROMPT_COMMAND 2>/dev/null) || __agterm_backup_decl=
+  __agterm_backup_decl=${__agterm_backup_decl#declare -}
+  case ${__agterm_backup_decl%% *} in
+  *r*) __agterm_backup_tries=0 ;; # readonly: no hook to add, nothing said
+  *a*) PROMPT_COMMAND+=(__agterm_backup_start) ;;
+  *)
+    [[ -z ${PROMPT_COMMAND-} ]] || PROMPT_COMMAND+=$'\n'
+    PROMPT_COMMAND+=__agterm_backup_start
+    ;;
+  esac
+  unset __agterm_backup_decl
 fi

@@ -58,6 +58,8 @@ pub fn evaluations(s: &Sandbox, argv: &[&str], shell: &str) -> usize {
         .env("HOME", s.home())
         .env("PATH", "/usr/bin:/bin")
         .env("TERM", "dumb")
+        // In a pane: outside one the line runs nothing.
+        .env("TMUX_PANE", "%1")
         .current_dir(s.home())
         .stdin(std::process::Stdio::null())
         .output()
@@ -70,12 +72,26 @@ pub fn block(line: &str) -> String {
     format!("# >>> agterm-backup >>>\n{NOTE}\n{line}\n# <<< agterm-backup <<<\n")
 }
 
+/// The line `installer apply` writes for `shell` (`profile`: in bash's `~/.profile`, which sh reads).
+pub fn rc_line(bin: &Path, shell: &str, profile: bool) -> String {
+    let b = format!("'{}/agterm-backup'", bin.display());
+    match shell {
+        "fish" => format!(
+            "if test -n \"$TMUX_PANE$ZMX_SESSION$AGTERM_PANE\" -a -x {b}; {b} init fish | source; end"
+        ),
+        sh => format!(
+            "if {}[ -n \"${{TMUX_PANE-}}${{ZMX_SESSION-}}${{AGTERM_PANE-}}\" ] && [ -x {b} ]; then eval \"$({b} init {sh})\"; fi",
+            if profile { "[ -n \"${BASH_VERSION-}\" ] && " } else { "" }
+        ),
+    }
+}
+
 pub fn zsh_line(bin: &Path) -> String {
-    format!("eval \"$('{}/agterm-backup' init zsh)\"", bin.display())
+    rc_line(bin, "zsh", false)
 }
 
 pub fn bash_line(bin: &Path) -> String {
-    format!("eval \"$('{}/agterm-backup' init bash)\"", bin.display())
+    rc_line(bin, "bash", false)
 }
 
 pub fn corpus(name: &str) -> Vec<u8> {

@@ -9,19 +9,48 @@ const BIN: &str = "/opt/it's here/agterm-backup";
 fn the_lines_are_the_contract_with_init() {
     assert_eq!(
         ZSHRC.line("/usr/local/bin/agterm-backup"),
-        "eval \"$('/usr/local/bin/agterm-backup' init zsh)\""
+        "if [ -n \"${TMUX_PANE-}${ZMX_SESSION-}${AGTERM_PANE-}\" ] && [ -x '/usr/local/bin/agterm-backup' ]; \
+         then eval \"$('/usr/local/bin/agterm-backup' init zsh)\"; fi"
     );
     assert_eq!(
         BASHRC.line("/a b/agterm-backup"),
-        "eval \"$('/a b/agterm-backup' init bash)\""
+        "if [ -n \"${TMUX_PANE-}${ZMX_SESSION-}${AGTERM_PANE-}\" ] && [ -x '/a b/agterm-backup' ]; \
+         then eval \"$('/a b/agterm-backup' init bash)\"; fi"
     );
     assert_eq!(
         FISH_CONFIG.line("/a b/agterm-backup"),
-        "'/a b/agterm-backup' init fish | source"
+        "if test -n \"$TMUX_PANE$ZMX_SESSION$AGTERM_PANE\" -a -x '/a b/agterm-backup'; \
+         '/a b/agterm-backup' init fish | source; end"
     );
     assert_eq!(
         BASH_LOGIN[2].line("/b/agterm-backup"),
-        "if [ -n \"${BASH_VERSION-}\" ]; then eval \"$('/b/agterm-backup' init bash)\"; fi"
+        "if [ -n \"${BASH_VERSION-}\" ] && [ -n \"${TMUX_PANE-}${ZMX_SESSION-}${AGTERM_PANE-}\" ] && \
+         [ -x '/b/agterm-backup' ]; then eval \"$('/b/agterm-backup' init bash)\"; fi"
+    );
+    // The lines earlier releases wrote stay ours: an upgrade's `apply` refreshes them, `remove` takes
+    // them out.
+    for (rc, old) in [
+        (ZSHRC, "eval \"$('/b/agterm-backup' init zsh)\""),
+        (BASHRC, "eval \"$('/b/agterm-backup' init bash)\""),
+        (FISH_CONFIG, "'/b/agterm-backup' init fish | source"),
+        (
+            BASH_LOGIN[2],
+            "if [ -n \"${BASH_VERSION-}\" ]; then eval \"$('/b/agterm-backup' init bash)\"; fi",
+        ),
+    ] {
+        assert_eq!(
+            rc.binary_in(old).as_deref(),
+            Some("/b/agterm-backup"),
+            "{old}"
+        );
+        let block = format!("{BLOCK_START}\n{BLOCK_NOTE}\n{old}\n{BLOCK_END}\n");
+        assert_eq!(apply(rc, Some(&block), BIN).unwrap(), rc.block(BIN));
+        assert_eq!(remove(rc, &block).unwrap(), "");
+    }
+    // A `~/.profile` line without its bash guard would run under sh: not ours there.
+    assert_eq!(
+        BASH_LOGIN[2].binary_in("eval \"$('/b/agterm-backup' init bash)\""),
+        None
     );
     for rc in [ZSHRC, BASHRC, FISH_CONFIG, BASH_LOGIN[0], BASH_LOGIN[2]] {
         assert_eq!(rc.binary_in(&rc.line(BIN)).as_deref(), Some(BIN), "{rc:?}");

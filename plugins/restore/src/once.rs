@@ -29,6 +29,7 @@ use std::io::{self, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// What asks for the plan: `restore` (typing into every pane), or one shell at its first prompt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -233,6 +234,17 @@ impl Claim {
 
     /// Takes both markers under the launch folder's lock, or neither. `by` says who took them.
     pub fn take(&self, state: &StateDir, by: Trigger) -> Result<(), NotTaken> {
+        self.take_for(state, by, None)
+    }
+
+    /// [`Claim::take`], the markers naming the shell (`shell_pid`) that will run the resume line, so
+    /// that it can give them back ([`give_back_shell_claim`]) when its agent did not stay up.
+    pub fn take_for(
+        &self,
+        state: &StateDir,
+        by: Trigger,
+        shell_pid: Option<u32>,
+    ) -> Result<(), NotTaken> {
         let dir = self.launch.dir(state);
         state.ensure().map_err(NotTaken::Io)?;
         fs::DirBuilder::new()
@@ -256,13 +268,16 @@ impl Claim {
             let who = fs::read_to_string(held).unwrap_or_default();
             return Err(NotTaken::Taken(who.trim().to_string()));
         }
-        let line = serde_json::json!({
+        let mut line = serde_json::json!({
             "by": by.word(),
             "pane": self.pane.to_string(),
             "conversation": self.session_id,
             "ts": Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
-        })
-        .to_string();
+        });
+        if let Some(pid) = shell_pid {
+            line["shell_pid"] = pid.into();
+        }
+        let line = line.to_string();
         for (i, path) in files.iter().enumerate() {
             let made = OpenOptions::new()
                 .write(true)
@@ -288,6 +303,36 @@ impl Claim {
             let _ = fs::remove_file(f);
         }
     }
+}
+
+/// Gives back the claim a shell's `shell-start` took for `shell_pid` (both markers carry the same line)
+/// when it is younger than `settle`: the resume line ran and returned at once — the agent was not on
+/// `PATH`, refused its arguments, or Ctrl-C stopped it — so, as [`Claim::release`] after `restore`
+/// typed an agent that exited at once, a later shell or `restore` may try again. Returns how many
+/// marker files went.
+pub fn give_back_shell_claim(state: &StateDir, shell_pid: u32, settle: Duration) -> usize {
+    let mut gone = 0;
+    let launches = fs::read_dir(state.root().join("resumed"));
+    for launch in launches.into_iter().flatten().flatten() {
+        for marker in fs::read_dir(launch.path()).into_iter().flatten().flatten() {
+            let Ok(text) = fs::read_to_string(marker.path()) else {
+                continue;
+            };
+            let Ok(line) = serde_json::from_str::<serde_json::Value>(text.trim()) else {
+                continue;
+            };
+            let mine = line["by"] == Trigger::ShellStart.word()
+                && line["shell_pid"].as_u64() == Some(u64::from(shell_pid));
+            let age = line["ts"]
+                .as_str()
+                .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+                .and_then(|t| (Utc::now() - t.with_timezone(&Utc)).to_std().ok());
+            if mine && age.is_some_and(|a| a < settle) && fs::remove_file(marker.path()).is_ok() {
+                gone += 1;
+            }
+        }
+    }
+    gone
 }
 
 /// `flock(fd, LOCK_EX)`: waits for the other claimant of this launch (it holds the lock for two file

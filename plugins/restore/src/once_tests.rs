@@ -134,3 +134,28 @@ fn a_run_since_the_cutoff_counts_only_for_the_same_conversation() {
     killed.set_end_reason(Some("other"));
     assert!(!ran_since([&before, &killed].into_iter(), &before, cut));
 }
+
+#[test]
+fn a_shell_gives_back_only_its_own_young_claim() {
+    let tmp = tempfile::tempdir().unwrap();
+    let state = StateDir::at(tmp.path().join("state"));
+    let l = launch("2026-12-01T10:00:00Z");
+    let settle = std::time::Duration::from_secs(60);
+    claim(&l, ID_A, PaneRole::Left)
+        .take_for(&state, Trigger::ShellStart, Some(4242))
+        .unwrap();
+    claim(&l, ID_B, PaneRole::Right)
+        .take(&state, Trigger::Restore)
+        .unwrap();
+    // Another shell's give-back, and one after the settle time: nothing goes.
+    assert_eq!(give_back_shell_claim(&state, 7, settle), 0);
+    assert_eq!(give_back_shell_claim(&state, 4242, Duration::ZERO), 0);
+    // This shell's young claim goes whole (both markers); restore's stays.
+    assert_eq!(give_back_shell_claim(&state, 4242, settle), 2);
+    let read = Resumed::read(&state, &l);
+    assert_eq!(
+        read.conversations.into_iter().collect::<Vec<_>>(),
+        [("claude".to_string(), ID_B.to_string())]
+    );
+    assert_eq!(read.panes.len(), 1);
+}
