@@ -37,47 +37,11 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
+mod measure;
+use measure::{timed, Samples};
+
 const ROUNDS: usize = 200;
 const PANE: &str = "6B1E0C2A-AAAA-BBBB-CCCC-0123456789AB";
-
-/// One run of a command: wall time from spawn to reaped, the child's CPU time (user + system: what
-/// the machine's other load does not add to), and its peak RSS.
-#[derive(Clone, Copy)]
-struct Run {
-    wall_ms: f64,
-    cpu_ms: f64,
-    rss_kib: i64,
-}
-
-/// Runs `cmd` to completion.
-fn timed(mut cmd: Command) -> Run {
-    let t = Instant::now();
-    let child = cmd
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .expect("spawn");
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: zeroed rusage is a valid out-parameter.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: reaping our own child; `child` is never waited on by std afterwards.
-    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    let took = t.elapsed();
-    assert_eq!(r, pid, "wait4");
-    assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "exit status {status}"
-    );
-    std::mem::forget(child);
-    let ms = |t: libc::timeval| t.tv_sec as f64 * 1e3 + t.tv_usec as f64 / 1e3;
-    Run {
-        wall_ms: took.as_secs_f64() * 1e3,
-        cpu_ms: ms(usage.ru_utime) + ms(usage.ru_stime),
-        rss_kib: usage.ru_maxrss,
-    }
-}
 
 /// A stand-in Claude Code process (a copy of `/bin/sh` named `claude`, running a script that sleeps, so
 /// its argv is `[claude, <script>, --model, sonnet]`), whose pid the hook gets in `$CLAUDE_PID` as from
@@ -207,27 +171,6 @@ impl Drop for TmuxServer {
             .arg(&self.socket)
             .arg("kill-server")
             .output();
-    }
-}
-
-/// The runs of one kind.
-#[derive(Default)]
-struct Samples(Vec<Run>);
-
-impl Samples {
-    fn add(&mut self, run: Run) {
-        self.0.push(run);
-    }
-    fn median(&self, of: fn(&Run) -> f64) -> f64 {
-        let mut ms: Vec<f64> = self.0.iter().map(of).collect();
-        ms.sort_by(f64::total_cmp);
-        ms[ms.len() / 2]
-    }
-    fn mean_wall(&self) -> f64 {
-        self.0.iter().map(|r| r.wall_ms).sum::<f64>() / self.0.len() as f64
-    }
-    fn peak_rss_kib(&self) -> i64 {
-        self.0.iter().map(|r| r.rss_kib).max().unwrap_or(0)
     }
 }
 
