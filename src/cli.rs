@@ -4,6 +4,10 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+/// What `agterm-backup --version` prints: clap's version line for [`Cli`], written out so that
+/// `--version` is answered without building the parser.
+pub const VERSION_LINE: &str = concat!("agterm-backup ", env!("CARGO_PKG_VERSION"), "\n");
+
 #[derive(Debug, Parser)]
 #[command(
     name = "agterm-backup",

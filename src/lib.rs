@@ -7,7 +7,6 @@ mod cmd;
 pub mod shell_init;
 
 use clap::Parser;
-use std::process::ExitCode;
 
 /// A failed command: exit code 1 (the operation failed) or 2 (bad usage or refused input), and one line
 /// for stderr that names the file or value at fault.
@@ -34,8 +33,8 @@ impl CliError {
 
 pub type CliResult = Result<(), CliError>;
 
-/// Entry point of the binary.
-pub fn main() -> ExitCode {
+/// Entry point of the binary (`main.rs`): the process's exit code.
+pub fn main() -> u8 {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // The hook bypasses clap entirely: it must never print (not even a usage error) and always exit 0.
     // (`hook --help` is a person asking, never an agent, so it goes to clap.)
@@ -43,16 +42,24 @@ pub fn main() -> ExitCode {
     if args.get(1).map(|a| a == "hook").unwrap_or(false) && !asks_help {
         let agent = args.get(2).and_then(|a| a.to_str()).unwrap_or("");
         agterm_backup_hook::run_from_env(agent);
-        return ExitCode::SUCCESS;
+        return 0;
     }
-    let cli = cli::Cli::parse();
+    // `--version` alone needs no parser either: building the whole command line (every subcommand,
+    // flag and help text) cost more than the rest of the binary's start (ARCHITECTURE.md, "The hook's
+    // cost"). The line is clap's own (`cli::VERSION_LINE` is checked against it in the tests).
+    if args.len() == 2 && matches!(args[1].to_str(), Some("--version" | "-V")) {
+        use std::io::Write;
+        let _ = std::io::stdout().write_all(cli::VERSION_LINE.as_bytes());
+        return 0;
+    }
+    let cli = cli::Cli::parse_from(args);
     match cmd::run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => 0,
         Err(e) => {
             // Messages name files and values from outside: nothing raw reaches the terminal.
             let message = agterm_backup_core::printable::printable_lines(&e.message);
             eprintln!("agterm-backup: {message}");
-            ExitCode::from(e.code)
+            e.code
         }
     }
 }

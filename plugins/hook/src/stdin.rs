@@ -11,8 +11,9 @@ pub const STDIN_CAP: usize = 1024 * 1024;
 /// Reads from `fd` until end of file, `cap` bytes, an error, or `deadline`. Returns what it got and
 /// whether it stopped early (cap or deadline), in which case the payload is incomplete.
 pub fn read_bounded(fd: RawFd, cap: usize, deadline: Instant) -> (Vec<u8>, bool) {
-    let mut buf = Vec::with_capacity(16 * 1024);
-    let mut chunk = [0u8; 64 * 1024];
+    // Read straight into the buffer's spare room: a zeroed chunk on the stack (64 KiB) cost the hook
+    // sixteen fresh stack pages, a page fault each, on every event.
+    let mut buf: Vec<u8> = Vec::with_capacity(16 * 1024);
     loop {
         if buf.len() >= cap {
             buf.truncate(cap);
@@ -42,12 +43,17 @@ pub fn read_bounded(fd: RawFd, cap: usize, deadline: Instant) -> (Vec<u8>, bool)
         if pfd.revents & libc::POLLNVAL != 0 {
             return (buf, false);
         }
-        let want = chunk.len().min(cap + 1 - buf.len());
-        // SAFETY: `chunk` is valid for `want` bytes.
-        let n = unsafe { libc::read(fd, chunk.as_mut_ptr().cast(), want) };
+        if buf.len() == buf.capacity() {
+            buf.reserve(buf.capacity());
+        }
+        let want = (buf.capacity() - buf.len()).min(cap + 1 - buf.len());
+        let spare = buf.spare_capacity_mut();
+        // SAFETY: `spare` is valid for writes of `want` (<= its length) bytes.
+        let n = unsafe { libc::read(fd, spare.as_mut_ptr().cast(), want) };
         match n {
             0 => return (buf, false),
-            n if n > 0 => buf.extend_from_slice(&chunk[..n as usize]),
+            // SAFETY: `read` initialised the first `n` (<= `want`) bytes of the spare room.
+            n if n > 0 => unsafe { buf.set_len(buf.len() + n as usize) },
             _ => {
                 let e = std::io::Error::last_os_error().kind();
                 if e != std::io::ErrorKind::Interrupted && e != std::io::ErrorKind::WouldBlock {
