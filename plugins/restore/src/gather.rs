@@ -49,6 +49,7 @@ pub fn plan_offline(state: &StateDir, env: &dyn Fn(&str) -> Option<String>) -> V
         now: Some(Utc::now()),
         transcripts: &transcripts,
         launch: None,
+        restart: false,
     })
 }
 
@@ -207,6 +208,7 @@ pub fn gather_for(
             now: Some(Utc::now()),
             transcripts: &transcripts,
             launch: Some(&launch),
+            restart: info.supports_restart,
         };
         let mut rows = plan(&input);
         let waiting = rows.iter().any(|r| {

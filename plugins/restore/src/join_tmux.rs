@@ -199,10 +199,12 @@ mod tests {
             now: Some(server_start),
             transcripts: &transcripts,
             launch: None,
+            restart: false,
         });
         let code = |i: usize| match &rows[i].action {
             Action::Type { line, .. } => format!("type {line}"),
             Action::Create { line, .. } => format!("create {line}"),
+            Action::Restart { line, .. } => format!("restart {line}"),
             Action::Skip { reason } => reason.code().to_string(),
         };
         assert!(

@@ -192,6 +192,9 @@ fn describe(r: &PlanRow) -> String {
     match &r.action {
         Action::Type { .. } => format!("would type the resume line{j}"),
         Action::Create { .. } => format!("would recreate the session running the resume line{j}"),
+        Action::Restart { .. } => format!(
+            "restore would restart the pane (agterm's session restart) running the resume line{j}: agterm replayed a bare agent, a new conversation"
+        ),
         Action::Skip { reason } => format!("{}{j}", reason.describe()),
     }
 }
