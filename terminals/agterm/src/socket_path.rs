@@ -1,10 +1,14 @@
 //! Where agterm's control socket is: `--socket` → `$AGTERM_SOCKET` (inside a pane) →
-//! `$AGTERM_STATE_DIR/agterm.sock` → `~/Library/Application Support/agterm/agterm.sock`.
+//! `$AGTERM_STATE_DIR/agterm.sock` → `<agterm's default state dir>/agterm.sock`: macOS
+//! `~/Library/Application Support/agterm`, the Linux ports `$XDG_DATA_HOME/agterm` or
+//! `~/.local/share/agterm` ([`agterm_backup_denylist::default_state_dir`], one rule for the socket and
+//! the denylist's `settings.json`).
 //!
 //! `agtermctl` itself ignores `$AGTERM_SOCKET`; we read it first because inside a pane it is the path the
 //! pane's own agterm bound (or `<path>.unavailable` on an instance that could not own the socket, which
 //! then fails to connect instead of reaching another agterm).
 
+use agterm_backup_denylist::{default_state_dir, AgtermPlatform};
 use std::path::{Path, PathBuf};
 
 /// The socket's file name inside agterm's state directory.
@@ -26,12 +30,15 @@ pub fn resolve_socket_path(
     if let Some(dir) = var("AGTERM_STATE_DIR") {
         return Some(Path::new(&dir).join(SOCKET_FILE));
     }
-    let home = var("HOME")?;
-    Some(
-        Path::new(&home)
-            .join("Library/Application Support/agterm")
-            .join(SOCKET_FILE),
-    )
+    default_socket_path(var, AgtermPlatform::current())
+}
+
+/// The socket agterm on `platform` binds when `$AGTERM_STATE_DIR` is unset.
+pub fn default_socket_path(
+    env: impl Fn(&str) -> Option<String>,
+    platform: AgtermPlatform,
+) -> Option<PathBuf> {
+    default_state_dir(env, platform).map(|dir| dir.join(SOCKET_FILE))
 }
 
 /// Resolves from the process environment.
@@ -73,9 +80,7 @@ mod tests {
         );
         assert_eq!(
             resolve_socket_path(None, env(&all[2..])),
-            Some(PathBuf::from(
-                "/home/u/Library/Application Support/agterm/agterm.sock"
-            ))
+            default_socket_path(env(&all[2..]), AgtermPlatform::current())
         );
         assert_eq!(resolve_socket_path(None, env(&[])), None);
     }
@@ -89,9 +94,26 @@ mod tests {
         ];
         assert_eq!(
             resolve_socket_path(Some(Path::new("")), env(&e)),
+            default_socket_path(env(&e), AgtermPlatform::current())
+        );
+    }
+
+    #[test]
+    fn the_default_socket_is_in_agterms_state_dir_per_platform() {
+        let e = [("HOME", "/h"), ("XDG_DATA_HOME", "/d")];
+        assert_eq!(
+            default_socket_path(env(&e), AgtermPlatform::MacOs),
             Some(PathBuf::from(
                 "/h/Library/Application Support/agterm/agterm.sock"
             ))
+        );
+        assert_eq!(
+            default_socket_path(env(&e), AgtermPlatform::Linux),
+            Some(PathBuf::from("/d/agterm/agterm.sock"))
+        );
+        assert_eq!(
+            default_socket_path(env(&e[..1]), AgtermPlatform::Linux),
+            Some(PathBuf::from("/h/.local/share/agterm/agterm.sock"))
         );
     }
 
