@@ -17,7 +17,11 @@ use agterm_backup_testkit::agents::{wait_ready, Agent};
 use agterm_backup_testkit::fake_agterm::restart_cmd::RESTARTED_LOG;
 use agterm_backup_testkit::fake_agterm::RestartKind;
 use agterm_backup_testkit::paths::agent_cli;
-use e2e_restart_common::flavours::{assert_all_resumed, before_restart};
+use e2e_restart_common::checks::{
+    assert_process, assert_record, assert_resumed_session_start, prompt_after_resume,
+};
+use e2e_restart_common::flavours::before_restart;
+use e2e_restart_common::observe::wait_resumed_process;
 use e2e_restart_common::lineup::{spec, Lineup, PaneSpec, MORE};
 use e2e_restart_common::{text, AgentPane, World, AGENT_START, TURN};
 use serde_json::Value;
@@ -128,6 +132,44 @@ fn assert_second_restore_does_nothing(world: &World) {
     assert!(world.fake.typed_log().is_empty());
 }
 
+/// Every pane runs its own conversation again (its process, directory and flags, a `resume`
+/// SessionStart, its record), and after `mark` every hook call is one of the panes' conversations — but
+/// for the `SessionEnd` of a replayed agent the restart ended (a new conversation nobody used).
+fn assert_resumed_in_place(world: &World, mark: usize) {
+    for pane in &world.panes {
+        let process = wait_resumed_process(world, pane, AGENT_START);
+        assert_process(pane, &process);
+    }
+    for pane in world.panes.iter().filter(|p| p.agent.lazy_session_start()) {
+        prompt_after_resume(world, pane);
+    }
+    for pane in &world.panes {
+        assert_resumed_session_start(world, pane, mark);
+        assert_record(world, pane);
+    }
+    for call in world.log.calls().into_iter().filter(|c| c.seq >= mark) {
+        let owner = world
+            .panes
+            .iter()
+            .find(|p| call.payload["session_id"] == p.id.as_str());
+        match owner {
+            Some(owner) => {
+                assert!(call.env_of(owner), "{}:\n{}", owner.name, world.log.dump());
+                if call.event() == "SessionStart" {
+                    assert_eq!(call.payload["source"], "resume", "{}", world.log.dump());
+                }
+            }
+            None => assert_eq!(
+                call.event(),
+                "SessionEnd",
+                "a hook call of an unknown conversation: {call:?}\n{}",
+                world.log.dump()
+            ),
+        }
+    }
+    world.rig.stub.assert_answered_everything();
+}
+
 #[test]
 fn agterm_live_reboot_restarts_each_replayed_gemini_copilot_qwen_into_its_conversation() {
     if !clis_present(&["gemini", "copilot", "qwen"]) {
@@ -143,7 +185,7 @@ fn agterm_live_reboot_restarts_each_replayed_gemini_copilot_qwen_into_its_conver
     wait_replays(&world, &panes);
     before.mark_now(&world);
     assert_restarted_once(&world, &panes);
-    assert_all_resumed(&world, &before);
+    assert_resumed_in_place(&world, before.mark());
     assert_second_restore_does_nothing(&world);
 }
 
@@ -208,6 +250,6 @@ fn agterm_live_reboot_without_the_denylist_block_restarts_the_replayed_claude() 
     wait_replays(&world, &panes);
     before.mark_now(&world);
     assert_restarted_once(&world, &panes);
-    assert_all_resumed(&world, &before);
+    assert_resumed_in_place(&world, before.mark());
     assert_second_restore_does_nothing(&world);
 }

@@ -239,13 +239,19 @@ pub fn decide_write(event: &Event, pane: &HookPane) -> Option<Write> {
     let previous = state.read_record(&key);
     let facts = process_facts(event, &*src, located, previous.as_ref());
     match decide(&input(event, pane, &facts, previous.as_ref())) {
-        Decision::Write { record, journal } => Some(Write {
-            key,
-            record: *record,
-            journal,
-            previous,
-            _lock: lock,
-        }),
+        Decision::Write { mut record, journal } => {
+            // SessionEnd only: whether the pane's terminal outlived the agent says who ended it.
+            if record.end_reason().is_some() {
+                record.set_end_terminal(crate::end_terminal::probe());
+            }
+            Some(Write {
+                key,
+                record: *record,
+                journal,
+                previous,
+                _lock: lock,
+            })
+        }
         Decision::Fresh => None,
         Decision::Skip(skip) => {
             if skip.worth_logging() {
