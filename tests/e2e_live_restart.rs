@@ -21,8 +21,8 @@ use e2e_restart_common::checks::{
     assert_process, assert_record, assert_resumed_session_start, prompt_after_resume,
 };
 use e2e_restart_common::flavours::before_restart;
-use e2e_restart_common::observe::wait_resumed_process;
 use e2e_restart_common::lineup::{spec, Lineup, PaneSpec, MORE};
+use e2e_restart_common::observe::wait_resumed_process;
 use e2e_restart_common::{text, AgentPane, World, AGENT_START, TURN};
 use serde_json::Value;
 

@@ -285,7 +285,9 @@ impl LiveRecord {
     /// Sets or removes [`END_TERMINAL_KEY`].
     pub fn set_end_terminal(&mut self, terminal: Option<EndTerminal>) {
         match terminal {
-            Some(t) => self.extra.insert(END_TERMINAL_KEY.into(), Value::from(t.as_str())),
+            Some(t) => self
+                .extra
+                .insert(END_TERMINAL_KEY.into(), Value::from(t.as_str())),
             None => self.extra.remove(END_TERMINAL_KEY),
         };
     }
@@ -438,16 +440,26 @@ pub(crate) mod tests {
     fn a_gone_terminal_is_never_a_users_quit_and_a_present_one_is_where_the_reason_cannot_tell() {
         use EndTerminal::{Gone, Present};
         for agent in ["claude", "codex", "gemini", "qwen", "copilot", "opencode"] {
-            assert!(!ended_by_user_at(agent, "prompt_input_exit", Some(Gone)), "{agent}");
+            assert!(
+                !ended_by_user_at(agent, "prompt_input_exit", Some(Gone)),
+                "{agent}"
+            );
             assert!(!ended_by_user_at(agent, "other", Some(Gone)), "{agent}");
         }
         for agent in ["gemini", "qwen", "copilot", "opencode"] {
             assert!(ended_by_user_at(agent, "other", Some(Present)), "{agent}");
-            assert!(!ended_by_user_at(agent, "other", None), "{agent}: old records");
+            assert!(
+                !ended_by_user_at(agent, "other", None),
+                "{agent}: old records"
+            );
         }
         // Claude's SIGTERM (a reboot before the pty closes) reads `other`: its table still decides.
         assert!(!ended_by_user_at("claude", "other", Some(Present)));
-        assert!(ended_by_user_at("claude", "prompt_input_exit", Some(Present)));
+        assert!(ended_by_user_at(
+            "claude",
+            "prompt_input_exit",
+            Some(Present)
+        ));
         assert!(ended_by_user_at("codex", "other", Some(Present)));
         let mut r = sample();
         r.agent = "qwen".into();
@@ -455,7 +467,11 @@ pub(crate) mod tests {
         r.set_end_terminal(Some(Present));
         assert!(r.ended_by_user());
         r.set_end_reason(None);
-        assert_eq!(r.end_terminal(), None, "a later event clears the end and its terminal");
+        assert_eq!(
+            r.end_terminal(),
+            None,
+            "a later event clears the end and its terminal"
+        );
     }
 
     fn an_end_is_journal_worthy_and_old_records_are_not_ended() {

@@ -237,12 +237,16 @@ pub fn decide_write(event: &Event, pane: &HookPane) -> Option<Write> {
         }
     };
     let previous = state.read_record(&key);
+    let agent_pid = located.agent.as_ref().map_or(parent, |a| a.pid);
     let facts = process_facts(event, &*src, located, previous.as_ref());
     match decide(&input(event, pane, &facts, previous.as_ref())) {
-        Decision::Write { mut record, journal } => {
-            // SessionEnd only: whether the pane's terminal outlived the agent says who ended it.
+        Decision::Write {
+            mut record,
+            journal,
+        } => {
+            // SessionEnd only: whether the agent still has the pane's terminal says who ended it.
             if record.end_reason().is_some() {
-                record.set_end_terminal(crate::end_terminal::probe());
+                record.set_end_terminal(crate::end_terminal::probe(agent_pid));
             }
             Some(Write {
                 key,
