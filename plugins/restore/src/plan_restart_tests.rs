@@ -218,3 +218,42 @@ fn a_daemon_of_unknown_age_proves_nothing() {
         }
     );
 }
+
+/// A pin fires only in Re-run: in Fresh and Live a pinned idle pane is planned like any other (typed),
+/// never skipped as `pinned`; `status` says so per mode.
+#[test]
+fn a_pin_is_consumed_only_in_rerun_and_status_says_what_brings_each_pane_back() {
+    let rec = record(ID_A, PaneRole::Left, BEFORE);
+    let mut t = Transcripts::default();
+    t.paths.extend(rec.transcript_path.clone());
+    let mut p = pane(PaneRole::Left);
+    p.pin = Some(format!("claude --resume {ID_A}"));
+    let code = |mode| {
+        let rows = plan(&PlanInput {
+            captured: &[captured(Some(rec.clone()), vec![])],
+            panes: std::slice::from_ref(&p),
+            mode: Some(mode),
+            launched_at: Some(ts(LAUNCH)),
+            as_of: None,
+            now: Some(ts(AFTER)),
+            transcripts: &t,
+            launch: None,
+            restart: true,
+        });
+        match &rows[0].action {
+            Action::Skip { reason } => reason.code(),
+            Action::Type { .. } => "type",
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(code(RestoreMode::Rerun), "pinned");
+    assert_eq!(code(RestoreMode::Live), "type");
+    assert_eq!(code(RestoreMode::None), "type");
+    use crate::status::what_brings_back;
+    assert!(what_brings_back(Some(RestoreMode::Rerun), false).contains("pin itself"));
+    for mode in [RestoreMode::None, RestoreMode::Live] {
+        assert!(what_brings_back(Some(mode), true).contains("pins are only stored"));
+    }
+    assert!(what_brings_back(Some(RestoreMode::Live), true).contains("restarts a replayed"));
+    assert!(what_brings_back(Some(RestoreMode::Live), false).contains("quit by hand"));
+}

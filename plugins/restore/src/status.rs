@@ -29,6 +29,9 @@ pub struct AgtermState {
     pub running: bool,
     pub version: Option<String>,
     pub mode: Option<RestoreMode>,
+    /// agterm has `session.restart` (replaces a replayed agent in a Live pane).
+    #[serde(default)]
+    pub restart: bool,
     pub error: Option<String>,
 }
 
@@ -77,12 +80,14 @@ pub fn build(input: StatusInput<'_>) -> StatusReport {
             running: true,
             version: i.version.clone(),
             mode: i.restore_mode,
+            restart: i.supports_restart,
             error: None,
         },
         Err(e) => AgtermState {
             running: false,
             version: None,
             mode: None,
+            restart: false,
             error: Some(e.clone()),
         },
     };
@@ -296,7 +301,7 @@ pub fn render(r: &StatusReport, home: Option<&str>) -> String {
     }
     match (&r.agterm.running, &r.agterm.error) {
         (true, _) => out.push_str(&format!(
-            "agterm {} · restore mode {}\n",
+            "agterm {} · restore mode {}: {}\n",
             r.agterm
                 .version
                 .as_deref()
@@ -304,7 +309,8 @@ pub fn render(r: &StatusReport, home: Option<&str>) -> String {
             r.agterm
                 .mode
                 .map_or("unknown (before 0.26)".to_string(), |m| format!("{m:?}")
-                    .to_lowercase())
+                    .to_lowercase()),
+            what_brings_back(r.agterm.mode, r.agterm.restart)
         )),
         (false, e) => out.push_str(&format!(
             "agterm is not running (or its socket is elsewhere): {}\n",
@@ -327,6 +333,26 @@ pub fn render(r: &StatusReport, home: Option<&str>) -> String {
     }
     // Paths, versions and error texts above come from outside: nothing raw reaches the terminal.
     agterm_backup_core::printable::printable_lines(&out).into_owned()
+}
+
+/// What brings each pane's conversation back after a restart in agterm's `mode` (pins fire only in
+/// Re-run; in Fresh and Live agterm stores them for a later Re-run launch).
+pub fn what_brings_back(mode: Option<RestoreMode>, restart: bool) -> &'static str {
+    match (mode, restart) {
+        (Some(RestoreMode::Rerun), _) => {
+            "agterm types each pane's pin itself at its launch; the shell line or `restore` brings back the panes without one"
+        }
+        (Some(RestoreMode::None), _) => {
+            "pins are only stored (they fire in Re-run); each pane's shell line or `restore` brings its conversation back"
+        }
+        (Some(RestoreMode::Live), true) => {
+            "pins are only stored; Live daemons keep agents across agterm's quit; after a reboot the shell line or `restore` types into denylisted panes, and `restore` restarts a replayed bare agent (session restart) into its pane's conversation"
+        }
+        (Some(RestoreMode::Live), false) => {
+            "pins are only stored; Live daemons keep agents across agterm's quit; after a reboot the shell line or `restore` types into denylisted panes, and a replayed bare agent must be quit by hand before `restore` (this agterm has no session restart)"
+        }
+        (None, _) => "the pin fires only if agterm's \"restore running commands\" is on; otherwise the shell line or `restore`",
+    }
 }
 
 #[cfg(test)]
