@@ -434,7 +434,6 @@ pub(crate) mod tests {
         assert_eq!(sample().zmx(), None);
     }
 
-    #[test]
     /// Issue 22: the terminal first, the reason table second.
     #[test]
     fn a_gone_terminal_is_never_a_users_quit_and_a_present_one_is_where_the_reason_cannot_tell() {
@@ -474,6 +473,7 @@ pub(crate) mod tests {
         );
     }
 
+    #[test]
     fn an_end_is_journal_worthy_and_old_records_are_not_ended() {
         let a = sample();
         assert_eq!(a.end_reason(), None);
