@@ -2,7 +2,9 @@
 //! panes, wired by `installer apply --trust` (their SessionEnd included): both CLIs send one reason for
 //! a quit and for a dying terminal, so the hook's look at the terminal decides. A conversation the user
 //! quit (`/quit`, `/exit`) is recorded with its terminal `present` and stays ended; one whose pane died
-//! under it (a reboot kills every pty) comes back. Skipped with a SKIPPED line when the CLIs are absent
+//! under it (a reboot kills every pty) comes back. One Copilot only: a second Copilot TUI starting beside
+//! the first drops its first prompt's keys under load, and the rig's retry then sends it twice. (A killed
+//! Copilot coming back is `e2e_restart_more_agents`' and `e2e_live_restart`'s.) Skipped with a SKIPPED line when the CLIs are absent
 //! (a failure when `CI` is set).
 
 #[allow(dead_code)] // this binary uses the world and a few checks
@@ -18,7 +20,7 @@ use e2e_restart_common::{text, AgentPane, World, TURN};
 use serde_json::Value;
 
 const ENDINGS: Lineup = Lineup {
-    sessions: &[("qwen proj", true), ("copilot proj", true)],
+    sessions: &[("qwen proj", true), ("copilot proj", false)],
     panes: &[
         PaneSpec {
             dir: "qwen proj",
@@ -35,12 +37,6 @@ const ENDINGS: Lineup = Lineup {
             dir: "copilot proj",
             prompt: "the copilot quit pane says hi",
             ..spec("copilot-quit", Agent::Copilot, 1, PaneRole::Left)
-        },
-        PaneSpec {
-            dir: "copilot proj",
-            flags: &["--model", "gpt-4.1"],
-            prompt: "the copilot killed pane says hi",
-            ..spec("copilot-killed", Agent::Copilot, 1, PaneRole::Right)
         },
     ],
 };
