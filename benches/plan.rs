@@ -110,6 +110,7 @@ fn main() {
             now: None,
             transcripts: &transcripts,
             launch: None,
+            restart: false,
         });
         let typed = rows
             .iter()

@@ -35,6 +35,62 @@ pub enum PinOutcome {
 /// working): the `reason` of the `SessionEnd` event that wrote the record; absent on every other event.
 pub const END_REASON_KEY: &str = "end_reason";
 
+/// Record key (optional, in [`LiveRecord::extra`]): whether the agent's controlling terminal was still
+/// there when its `SessionEnd` hook ran — `"present"` or `"gone"` ([`EndTerminal`]); absent on every
+/// other event, and on records written before the check.
+pub const END_TERMINAL_KEY: &str = "end_terminal";
+
+/// The agent's terminal at its `SessionEnd`: the first signal of who ended the conversation. An agent
+/// that exits because its pty hung up (the pane closed, the terminal quit, a reboot took the daemon) has
+/// lost its controlling terminal by the time its hook runs; one the user quit still has the pane and its
+/// shell around it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndTerminal {
+    Present,
+    Gone,
+}
+
+impl EndTerminal {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndTerminal::Present => "present",
+            EndTerminal::Gone => "gone",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<EndTerminal> {
+        match s {
+            "present" => Some(EndTerminal::Present),
+            "gone" => Some(EndTerminal::Gone),
+            _ => None,
+        }
+    }
+}
+
+/// Who ended the conversation, from the terminal first and the reason second: a terminal gone means
+/// the terminal died under the agent (never ended, whatever the reason says); with it present, the
+/// agent's reason table decides where it can tell ([`reason_tells`]: Claude, Codex), and elsewhere —
+/// Gemini, Qwen, Copilot, opencode send one reason for a quit and a dying terminal — the present
+/// terminal says the user quit. With the terminal unknown (older records) only the table counts.
+pub fn ended_by_user_at(agent: &str, reason: &str, terminal: Option<EndTerminal>) -> bool {
+    match (terminal, reason_tells(agent, reason)) {
+        (Some(EndTerminal::Gone), _) => false,
+        (_, Some(told)) => told,
+        (Some(EndTerminal::Present), None) => true,
+        (None, None) => false,
+    }
+}
+
+/// What `reason` says about who ended `agent`'s conversation, where the agent's reasons tell a quit
+/// from a dying terminal (the table of [`ended_by_user`]); `None` where they do not.
+pub fn reason_tells(agent: &str, reason: &str) -> Option<bool> {
+    match agent {
+        "claude" => Some(matches!(reason, "prompt_input_exit" | "logout")),
+        "codex" => Some(reason == "other"),
+        _ => None,
+    }
+}
+
 /// Whether a `SessionEnd` with `reason` from `agent` means the user ended the conversation (it must not
 /// come back after a restart) rather than the terminal dying under it (it must). What the pinned CLIs
 /// really send, observed with a capture hook (Claude Code 2.1.328, Codex 0.169.0):
@@ -54,11 +110,7 @@ pub const END_REASON_KEY: &str = "end_reason";
 /// not know counts as not ended: a conversation brought back by mistake costs a `/exit`, one lost by
 /// mistake costs the user finding its id.
 pub fn ended_by_user(agent: &str, reason: &str) -> bool {
-    match agent {
-        "claude" => matches!(reason, "prompt_input_exit" | "logout"),
-        "codex" => reason == "other",
-        _ => false,
-    }
+    reason_tells(agent, reason).unwrap_or(false)
 }
 
 /// The pane's current live record. Field names are the on-disk contract (`design.md`).
@@ -211,17 +263,39 @@ impl LiveRecord {
     }
 
     /// Sets or removes [`END_REASON_KEY`].
+    /// Sets or removes [`END_REASON_KEY`]; removing it removes the end's terminal too.
     pub fn set_end_reason(&mut self, reason: Option<&str>) {
         match reason {
             Some(r) => self.extra.insert(END_REASON_KEY.into(), Value::from(r)),
-            None => self.extra.remove(END_REASON_KEY),
+            None => {
+                self.extra.remove(END_TERMINAL_KEY);
+                self.extra.remove(END_REASON_KEY)
+            }
         };
     }
 
-    /// True when the record says the user ended the conversation (see [`ended_by_user`]).
+    /// The agent's terminal at the `SessionEnd` that wrote this record, where the hook looked.
+    pub fn end_terminal(&self) -> Option<EndTerminal> {
+        self.extra
+            .get(END_TERMINAL_KEY)
+            .and_then(Value::as_str)
+            .and_then(EndTerminal::parse)
+    }
+
+    /// Sets or removes [`END_TERMINAL_KEY`].
+    pub fn set_end_terminal(&mut self, terminal: Option<EndTerminal>) {
+        match terminal {
+            Some(t) => self
+                .extra
+                .insert(END_TERMINAL_KEY.into(), Value::from(t.as_str())),
+            None => self.extra.remove(END_TERMINAL_KEY),
+        };
+    }
+
+    /// True when the record says the user ended the conversation (see [`ended_by_user_at`]).
     pub fn ended_by_user(&self) -> bool {
         self.end_reason()
-            .is_some_and(|reason| ended_by_user(&self.agent, reason))
+            .is_some_and(|reason| ended_by_user_at(&self.agent, reason, self.end_terminal()))
     }
 
     /// Serializes to one line of compact JSON (no trailing newline).
@@ -358,6 +432,45 @@ pub(crate) mod tests {
         assert_eq!(back.pane_key().unwrap().terminal(), TerminalKind::Zmx);
         // An older release's agterm record carries no zmx identity.
         assert_eq!(sample().zmx(), None);
+    }
+
+    /// Issue 22: the terminal first, the reason table second.
+    #[test]
+    fn a_gone_terminal_is_never_a_users_quit_and_a_present_one_is_where_the_reason_cannot_tell() {
+        use EndTerminal::{Gone, Present};
+        for agent in ["claude", "codex", "gemini", "qwen", "copilot", "opencode"] {
+            assert!(
+                !ended_by_user_at(agent, "prompt_input_exit", Some(Gone)),
+                "{agent}"
+            );
+            assert!(!ended_by_user_at(agent, "other", Some(Gone)), "{agent}");
+        }
+        for agent in ["gemini", "qwen", "copilot", "opencode"] {
+            assert!(ended_by_user_at(agent, "other", Some(Present)), "{agent}");
+            assert!(
+                !ended_by_user_at(agent, "other", None),
+                "{agent}: old records"
+            );
+        }
+        // Claude's SIGTERM (a reboot before the pty closes) reads `other`: its table still decides.
+        assert!(!ended_by_user_at("claude", "other", Some(Present)));
+        assert!(ended_by_user_at(
+            "claude",
+            "prompt_input_exit",
+            Some(Present)
+        ));
+        assert!(ended_by_user_at("codex", "other", Some(Present)));
+        let mut r = sample();
+        r.agent = "qwen".into();
+        r.set_end_reason(Some("other"));
+        r.set_end_terminal(Some(Present));
+        assert!(r.ended_by_user());
+        r.set_end_reason(None);
+        assert_eq!(
+            r.end_terminal(),
+            None,
+            "a later event clears the end and its terminal"
+        );
     }
 
     #[test]

@@ -33,6 +33,9 @@ pub struct TerminalInfo {
     pub supports_pin: bool,
     /// `zmx.list` exists and answered.
     pub supports_live: bool,
+    /// `session.restart` exists (agterm after 0.34: replaces a Live pane's shell with one running a line).
+    #[serde(default)]
+    pub supports_restart: bool,
     /// When the running terminal process started (from the socket peer's pid).
     pub launched_at: Option<DateTime<Utc>>,
 }
@@ -44,6 +47,13 @@ pub struct LiveDaemon {
     /// `observation == "running"`.
     pub running: bool,
     pub clients: Option<u32>,
+    /// The daemon's shell (`zmx.list` `leaderPID`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leader_pid: Option<u32>,
+    /// When the daemon's shell (`leaderPID`) started: after the terminal's launch, the daemon was
+    /// created in this launch (a reboot's replay), so nothing in it ran before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<DateTime<Utc>>,
 }
 
 /// One pane as the terminal shows it now.
@@ -146,6 +156,13 @@ pub enum TerminalError {
     Unsupported(String),
 }
 
+/// What a terminal's restart of a pane did: its shell `old_pid` ended, `new_pid` runs the line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Restarted {
+    pub old_pid: Option<u32>,
+    pub new_pid: Option<u32>,
+}
+
 /// Who created a session restore asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Created {
@@ -173,6 +190,14 @@ pub trait Terminal {
         let _ = (pane, dir, line);
         Err(TerminalError::Unsupported(
             "this terminal cannot create a pane; its own restorer brings panes back".into(),
+        ))
+    }
+    /// Replaces the pane's shell (and whatever runs in it) with a new login shell running `line`,
+    /// keeping the pane's identity (agterm's `session.restart`, Live panes only).
+    fn restart(&mut self, pane: &PaneRef, line: &str) -> Result<Restarted, TerminalError> {
+        let _ = (pane, line);
+        Err(TerminalError::Unsupported(
+            "this terminal cannot restart a pane with a command".into(),
         ))
     }
 }

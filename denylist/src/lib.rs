@@ -12,7 +12,10 @@
 
 mod location;
 
-pub use location::{config_dir, denylist_path, AGTERM_STATE_DIR_ENV, FILE_NAME};
+pub use location::{
+    config_dir, config_dir_on, default_state_dir, denylist_path, AgtermPlatform,
+    AGTERM_STATE_DIR_ENV, FILE_NAME,
+};
 
 /// agterm's own starter file (`ensureStarterRestoreDenylist`, unchanged since v0.3.1), written verbatim
 /// when the file does not exist yet, so that `tmux`, `screen` and `zellij` stay denylisted.

@@ -1,7 +1,11 @@
 //! Where agterm keeps `restore-denylist.conf` (`ConfigPaths.swift`): in the config dir, which is the first
 //! of agterm's `settings.json` `configDirectory` (when non-empty), `$AGTERM_STATE_DIR/config`, and
-//! `~/.config/agterm`. agterm's state dir (where `settings.json` lives) is `$AGTERM_STATE_DIR`, else
-//! `~/Library/Application Support/agterm`. `XDG_CONFIG_HOME` is not used by agterm, so not by us.
+//! `~/.config/agterm` (on Linux too: the ports share `agtermCore`). agterm's state dir (where
+//! `settings.json`, the window files and `agterm.sock` live) is `$AGTERM_STATE_DIR`, else Foundation's
+//! application-support directory + `agterm` ([`default_state_dir`]): `~/Library/Application Support/agterm`
+//! on macOS; on Linux (the GTK ports over swift-corelibs-foundation, read in nickalie/agterm-linux
+//! `PersistenceStore.defaultDirectory` and `agtermctlKit` `socketPath`) `$XDG_DATA_HOME/agterm`, else
+//! `~/.local/share/agterm`. `XDG_CONFIG_HOME` is not used by agterm, so not by us.
 
 use std::path::{Path, PathBuf};
 
@@ -10,9 +14,54 @@ pub const FILE_NAME: &str = "restore-denylist.conf";
 /// Moves agterm's state dir (and with it the default config dir).
 pub const AGTERM_STATE_DIR_ENV: &str = "AGTERM_STATE_DIR";
 
+/// Which agterm build's folders apply: the macOS app's, or the Linux ports'.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgtermPlatform {
+    MacOs,
+    Linux,
+}
+
+impl AgtermPlatform {
+    /// The platform this binary runs on (anything but Linux is taken for macOS, agterm's home).
+    pub const fn current() -> AgtermPlatform {
+        if cfg!(target_os = "linux") {
+            AgtermPlatform::Linux
+        } else {
+            AgtermPlatform::MacOs
+        }
+    }
+}
+
+/// agterm's state dir when `$AGTERM_STATE_DIR` is unset: Foundation's application-support directory +
+/// `agterm`. On Linux that is `$XDG_DATA_HOME` (when absolute) else `~/.local/share`, as
+/// swift-corelibs-foundation resolves it. `None` without the folders it needs (`HOME`).
+pub fn default_state_dir(
+    env: impl Fn(&str) -> Option<String>,
+    platform: AgtermPlatform,
+) -> Option<PathBuf> {
+    let home = env("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+    let base = match platform {
+        AgtermPlatform::MacOs => home?.join("Library/Application Support"),
+        AgtermPlatform::Linux => env("XDG_DATA_HOME")
+            .map(PathBuf::from)
+            .filter(|d| d.is_absolute())
+            .or_else(|| home.map(|h| h.join(".local/share")))?,
+    };
+    Some(base.join("agterm"))
+}
+
 /// agterm's config dir, from an environment lookup and a file reader (for agterm's `settings.json`).
 /// `None` only when neither `$AGTERM_STATE_DIR` nor `$HOME` is set.
 pub fn config_dir(
+    env: impl Fn(&str) -> Option<String>,
+    read_file: impl Fn(&Path) -> Option<String>,
+) -> Option<PathBuf> {
+    config_dir_on(AgtermPlatform::current(), env, read_file)
+}
+
+/// [`config_dir`] for agterm on `platform`.
+pub fn config_dir_on(
+    platform: AgtermPlatform,
     env: impl Fn(&str) -> Option<String>,
     read_file: impl Fn(&Path) -> Option<String>,
 ) -> Option<PathBuf> {
@@ -20,10 +69,9 @@ pub fn config_dir(
     let state_env = env(AGTERM_STATE_DIR_ENV)
         .filter(|s| !s.is_empty())
         .map(PathBuf::from);
-    let state_dir = state_env.clone().or_else(|| {
-        home.as_ref()
-            .map(|h| h.join("Library/Application Support/agterm"))
-    });
+    let state_dir = state_env
+        .clone()
+        .or_else(|| default_state_dir(&env, platform));
     if let Some(configured) = state_dir
         .and_then(|dir| read_file(&dir.join("settings.json")))
         .and_then(|text| configured_directory(&text))
@@ -85,11 +133,38 @@ mod tests {
 
     #[test]
     fn settings_are_read_from_application_support_without_state_env() {
-        let dir = config_dir(env_of(&[("HOME", "/h")]), |p| {
+        let dir = config_dir_on(AgtermPlatform::MacOs, env_of(&[("HOME", "/h")]), |p| {
             (p == Path::new("/h/Library/Application Support/agterm/settings.json"))
                 .then(|| r#"{"configDirectory":"/etc/agt"}"#.into())
         });
         assert_eq!(dir, Some(PathBuf::from("/etc/agt")));
+    }
+
+    /// The Linux ports read `settings.json` from `$XDG_DATA_HOME/agterm` (else `~/.local/share/agterm`)
+    /// and keep the config dir at `~/.config/agterm`.
+    #[test]
+    fn linux_ports_keep_their_state_under_xdg_data_home() {
+        let linux =
+            |pairs: &[(&str, &str)]| default_state_dir(env_of(pairs), AgtermPlatform::Linux);
+        assert_eq!(
+            linux(&[("HOME", "/h")]),
+            Some(PathBuf::from("/h/.local/share/agterm"))
+        );
+        assert_eq!(
+            linux(&[("HOME", "/h"), ("XDG_DATA_HOME", "/x/data")]),
+            Some(PathBuf::from("/x/data/agterm"))
+        );
+        assert_eq!(
+            linux(&[("HOME", "/h"), ("XDG_DATA_HOME", "relative")]),
+            Some(PathBuf::from("/h/.local/share/agterm"))
+        );
+        let dir = config_dir_on(AgtermPlatform::Linux, env_of(&[("HOME", "/h")]), |p| {
+            (p == Path::new("/h/.local/share/agterm/settings.json"))
+                .then(|| r#"{"configDirectory":"/etc/agt"}"#.into())
+        });
+        assert_eq!(dir, Some(PathBuf::from("/etc/agt")));
+        let plain = config_dir_on(AgtermPlatform::Linux, env_of(&[("HOME", "/h")]), |_| None);
+        assert_eq!(plain, Some(PathBuf::from("/h/.config/agterm")));
     }
 
     #[test]

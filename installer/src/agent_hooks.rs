@@ -36,9 +36,10 @@ pub struct HookFile {
     /// The variable that moves the config folder, and where the folder is below it (`GEMINI_CLI_HOME`
     /// stands for HOME; `QWEN_HOME` and `COPILOT_HOME` are the folder itself).
     pub home_env: Option<(&'static str, &'static str)>,
-    /// The events we wire, in the agent's own names, mapped onto our four moments in this order:
-    /// session start, prompt, tool call, turn end.
-    pub events: [&'static str; 4],
+    /// The events we wire, in the agent's own names: session start, prompt, tool call, turn end, and —
+    /// where the agent has one and we read it — the session's end (Qwen, Copilot: issue 22, the end's
+    /// terminal tells a quit from a dying pane).
+    pub events: &'static [&'static str],
     pub nesting: Nesting,
     /// The handler key holding the command (`command`, or Copilot's `bash`).
     pub command_key: &'static str,
@@ -61,7 +62,7 @@ pub const GEMINI: HookFile = HookFile {
     file_name: "settings.json",
     config_dir: ".gemini",
     home_env: Some(("GEMINI_CLI_HOME", ".gemini")),
-    events: ["SessionStart", "BeforeAgent", "BeforeTool", "AfterAgent"],
+    events: &["SessionStart", "BeforeAgent", "BeforeTool", "AfterAgent"],
     nesting: Nesting::Grouped,
     command_key: "command",
     extra: &[("name", "\"agterm-backup\""), ("timeout", "10000")],
@@ -76,7 +77,13 @@ pub const QWEN: HookFile = HookFile {
     file_name: "settings.json",
     config_dir: ".qwen",
     home_env: Some(("QWEN_HOME", "")),
-    events: ["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"],
+    events: &[
+        "SessionStart",
+        "UserPromptSubmit",
+        "PreToolUse",
+        "Stop",
+        "SessionEnd",
+    ],
     nesting: Nesting::Grouped,
     command_key: "command",
     extra: &[("name", "\"agterm-backup\""), ("timeout", "10000")],
@@ -92,7 +99,13 @@ pub const COPILOT: HookFile = HookFile {
     file_name: "hooks/agterm-backup.json",
     config_dir: ".copilot",
     home_env: Some(("COPILOT_HOME", "")),
-    events: ["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"],
+    events: &[
+        "SessionStart",
+        "UserPromptSubmit",
+        "PreToolUse",
+        "Stop",
+        "SessionEnd",
+    ],
     nesting: Nesting::Flat,
     command_key: "bash",
     extra: &[("timeoutSec", "10")],
@@ -176,7 +189,7 @@ fn hooks_object(
             "\"hooks\" is not an object",
         ));
     };
-    for event in row.events {
+    for &event in row.events {
         if let Some(ev) = only_one(text, &hooks, event)?.and_then(|p| p.value()) {
             if ev.as_array().is_none() {
                 let reason = format!("\"hooks\".\"{event}\" is not an array");
@@ -204,7 +217,7 @@ fn handlers_of(
 
 fn find_ours(row: &HookFile, hooks: &CstObject) -> Vec<Found> {
     let mut found = Vec::new();
-    for event in row.events {
+    for &event in row.events {
         let Some(entries) = hooks.get(event).and_then(|p| p.array_value()) else {
             continue;
         };
@@ -278,7 +291,7 @@ pub fn apply(row: &HookFile, original: Option<&str>, command: &str) -> Result<St
         }
     }
     let encoded = serde_json::to_string(command).expect("a string encodes");
-    for event in row.events {
+    for &event in row.events {
         match existing.iter().find(|f| f.event == event) {
             Some(found) if found.command.decoded_value().ok().as_deref() == Some(command) => {}
             Some(found) => found.command.set_raw_value(encoded.clone()),
@@ -310,7 +323,7 @@ pub fn remove(row: &HookFile, current: &str) -> Result<String, Refusal> {
         return Ok(current.to_string());
     }
     let mut emptied_an_event = false;
-    for event in row.events {
+    for &event in row.events {
         let Some(entries) = hooks.get(event).and_then(|p| p.array_value()) else {
             continue;
         };

@@ -168,7 +168,12 @@ impl Run<'_> {
         }
         if !args.yes {
             let to_create = rows.iter().filter(|r| r.creates()).count();
-            confirm(&what_to_do(to_type - to_create, to_create))?;
+            let to_restart = rows.iter().filter(|r| r.restarts()).count();
+            confirm(&what_to_do(
+                to_type - to_create - to_restart,
+                to_create,
+                to_restart,
+            ))?;
         }
         let mut progress = ConsoleProgress::new(args.json);
         let outcomes = type_plan(&mut *term, rows, self.state, &opts, &mut progress);
@@ -213,14 +218,21 @@ pub fn use_color() -> bool {
 
 /// What a restore is about to do, for its question: `type 2 resume line(s) into the panes above`, `create
 /// 1 session(s) running its resume line`, or both.
-fn what_to_do(typed: usize, created: usize) -> String {
-    let typing = format!("type {typed} resume line(s) into the panes above");
-    let creating = format!("create {created} session(s), each running its resume line");
-    match (typed, created) {
-        (_, 0) => typing,
-        (0, _) => creating,
-        _ => format!("{typing} and {creating}"),
-    }
+fn what_to_do(typed: usize, created: usize, restarted: usize) -> String {
+    let parts = [
+        (typed, format!("type {typed} resume line(s) into the panes above")),
+        (created, format!("create {created} session(s), each running its resume line")),
+        (
+            restarted,
+            format!("restart {restarted} pane(s) whose replayed agent is a new conversation, each running its resume line"),
+        ),
+    ];
+    let said: Vec<String> = parts
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(_, s)| s)
+        .collect();
+    said.join(" and ")
 }
 
 /// Asks once on the terminal; refuses (exit 2) when stdin is not one.
@@ -307,16 +319,20 @@ mod tests {
     #[test]
     fn the_question_names_what_is_typed_and_what_is_created() {
         assert_eq!(
-            what_to_do(2, 0),
+            what_to_do(2, 0, 0),
             "type 2 resume line(s) into the panes above"
         );
         assert_eq!(
-            what_to_do(0, 1),
+            what_to_do(0, 1, 0),
             "create 1 session(s), each running its resume line"
         );
         assert_eq!(
-            what_to_do(1, 3),
+            what_to_do(1, 3, 0),
             "type 1 resume line(s) into the panes above and create 3 session(s), each running its resume line"
+        );
+        assert_eq!(
+            what_to_do(0, 0, 2),
+            "restart 2 pane(s) whose replayed agent is a new conversation, each running its resume line"
         );
     }
 }

@@ -157,6 +157,8 @@ fn decide(env: &Env, socket: Option<PathBuf>, deadline: Instant) -> Option<Resum
         Action::Skip { reason } => return log(&state, &format!("{}: {}", row.key, reason.code())),
         // A session to create is restore's (zmx): this shell runs in a session that exists.
         Action::Create { .. } => return log(&state, &format!("{}: create", row.key)),
+        // A pane to restart holds a replayed agent, not this shell: restore's job.
+        Action::Restart { .. } => return log(&state, &format!("{}: restart", row.key)),
     };
     Some(Resume {
         state,

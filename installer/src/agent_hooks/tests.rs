@@ -55,7 +55,7 @@ fn an_absent_file_gets_one_handler_per_event_in_the_agents_shape() {
     for row in HOOK_FILES {
         let out = apply(row, None, &cmd(row.agent)).unwrap();
         let v = json(&out);
-        for event in row.events {
+        for &event in row.events {
             let ours = handlers(row, &v, event);
             assert_eq!(ours.len(), 1, "{}: {out}", row.agent);
             assert_eq!(ours[0][row.command_key], cmd(row.agent).as_str());
@@ -98,7 +98,7 @@ fn real_world_files_keep_every_byte_and_remove_gives_them_back() {
             rest = &rest[at + ch.len_utf8()..];
         }
         let v = json(&out);
-        for event in row.events {
+        for &event in row.events {
             let ours: Vec<_> = handlers(row, &v, event)
                 .into_iter()
                 .filter(|h| h[row.command_key] == c.as_str())

@@ -9,6 +9,7 @@
 pub mod agent_cwd;
 pub mod codex_daemon;
 pub mod decide;
+pub mod end_terminal;
 pub mod lock;
 pub mod pane_env;
 pub mod payload;

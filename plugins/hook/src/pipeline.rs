@@ -237,15 +237,25 @@ pub fn decide_write(event: &Event, pane: &HookPane) -> Option<Write> {
         }
     };
     let previous = state.read_record(&key);
+    let agent_pid = located.agent.as_ref().map_or(parent, |a| a.pid);
     let facts = process_facts(event, &*src, located, previous.as_ref());
     match decide(&input(event, pane, &facts, previous.as_ref())) {
-        Decision::Write { record, journal } => Some(Write {
-            key,
-            record: *record,
+        Decision::Write {
+            mut record,
             journal,
-            previous,
-            _lock: lock,
-        }),
+        } => {
+            // SessionEnd only: whether the agent still has the pane's terminal says who ended it.
+            if record.end_reason().is_some() {
+                record.set_end_terminal(crate::end_terminal::probe(agent_pid));
+            }
+            Some(Write {
+                key,
+                record: *record,
+                journal,
+                previous,
+                _lock: lock,
+            })
+        }
         Decision::Fresh => None,
         Decision::Skip(skip) => {
             if skip.worth_logging() {

@@ -144,9 +144,12 @@ pub fn type_plan(
             continue;
         }
         let label = pane_label(row);
-        let done = match row.creates() {
-            true => create_one(term, row, state),
-            false => type_one(term, row, state).map(|before| (before, "typed")),
+        let done = if row.creates() {
+            create_one(term, row, state)
+        } else if row.restarts() {
+            restart_one(term, row, state)
+        } else {
+            type_one(term, row, state).map(|before| (before, "typed"))
         };
         match done {
             Ok((before, verb)) => {
@@ -316,6 +319,9 @@ use watch::watch_dialogs;
 #[path = "create.rs"]
 mod create;
 use create::create_one;
+#[path = "restart.rs"]
+mod restart;
+use restart::restart_one;
 
 #[cfg(test)]
 #[path = "execute_tests.rs"]

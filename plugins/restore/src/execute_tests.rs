@@ -37,6 +37,7 @@ fn setup() -> (Vec<PlanRow>, MockTerminal) {
         now: None,
         transcripts: &t,
         launch: None,
+        restart: false,
     });
     (rows, MockTerminal::new(TerminalInfo::default(), panes))
 }

@@ -55,6 +55,7 @@ pub fn plan_offline(
         now: Some(Utc::now()),
         transcripts: &transcripts,
         launch: None,
+        restart: false,
     })
 }
 
@@ -182,6 +183,7 @@ pub fn gather_for(
             now: Some(Utc::now()),
             transcripts: &transcripts,
             launch: Some(&launch),
+            restart: info.supports_restart,
         };
         let mut rows = plan(&input);
         let waiting = rows.iter().any(|r| {

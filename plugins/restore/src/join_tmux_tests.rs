@@ -125,10 +125,12 @@ fn the_plan_types_a_confirmed_tmux_pane_and_skips_a_shifted_one_before_the_serve
         now: Some(server_start),
         transcripts: &transcripts,
         launch: None,
+        restart: false,
     });
     let code = |i: usize| match &rows[i].action {
         Action::Type { line, .. } => format!("type {line}"),
         Action::Create { line, .. } => format!("create {line}"),
+        Action::Restart { line, .. } => format!("restart {line}"),
         Action::Skip { reason } => reason.code().to_string(),
     };
     assert!(

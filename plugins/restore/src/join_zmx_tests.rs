@@ -74,6 +74,7 @@ fn plan_at(captured: &[CapturedPane], panes: &[PaneView], boot: Option<&str>) ->
         now: Some(ts("2026-12-01T09:00:00Z")),
         transcripts: &t,
         launch: None,
+        restart: false,
     })
 }
 
@@ -81,6 +82,7 @@ fn code(row: &PlanRow) -> String {
     match &row.action {
         Action::Type { line, .. } => format!("type {line}"),
         Action::Create { line, .. } => format!("create {line}"),
+        Action::Restart { line, .. } => format!("restart {line}"),
         Action::Skip { reason } => reason.code().to_string(),
     }
 }
@@ -179,6 +181,7 @@ fn created_rows_still_pass_the_conversation_rows() {
         now: None,
         transcripts: &Transcripts::default(),
         launch: None,
+        restart: false,
     });
     assert_eq!(code(&none[0]), "transcript-gone");
     // A session of the same name in another socket directory is another session.
@@ -291,6 +294,7 @@ fn gone_api_in_launch(resumed: crate::once::Resumed) -> (Vec<PlanRow>, LiveRecor
         now: Some(ts("2026-12-01T09:00:00Z")),
         transcripts: &t,
         launch: Some(&launch),
+        restart: false,
     });
     (rows, rec)
 }

@@ -15,6 +15,8 @@
 //! | 5  | another joined pane held the same (agent, conversation) later (in this launch too) | skip `duplicate`                    |
 //! | 6  | the pane lives on another machine (agterm remote session)                          | skip `remote`                       |
 //! | 7  | the agent in the foreground runs a conversation started in this launch             | skip `new-conversation`             |
+//! | 7b | …and agterm replayed it (Live, the pane's daemon created in this launch, nobody    | `restart <resume line>`             |
+//! |    | typed into it; rows 9b, 13 and 14 first) and has `session.restart`                 |                                     |
 //! | 8  | the pane's foreground is the agent (a Live daemon kept it, a pin fired, …)         | skip `already-running`              |
 //! | 9  | anything else in the foreground (vim, a build, …)                                  | skip `busy`                         |
 //! | 9b | the conversation or the pane got its resume in this launch (a marker; shell start: | skip `resumed`                      |
@@ -70,8 +72,13 @@
 //! of the conversation in this launch, and under any Re-run pin (agterm types it; the line would land in
 //! the agent).
 //!
-//! Row 7 is what keeps a replayed bare agent from winning (Live after a reboot without the denylist): the
-//! pane is busy with a *new* conversation, so nothing is typed and the row says how to get the old one back.
+//! Row 7 is what keeps a replayed bare agent from winning (Live after a reboot without the denylist: the
+//! npm agents run as `node <script>`, which the denylist cannot name): the pane is busy with a *new*
+//! conversation, so nothing is typed. Row 7b replaces it: when agterm created the pane's daemon in this
+//! launch (its shell is younger than agterm — proof, where a missing record would only be the absence of
+//! news), no record of the pane since the launch shows a prompt, and agterm has `session.restart`, the
+//! pane's shell is replaced by one running the resume line. A pane someone typed into, a remote one, one
+//! not Live, or an agterm without the command keeps row 7, whose text says what to do.
 
 use crate::once::{Claim, ThisLaunch, Trigger};
 pub use crate::skip::SkipReason;
@@ -92,6 +99,7 @@ pub use join::record_at;
 
 #[path = "plan_foreground.rs"]
 mod foreground;
+pub use crate::skip::NewHint;
 pub use foreground::foreground_agent_args;
 use foreground::foreground_reason;
 
@@ -124,6 +132,8 @@ pub struct PlanInput<'a> {
     /// Who asks and what this launch brought back already; `None`: `restore` without markers (the launch
     /// time unknown, or a caller from before the markers).
     pub launch: Option<&'a ThisLaunch>,
+    /// The terminal has `session.restart` (agterm, probed): row 7b may replace a replayed agent.
+    pub restart: bool,
 }
 
 /// How long after agterm's launch a realized pane's pin may still be on its way in: agterm typed it
@@ -159,6 +169,12 @@ pub enum Action {
         line: String,
         resume: ResumeLine,
     },
+    /// Replace the pane's shell, and the replayed agent in it, with a login shell running `line`
+    /// (agterm's `session.restart`, row 7b).
+    Restart {
+        line: String,
+        resume: ResumeLine,
+    },
 }
 
 /// One row of the plan.
@@ -189,7 +205,9 @@ pub struct PlanRow {
 impl PlanRow {
     pub fn line(&self) -> Option<&str> {
         match &self.action {
-            Action::Type { line, .. } | Action::Create { line, .. } => Some(line),
+            Action::Type { line, .. }
+            | Action::Create { line, .. }
+            | Action::Restart { line, .. } => Some(line),
             Action::Skip { .. } => None,
         }
     }
@@ -197,6 +215,11 @@ impl PlanRow {
     /// The row creates its pane (a zmx session) rather than typing into one.
     pub fn creates(&self) -> bool {
         matches!(self.action, Action::Create { .. })
+    }
+
+    /// The row restarts its pane running the line (agterm's `session.restart`).
+    pub fn restarts(&self) -> bool {
+        matches!(self.action, Action::Restart { .. })
     }
 }
 
@@ -329,10 +352,12 @@ fn plan_one(
     if pane.remote {
         return row.skip(SkipReason::Remote);
     }
-    // 7–9. Only an idle shell is typed into.
+    // 7–9. Only an idle shell is typed into; 7b: a replayed agent is replaced.
     if let Some(fg) = pane.foreground.as_ref().filter(|fg| !fg.is_empty()) {
-        let reason = foreground_reason(input, spec, rec, c, from_journal, pane, fg);
-        return row.skip(reason);
+        return match foreground_reason(input, spec, rec, c, from_journal, pane, fg) {
+            Err(reason) => row.skip(reason),
+            Ok(()) => restart_row(input, row, spec, rec, &c.key),
+        };
     }
     // 9b. Once per launch.
     if let Some(reason) = input
@@ -359,6 +384,34 @@ fn plan_one(
             row.claim = claim_for(input, rec, &c.key);
             row
         }
+        Err(reason) => row.skip(reason),
+    }
+}
+
+/// Row 7b after rows 9b, 13 and 14: the replayed agent's pane restarts running the resume line, which
+/// always carries its `cd` (the new shell starts wherever agterm puts it).
+fn restart_row(
+    input: &PlanInput<'_>,
+    row: PlanRow,
+    spec: &agterm_backup_core::agent::AgentSpec,
+    rec: &LiveRecord,
+    key: &PaneKey,
+) -> PlanRow {
+    if let Some(reason) = input
+        .launch
+        .and_then(|l| l.resumed_reason(input.captured, cutoff(input), key, rec))
+    {
+        return row.skip(reason);
+    }
+    match resume_line(input, spec, rec, None) {
+        Ok(resume) => PlanRow {
+            action: Action::Restart {
+                line: resume.line.clone(),
+                resume,
+            },
+            claim: claim_for(input, rec, key),
+            ..row
+        },
         Err(reason) => row.skip(reason),
     }
 }
@@ -438,3 +491,7 @@ mod row_tests;
 #[cfg(test)]
 #[path = "plan_once_tests.rs"]
 mod once_tests;
+
+#[cfg(test)]
+#[path = "plan_restart_tests.rs"]
+mod restart_tests;

@@ -39,6 +39,7 @@ fn rows(
         now: Some(crate::fixtures::ts(now)),
         transcripts: &t,
         launch,
+        restart: false,
     })
 }
 
@@ -47,6 +48,7 @@ fn code(row: &PlanRow) -> &'static str {
         Action::Skip { reason } => reason.code(),
         Action::Type { .. } => "type",
         Action::Create { .. } => "create",
+        Action::Restart { .. } => "restart",
     }
 }
 

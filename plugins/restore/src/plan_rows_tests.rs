@@ -34,6 +34,7 @@ fn run_mode(
         now: None,
         transcripts: &all_transcripts(captured),
         launch: None,
+        restart: false,
     })
 }
 
@@ -42,6 +43,7 @@ fn code(row: &PlanRow) -> &'static str {
         Action::Skip { reason } => reason.code(),
         Action::Type { .. } => "type",
         Action::Create { .. } => "create",
+        Action::Restart { .. } => "restart",
     }
 }
 
@@ -248,6 +250,7 @@ fn as_of_gives_each_pane_what_it_held_then() {
         now: None,
         transcripts: &all_transcripts(&captured),
         launch: None,
+        restart: false,
     });
     assert_eq!((code(&rows[0]), code(&rows[1])), ("type", "type"));
     assert_eq!(rows[0].session_id.as_deref(), Some(ID_A));
@@ -440,6 +443,7 @@ fn a_realized_pane_whose_pin_had_its_chance_is_planned_like_any_other() {
                 now: now.map(ts),
                 transcripts: &all_transcripts(&c),
                 launch: None,
+                restart: false,
             })[0],
         )
     };

@@ -28,6 +28,7 @@ fn run(
         now: None,
         transcripts: t,
         launch: None,
+        restart: false,
     })
 }
 
@@ -36,6 +37,7 @@ fn reason(row: &PlanRow) -> &'static str {
         Action::Skip { reason } => reason.code(),
         Action::Type { .. } => "type",
         Action::Create { .. } => "create",
+        Action::Restart { .. } => "restart",
     }
 }
 
@@ -267,6 +269,7 @@ fn as_of_moves_the_cutoff_by_hand() {
         now: None,
         transcripts: &t,
         launch: None,
+        restart: false,
     };
     assert_eq!(plan(&input(None))[0].session_id.as_deref(), Some(ID_B));
     let rows = plan(&input(Some("2026-11-30T12:00:00Z")));
@@ -307,6 +310,8 @@ fn live_modes() {
         daemon: "agterm-x".into(),
         running: true,
         clients: Some(1),
+        leader_pid: None,
+        started_at: None,
     });
     let input = |panes: &[PaneView]| -> Vec<PlanRow> {
         plan(&PlanInput {
@@ -318,6 +323,7 @@ fn live_modes() {
             now: None,
             transcripts: &t,
             launch: None,
+            restart: false,
         })
     };
     // Clean quit and relaunch: the daemon kept the agent; nothing is typed.

@@ -80,9 +80,12 @@ pub fn footer(ctx: &PlanContext, rows: &[PlanRow]) -> String {
     if ctx.dry_run {
         for r in rows {
             if let Some(line) = r.line() {
-                let verb = match r.creates() {
-                    true => "would create the session",
-                    false => "would type into",
+                let verb = if r.creates() {
+                    "would create the session"
+                } else if r.restarts() {
+                    "would restart"
+                } else {
+                    "would type into"
                 };
                 let text = format!("{verb} {}: {line}", pane_label(r));
                 out.push_str(&agterm_backup_core::printable::printable(&text));
@@ -108,6 +111,7 @@ pub fn to_json(ctx: &PlanContext, rows: &[PlanRow], outcomes: &[Option<String>])
             let (action, line, reason, why) = match &r.action {
                 Action::Type { line, .. } => ("type", Some(line.clone()), None, None),
                 Action::Create { line, .. } => ("create", Some(line.clone()), None, None),
+                Action::Restart { line, .. } => ("restart", Some(line.clone()), None, None),
                 Action::Skip { reason } => {
                     ("skip", None, Some(reason.code()), Some(reason.describe()))
                 }
@@ -195,6 +199,10 @@ pub fn table(rows: &[PlanRow], color: bool, home: Option<&str>) -> String {
                 }
                 Action::Create { .. } => format!(
                     "create{}: the session, running the resume line",
+                    if r.from_journal { " [journal]" } else { "" }
+                ),
+                Action::Restart { .. } => format!(
+                    "restart{}: the replayed agent (a new conversation) gives way to the resume line",
                     if r.from_journal { " [journal]" } else { "" }
                 ),
                 Action::Skip { reason } => format!(
@@ -300,6 +308,7 @@ mod tests {
             now: None,
             transcripts: &t,
             launch: None,
+            restart: false,
         })
     }
 

@@ -4,6 +4,17 @@
 use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::resume::ResumeError;
 
+/// Why a new conversation in the pane stays (row 7), and so what the person can do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NewHint {
+    /// Someone typed into it: it is theirs now.
+    Prompted,
+    /// agterm replayed it, but has no `session.restart` to replace it.
+    NoRestart,
+    /// Not known to be agterm's replay (started by hand, or agterm is not Live).
+    QuitIt,
+}
+
 /// Why nothing is typed into a pane.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SkipReason {
@@ -44,8 +55,10 @@ pub enum SkipReason {
     AlreadyRunning {
         live: bool,
     },
+    /// A new conversation of the record's agent, started in this launch, holds the pane.
     NewConversation {
         agent: String,
+        hint: NewHint,
     },
     Busy {
         foreground: Vec<String>,
@@ -148,8 +161,16 @@ impl SkipReason {
                 "already running (its Live daemon kept the agent alive)".into()
             }
             SkipReason::AlreadyRunning { live: false } => "already running".into(),
-            SkipReason::NewConversation { agent } => format!(
+            SkipReason::NewConversation { agent, hint: NewHint::QuitIt } => format!(
                 "busy: a new {agent} conversation started in this launch holds the pane; quit it, then run restore again"
+            ),
+            SkipReason::NewConversation { agent, hint: NewHint::Prompted } => format!(
+                "busy: someone typed into the new {agent} conversation this pane runs since the launch; left alone \
+                 (quit it, then run restore again, to get the pane's own conversation back)"
+            ),
+            SkipReason::NewConversation { agent, hint: NewHint::NoRestart } => format!(
+                "busy: agterm replayed a bare {agent} (a new conversation) here, and this agterm has no \
+                 `session restart` to replace it; update agterm, or quit {agent}, then run restore again"
             ),
             SkipReason::Busy { foreground } => {
                 format!("busy: `{}` is in the foreground", foreground.join(" "))

@@ -33,6 +33,9 @@ pub struct AgtermState {
     pub running: bool,
     pub version: Option<String>,
     pub mode: Option<RestoreMode>,
+    /// agterm has `session.restart` (replaces a replayed agent in a Live pane).
+    #[serde(default)]
+    pub restart: bool,
     pub error: Option<String>,
 }
 
@@ -46,6 +49,8 @@ pub struct TerminalState {
     pub running: bool,
     pub version: Option<String>,
     pub mode: Option<RestoreMode>,
+    /// agterm has `session.restart` (replaces a replayed agent in a Live pane).
+    pub restart: bool,
     pub launched_at: Option<String>,
     pub error: Option<String>,
 }
@@ -133,12 +138,14 @@ pub fn build_all(
                 running: false,
                 version: None,
                 mode: None,
+                restart: false,
                 error: Some("not asked".into()),
             },
             |(_, t)| AgtermState {
                 running: t.running,
                 version: t.version.clone(),
                 mode: t.mode,
+                restart: t.restart,
                 error: t.error.clone(),
             },
         );
@@ -169,6 +176,7 @@ fn terminal_state(s: &Section<'_>) -> TerminalState {
         running: info.is_some(),
         version: info.and_then(|i| i.version.clone()),
         mode: info.and_then(|i| i.restore_mode),
+        restart: info.is_some_and(|i| i.supports_restart),
         launched_at: info.and_then(|i| i.launched_at).map(stamp),
         error,
     }
@@ -304,6 +312,9 @@ fn describe(r: &PlanRow) -> String {
     match &r.action {
         Action::Type { .. } => format!("would type the resume line{j}"),
         Action::Create { .. } => format!("would recreate the session running the resume line{j}"),
+        Action::Restart { .. } => format!(
+            "restore would restart the pane (agterm's session restart) running the resume line{j}: agterm replayed a bare agent, a new conversation"
+        ),
         Action::Skip { reason } => format!("{}{j}", reason.describe()),
     }
 }
@@ -356,6 +367,26 @@ fn warnings(
 
 mod render_text;
 pub use render_text::render;
+
+/// What brings each pane's conversation back after a restart in agterm's `mode` (pins fire only in
+/// Re-run; in Fresh and Live agterm stores them for a later Re-run launch).
+pub fn what_brings_back(mode: Option<RestoreMode>, restart: bool) -> &'static str {
+    match (mode, restart) {
+        (Some(RestoreMode::Rerun), _) => {
+            "agterm types each pane's pin itself at its launch; the shell line or `restore` brings back the panes without one"
+        }
+        (Some(RestoreMode::None), _) => {
+            "pins are only stored (they fire in Re-run); each pane's shell line or `restore` brings its conversation back"
+        }
+        (Some(RestoreMode::Live), true) => {
+            "pins are only stored; Live daemons keep agents across agterm's quit; after a reboot the shell line or `restore` types into denylisted panes, and `restore` restarts a replayed bare agent (session restart) into its pane's conversation"
+        }
+        (Some(RestoreMode::Live), false) => {
+            "pins are only stored; Live daemons keep agents across agterm's quit; after a reboot the shell line or `restore` types into denylisted panes, and a replayed bare agent must be quit by hand before `restore` (this agterm has no session restart)"
+        }
+        (None, _) => "the pin fires only if agterm's \"restore running commands\" is on; otherwise the shell line or `restore`",
+    }
+}
 
 #[cfg(test)]
 #[path = "status_tests.rs"]

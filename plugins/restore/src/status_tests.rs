@@ -42,6 +42,7 @@ fn rows_for_captured_and_agent_panes_with_warnings() {
         now: None,
         transcripts: &t,
         launch: None,
+        restart: false,
     });
     let info = TerminalInfo {
         version: Some("0.34.0".into()),
@@ -135,6 +136,7 @@ fn agents_captured_in_this_launch_are_captured() {
         now: None,
         transcripts: &Transcripts::default(),
         launch: None,
+        restart: false,
     });
     assert!(
         rows[0].session_id.is_none(),

@@ -4,7 +4,9 @@
 //! - `restore.mode` answers from 0.26 on and gives the mode this process actually runs;
 //! - `session.restore` with mode `probe` answers `invalid restore mode: …` from 0.16 on (the mode is
 //!   checked before anything else, so nothing changes) and `invalid request: …` before;
-//! - `zmx.list` answers from 0.26 on, or says `zmx is unavailable in this instance`.
+//! - `zmx.list` answers from 0.26 on, or says `zmx is unavailable in this instance`;
+//! - `session.restart` for the nil session answers `no such session: …` (any refusal but
+//!   `invalid request`) on builds that have it (after 0.34), `invalid request: …` before.
 //!
 //! The result is cached in memory for one agterm launch (pid + start time of the socket's peer). The hook,
 //! the only caller that runs often, needs no probe at all — the answer to its `session.restore set` says
@@ -23,6 +25,8 @@ pub struct Features {
     pub restore: Option<RestoreStatus>,
     pub supports_pin: bool,
     pub supports_live: bool,
+    /// `session.restart` exists (probed only where Live runs: it restarts Live panes only).
+    pub supports_restart: bool,
     pub launch: Option<Launch>,
 }
 
@@ -37,6 +41,7 @@ impl Features {
                 .and_then(parse_mode),
             supports_pin: self.supports_pin,
             supports_live: self.supports_live,
+            supports_restart: self.supports_restart,
             launched_at: self.launch.map(|l| l.started_at),
         }
     }
@@ -88,6 +93,18 @@ pub fn live_support_from_zmx(answer: Result<Reply, AgtermError>) -> Result<bool,
     }
 }
 
+/// Reads the `session.restart` probe (the nil session): any refusal but an unknown request means the
+/// command exists; an answer that restarted something cannot happen for the nil session, and is not
+/// trusted either way.
+pub fn restart_support_from_probe(answer: Result<Reply, AgtermError>) -> Result<bool, AgtermError> {
+    match answer {
+        Err(e) if e.is_unknown_request() => Ok(false),
+        Err(AgtermError::Refused(_)) => Ok(true),
+        Err(e) => Err(e),
+        Ok(_) => Ok(false),
+    }
+}
+
 /// Asks `version`, then the rest unless `cached` is for the same launch.
 pub fn probe(client: &Client, cached: Option<&Features>) -> Result<Features, AgtermError> {
     let version = optional(client.call(&Request::version()))?;
@@ -112,11 +129,14 @@ pub fn probe(client: &Client, cached: Option<&Features>) -> Result<Features, Agt
     } else {
         false
     };
+    let supports_restart =
+        supports_live && restart_support_from_probe(client.call(&Request::restart_probe()))?;
     Ok(Features {
         version: version_text,
         restore,
         supports_pin,
         supports_live,
+        supports_restart,
         launch,
     })
 }
@@ -148,6 +168,8 @@ mod tests {
         assert!(optional(refused("no such session: 6B")).is_err());
         assert!(!live_support_from_zmx(refused("zmx is unavailable in this instance")).unwrap());
         assert!(live_support_from_zmx(Ok(Reply::default())).unwrap());
+        assert!(!restart_support_from_probe(refused("invalid request: unknown cmd")).unwrap());
+        assert!(restart_support_from_probe(refused("no such session: 00000000")).unwrap());
     }
 
     #[test]

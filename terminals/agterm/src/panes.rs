@@ -118,6 +118,8 @@ fn view(
                 daemon: r.daemon.clone()?,
                 running: r.observation.as_deref() == Some("running"),
                 clients: r.clients,
+                leader_pid: r.leader_pid,
+                started_at: None,
             })
         }),
         tmux: None,

@@ -63,6 +63,21 @@ pub struct ControlResult {
     pub restore: Option<RestoreStatus>,
     #[serde(default, deserialize_with = "lenient")]
     pub zmx: Option<ZmxInventory>,
+    /// `session.restart`'s receipt (after 0.34).
+    #[serde(default, deserialize_with = "lenient")]
+    pub restart: Option<RestartReceipt>,
+}
+
+/// `result.restart` of `session.restart`: `{paneID, oldPid, newPid}`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RestartReceipt {
+    #[serde(default, rename = "paneID", deserialize_with = "lenient")]
+    pub pane_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub old_pid: Option<u32>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub new_pid: Option<u32>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]

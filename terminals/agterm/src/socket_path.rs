@@ -1,11 +1,14 @@
 //! Where agterm's control socket is: `--socket` → `$AGTERM_SOCKET` (inside a pane) →
-//! `$AGTERM_STATE_DIR/agterm.sock` → the platform's default ([`default_socket_path`]: on macOS
-//! `~/Library/Application Support/agterm/agterm.sock`).
+//! `$AGTERM_STATE_DIR/agterm.sock` → `<agterm's default state dir>/agterm.sock`: macOS
+//! `~/Library/Application Support/agterm`, the Linux ports `$XDG_DATA_HOME/agterm` or
+//! `~/.local/share/agterm` ([`agterm_backup_denylist::default_state_dir`], one rule for the socket and
+//! the denylist's `settings.json`).
 //!
 //! `agtermctl` itself ignores `$AGTERM_SOCKET`; we read it first because inside a pane it is the path the
 //! pane's own agterm bound (or `<path>.unavailable` on an instance that could not own the socket, which
 //! then fails to connect instead of reaching another agterm).
 
+use agterm_backup_denylist::{default_state_dir, AgtermPlatform};
 use std::path::{Path, PathBuf};
 
 /// The socket's file name inside agterm's state directory.
@@ -27,28 +30,16 @@ pub fn resolve_socket_path(
     if let Some(dir) = var("AGTERM_STATE_DIR") {
         return Some(Path::new(&dir).join(SOCKET_FILE));
     }
-    default_socket_path(&env)
+    default_socket_path(var, AgtermPlatform::current())
 }
 
-/// The platform's default socket path, the one place that knows it: on macOS agterm's Application
-/// Support folder (`~/Library/Application Support/agterm/agterm.sock`, agterm's `defaultSocketPath()`);
-/// elsewhere (the Linux ports) the XDG state directory, `$XDG_STATE_HOME/agterm/agterm.sock`, else
-/// `~/.local/state/agterm/agterm.sock`. `None` without a `HOME`.
-pub fn default_socket_path(env: &impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
-    let var = |k: &str| env(k).filter(|v| !v.is_empty());
-    if cfg!(target_os = "macos") {
-        let home = var("HOME")?;
-        return Some(Path::new(&home).join(MACOS_DIR).join(SOCKET_FILE));
-    }
-    let state = match var("XDG_STATE_HOME").filter(|d| d.starts_with('/')) {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(&var("HOME")?).join(".local/state"),
-    };
-    Some(state.join("agterm").join(SOCKET_FILE))
+/// The socket agterm on `platform` binds when `$AGTERM_STATE_DIR` is unset.
+pub fn default_socket_path(
+    env: impl Fn(&str) -> Option<String>,
+    platform: AgtermPlatform,
+) -> Option<PathBuf> {
+    default_state_dir(env, platform).map(|dir| dir.join(SOCKET_FILE))
 }
-
-/// agterm's folder under the home directory on macOS.
-const MACOS_DIR: &str = "Library/Application Support/agterm";
 
 /// Resolves from the process environment.
 pub fn socket_path_from_env(override_path: Option<&Path>) -> Option<PathBuf> {
@@ -65,30 +56,6 @@ mod tests {
                 .iter()
                 .find(|(n, _)| *n == k)
                 .map(|(_, v)| v.to_string())
-        }
-    }
-
-    /// The default under `home` on this platform.
-    fn platform(home: &str) -> String {
-        match cfg!(target_os = "macos") {
-            true => format!("{home}/Library/Application Support/agterm/agterm.sock"),
-            false => format!("{home}/.local/state/agterm/agterm.sock"),
-        }
-    }
-
-    #[test]
-    fn the_default_is_the_platforms() {
-        let e = [("HOME", "/h"), ("XDG_STATE_HOME", "/st")];
-        let got = default_socket_path(&env(&e)).unwrap();
-        if cfg!(target_os = "macos") {
-            assert_eq!(got, PathBuf::from(platform("/h")));
-        } else {
-            assert_eq!(got, PathBuf::from("/st/agterm/agterm.sock"));
-            assert!(!got.to_string_lossy().contains("Library"));
-            assert_eq!(
-                default_socket_path(&env(&e[..1])),
-                Some(PathBuf::from(platform("/h")))
-            );
         }
     }
 
@@ -113,7 +80,7 @@ mod tests {
         );
         assert_eq!(
             resolve_socket_path(None, env(&all[2..])),
-            Some(PathBuf::from(platform("/home/u")))
+            default_socket_path(env(&all[2..]), AgtermPlatform::current())
         );
         assert_eq!(resolve_socket_path(None, env(&[])), None);
     }
@@ -127,7 +94,26 @@ mod tests {
         ];
         assert_eq!(
             resolve_socket_path(Some(Path::new("")), env(&e)),
-            Some(PathBuf::from(platform("/h")))
+            default_socket_path(env(&e), AgtermPlatform::current())
+        );
+    }
+
+    #[test]
+    fn the_default_socket_is_in_agterms_state_dir_per_platform() {
+        let e = [("HOME", "/h"), ("XDG_DATA_HOME", "/d")];
+        assert_eq!(
+            default_socket_path(env(&e), AgtermPlatform::MacOs),
+            Some(PathBuf::from(
+                "/h/Library/Application Support/agterm/agterm.sock"
+            ))
+        );
+        assert_eq!(
+            default_socket_path(env(&e), AgtermPlatform::Linux),
+            Some(PathBuf::from("/d/agterm/agterm.sock"))
+        );
+        assert_eq!(
+            default_socket_path(env(&e[..1]), AgtermPlatform::Linux),
+            Some(PathBuf::from("/h/.local/share/agterm/agterm.sock"))
         );
     }
 

@@ -5,7 +5,7 @@ use super::features::{self, Features};
 use super::panes::{join_panes, JoinContext, WindowTree};
 use super::wire::{PaneSelector, PinAction, Request, TextRange};
 use agterm_backup_core::terminal::{
-    PaneRef, PaneView, ScreenRange, Terminal, TerminalError, TerminalInfo,
+    PaneRef, PaneView, Restarted, ScreenRange, Terminal, TerminalError, TerminalInfo,
 };
 
 /// agterm behind one control socket. Probed features are kept for as long as the same agterm launch
@@ -115,7 +115,12 @@ impl Terminal for AgtermTerminal {
             zmx: zmx.as_ref(),
             reports_shell,
         };
-        Ok(join_panes(&windows, ctx))
+        let mut panes = join_panes(&windows, ctx);
+        // When each Live daemon's shell started: a daemon younger than this launch was created by it.
+        for daemon in panes.iter_mut().filter_map(|p| p.live.as_mut()) {
+            daemon.started_at = daemon.leader_pid.and_then(super::peer::process_start_time);
+        }
+        Ok(panes)
     }
 
     fn type_text(&mut self, pane: &PaneRef, text: &str) -> Result<(), TerminalError> {
@@ -142,5 +147,14 @@ impl Terminal for AgtermTerminal {
         );
         let reply = self.client.call(&req)?;
         Ok(reply.result.text.filter(|t| !t.is_empty()))
+    }
+
+    fn restart(&mut self, pane: &PaneRef, line: &str) -> Result<Restarted, TerminalError> {
+        let req = Request::session_restart(&pane.session_id, &selector(pane), line);
+        let receipt = self.client.call(&req)?.result.restart.unwrap_or_default();
+        Ok(Restarted {
+            old_pid: receipt.old_pid,
+            new_pid: receipt.new_pid,
+        })
     }
 }

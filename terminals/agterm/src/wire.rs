@@ -134,6 +134,29 @@ impl Request {
         Request::new("session.restore", Some(target), args)
     }
 
+    /// `session.restart` (after 0.34, Live panes only): replace the pane's shell with a new login shell
+    /// running `command`, keeping the pane's identity, id, environment and pin.
+    pub fn session_restart(target: &str, pane: &PaneSelector, command: &str) -> Request {
+        let args = Args {
+            pane: pane.pane.clone().filter(|p| !p.is_empty()),
+            pane_id: pane.pane_id.clone().filter(|p| !p.is_empty()),
+            command: Some(command.into()),
+            ..Args::default()
+        };
+        Request::new("session.restart", Some(target), args)
+    }
+
+    /// `session.restart` for a session that cannot exist (the nil UUID): the side-effect-free feature
+    /// probe. Builds that have the command resolve the target first and answer `no such session: …`
+    /// (or another refusal); older builds answer `invalid request: …`.
+    pub fn restart_probe() -> Request {
+        Request::new(
+            "session.restart",
+            Some("00000000-0000-0000-0000-000000000000"),
+            Args::default(),
+        )
+    }
+
     /// `session.type`: `text` is typed as keys; each `\n` presses Return. `select` is always sent (false).
     pub fn session_type(target: &str, pane: Option<&str>, text: &str) -> Request {
         let args = Args {
@@ -204,6 +227,10 @@ mod tests {
         assert_eq!(
             Request::session_restore("active", &right, &PinAction::Clear).to_line(),
             "{\"cmd\":\"session.restore\",\"target\":\"active\",\"args\":{\"mode\":\"clear\",\"pane\":\"right\"}}\n"
+        );
+        assert_eq!(
+            Request::session_restart("6B1E", &sel, "cd /w && qwen --resume x").to_line(),
+            "{\"cmd\":\"session.restart\",\"target\":\"6B1E\",\"args\":{\"paneID\":\"9A2F\",\"command\":\"cd /w && qwen --resume x\"}}\n"
         );
         assert_eq!(
             Request::session_text("6B1E", Some("left"), TextRange::Lines(40)).to_line(),

@@ -128,6 +128,7 @@ impl Terminal for TmuxTerminal {
             restore_mode: None,
             supports_pin: false,
             supports_live: false,
+            supports_restart: false,
             launched_at: DateTime::from_timestamp(server.started, 0),
         })
     }

@@ -158,6 +158,7 @@ impl Terminal for ZmxTerminal {
             restore_mode: None,
             supports_pin: false,
             supports_live: false,
+            supports_restart: false,
             launched_at: self.boot,
         })
     }

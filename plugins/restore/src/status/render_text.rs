@@ -70,10 +70,11 @@ fn terminal_line(t: &TerminalState) -> String {
     });
     let mut line = match t.terminal.as_str() {
         "agterm" => format!(
-            "agterm {version} · restore mode {}",
+            "agterm {version} · restore mode {}: {}",
             t.mode
                 .map_or("unknown (before 0.26)".to_string(), |m| format!("{m:?}")
-                    .to_lowercase())
+                    .to_lowercase()),
+            super::what_brings_back(t.mode, t.restart)
         ),
         _ => format!("{version}{place}"),
     };

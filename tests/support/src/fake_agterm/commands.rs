@@ -3,7 +3,7 @@
 
 use super::app::{mode_name, parse_mode, App};
 use super::server::error;
-use super::{fake_cmds, session_cmds, views};
+use super::{fake_cmds, restart_cmd, session_cmds, views};
 use agterm_backup_core::terminal::RestoreMode;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -81,6 +81,7 @@ pub fn dispatch(app: &mut App, line: &[u8]) -> (Value, Flow) {
         "session.restore" => session_cmds::restore(app, target, &args),
         "session.type" => session_cmds::type_text(app, target, &args),
         "session.text" => session_cmds::read_text(app, target, &args),
+        "session.restart" => restart_cmd::restart(app, target, &args),
         _ => unreachable!("command_exists covers every arm"),
     };
     (response, Flow::Continue)
@@ -94,6 +95,7 @@ fn command_exists(app: &App, cmd: &str) -> bool {
         "session.restore" => v.has_pins(),
         "version" => v.has_version_cmd(),
         "restore.mode" | "zmx.list" => v.has_live(),
+        "session.restart" => v.has_restart(),
         _ => false,
     }
 }

@@ -41,7 +41,8 @@
 //!   where agterm would put them).
 //! - **Commands.** `window.list`, `tree` (one window: `args.window` or the frontmost), `session.restore`
 //!   (0.16+), `session.type`, `session.text`, `version` (0.25+), `restore.mode` and `zmx.list` (0.26+),
-//!   `restore.clear`. Anything else (or a gated command) answers `invalid request: …`. Fields are gated by
+//!   `restore.clear`, `session.restart` (after 0.34: Live, local panes; `restart_cmd.rs`, logged to
+//!   `restarted.jsonl`). Anything else (or a gated command) answers `invalid request: …`. Fields are gated by
 //!   version too: `realized` 0.23+, `app` 0.25+, `result.pane`/`backedByZmx`/`liveAttribution`/
 //!   `foregroundShell` 0.26+, `splitCwd` 0.28+, `surfaces[].paneID` only after 0.34, `remote: true` beside
 //!   `remoteHost` 0.38+, `scratchCwd` 0.42.1+, companions (`parentID`) 0.43+, top-level sessions (a
@@ -90,6 +91,7 @@ pub mod model;
 pub mod panes;
 pub mod plan;
 pub mod resolve;
+pub mod restart_cmd;
 pub mod server;
 pub mod session_cmds;
 pub mod views;

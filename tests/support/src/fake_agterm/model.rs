@@ -48,6 +48,10 @@ impl Version {
     pub fn has_live(self) -> bool {
         self.at_least(0, 26, 0)
     }
+    /// `session.restart` (post-0.34 source only).
+    pub fn has_restart(self) -> bool {
+        self > Version(0, 34, 0)
+    }
     /// `tree.realized` (v0.23.0).
     pub fn has_realized(self) -> bool {
         self.at_least(0, 23, 0)

@@ -1,0 +1,79 @@
+//! At `SessionEnd` only: does the agent still have its controlling terminal? An agent exiting because
+//! its pty hung up (the pane closed, the terminal quit, a reboot took the daemon) has lost it — the
+//! kernel's hangup detaches the terminal from the agent's session before the agent's exit handlers run
+//! its hooks — while one the user quit still sits in its pane. The agent's own process is asked (its
+//! hooks may run detached from any terminal, as Claude Code's do): on Linux one read of
+//! `/proc/<pid>/stat` (`tty_nr`), elsewhere one `ps -o tty=` (the hook's budget is about a process start,
+//! and this runs on SessionEnd only).
+
+use agterm_backup_core::record::EndTerminal;
+
+/// The terminal of process `pid` (the agent), `None` when it cannot be read (the process is gone).
+#[cfg(target_os = "linux")]
+pub fn probe(pid: u32) -> Option<EndTerminal> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    from_stat(&stat)
+}
+
+/// The terminal of process `pid` (the agent), `None` when it cannot be read (the process is gone).
+#[cfg(not(target_os = "linux"))]
+pub fn probe(pid: u32) -> Option<EndTerminal> {
+    let out = std::process::Command::new("ps")
+        .args(["-o", "tty=", "-p", &pid.to_string()])
+        .output()
+        .ok()?;
+    from_ps_tty(&String::from_utf8_lossy(&out.stdout))
+}
+
+/// Field 7 of `/proc/<pid>/stat` (`tty_nr`): 0 when the process has no controlling terminal. The
+/// command name in parentheses may hold spaces and `)`.
+pub fn from_stat(stat: &str) -> Option<EndTerminal> {
+    let after_comm = &stat[stat.rfind(')')? + 1..];
+    let tty_nr: i64 = after_comm.split_whitespace().nth(4)?.parse().ok()?;
+    Some(match tty_nr {
+        0 => EndTerminal::Gone,
+        _ => EndTerminal::Present,
+    })
+}
+
+/// `ps -o tty=`: `??` (or `-`) when the process has no controlling terminal; empty when it is gone.
+pub fn from_ps_tty(out: &str) -> Option<EndTerminal> {
+    match out.trim() {
+        "" => None,
+        "??" | "?" | "-" => Some(EndTerminal::Gone),
+        _ => Some(EndTerminal::Present),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_zero_tty_nr_is_a_terminal_gone() {
+        let with = "4242 (node (claude)) S 4200 4242 4200 34817 4242 4194560 1 0";
+        let without = "4242 (node (claude)) S 4200 4242 4200 0 -1 4194560 1 0";
+        assert_eq!(from_stat(with), Some(EndTerminal::Present));
+        assert_eq!(from_stat(without), Some(EndTerminal::Gone));
+        assert_eq!(from_stat("garbage"), None);
+        assert_eq!(from_ps_tty("ttys003\n"), Some(EndTerminal::Present));
+        assert_eq!(from_ps_tty("??\n"), Some(EndTerminal::Gone));
+        assert_eq!(from_ps_tty(""), None);
+    }
+
+    /// This test process: a controlling terminal or none, as `/dev/tty` says.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_probe_agrees_with_dev_tty_for_this_process() {
+        let has_tty = std::fs::OpenOptions::new()
+            .read(true)
+            .open("/dev/tty")
+            .is_ok();
+        let want = if has_tty {
+            EndTerminal::Present
+        } else {
+            EndTerminal::Gone
+        };
+        assert_eq!(probe(std::process::id()), Some(want));
+    }
+}
