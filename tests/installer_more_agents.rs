@@ -150,7 +150,7 @@ fn check(agent: &str, file: &Path) {
 #[test]
 fn gemini_qwen_and_copilot_corpora_keep_their_bytes() {
     let mut n = 0;
-    for agent in ["gemini", "qwen", "copilot"] {
+    for agent in ["gemini", "qwen", "copilot", "agy"] {
         for file in corpus(agent) {
             check(agent, &file);
             n += 1;
@@ -179,7 +179,7 @@ fn a_file_we_create_is_deleted_again_and_opencodes_plugin_is_ours_alone() {
         js.contains(&canonical_binary().display().to_string()),
         "{js}"
     );
-    for agent in ["gemini", "qwen", "copilot"] {
+    for agent in ["gemini", "qwen", "copilot", "agy"] {
         assert!(target(&s, agent).exists(), "{agent}");
     }
     let status = s.run(&["installer", "status", "--json"]);
