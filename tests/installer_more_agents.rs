@@ -179,7 +179,7 @@ fn a_file_we_create_is_deleted_again_and_opencodes_plugin_is_ours_alone() {
         js.contains(&canonical_binary().display().to_string()),
         "{js}"
     );
-    for agent in ["gemini", "qwen", "copilot", "agy"] {
+    for agent in ["gemini", "qwen", "copilot"] {
         assert!(target(&s, agent).exists(), "{agent}");
     }
     let status = s.run(&["installer", "status", "--json"]);
