@@ -177,7 +177,7 @@ pub struct JsonArgs {
 
 #[derive(Debug, Args, Clone)]
 pub struct HookArgs {
-    /// The agent whose hook this is (claude, codex, gemini, copilot, qwen, opencode)
+    /// The agent whose hook this is (claude, codex, gemini, copilot, qwen, opencode, kimi, agy)
     pub agent: String,
     /// Ignored: the hook never fails on unexpected words
     #[arg(hide = true, trailing_var_arg = true, allow_hyphen_values = true)]

@@ -31,6 +31,8 @@ for tool in tmux tmuxp zsh fish ruby; do command -v "$tool" >/dev/null 2>&1 || m
 # question on a real terminal made by util-linux `script` (Debian's bsdutils).
 for tool in bash dash; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
 command -v script >/dev/null 2>&1 || missing+=(bsdutils)
+# --- agy (issue 23): the test kit's fake Antigravity CLI reads its hooks.json with jq. ---
+command -v jq >/dev/null 2>&1 || missing+=(jq)
 if [ ${#missing[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     need_root apt-get update -qq

@@ -150,7 +150,7 @@ fn check(agent: &str, file: &Path) {
 #[test]
 fn gemini_qwen_and_copilot_corpora_keep_their_bytes() {
     let mut n = 0;
-    for agent in ["gemini", "qwen", "copilot"] {
+    for agent in ["gemini", "qwen", "copilot", "agy"] {
         for file in corpus(agent) {
             check(agent, &file);
             n += 1;

@@ -1,7 +1,7 @@
 //! The agent table. Each supported agent is one [`AgentSpec`] row: adding an agent to the hook is a data
 //! change here (plus its hook file as a row in the installer). Gemini CLI, Copilot CLI, Qwen Code and
 //! opencode are in `agent/more.rs`, their options in `agent/{gemini,copilot,qwen,opencode}.rs`; Kimi Code
-//! is `agent/kimi.rs`.
+//! is `agent/kimi.rs`, Antigravity CLI `agent/agy.rs` (from its documentation, unverified).
 //!
 //! Every launch option is one [`FlagSpec`] row: its names (aliases and short forms), how many words it
 //! takes, and what a resume does with it. The rows for `claude` and `codex` come from the option
@@ -9,6 +9,7 @@
 //! `tests/hook_flags_help.rs` checks them against the installed CLIs and `tests/resume_flags_real.rs`
 //! makes the real CLIs parse every kept flag.
 
+mod agy;
 mod claude;
 mod codex;
 mod copilot;
@@ -18,6 +19,7 @@ mod more;
 mod opencode;
 mod qwen;
 
+pub use agy::AGY;
 pub use kimi::KIMI;
 pub use more::{COPILOT, GEMINI, OPENCODE, QWEN};
 
@@ -117,7 +119,9 @@ impl AgentSpec {
 }
 
 /// Every agent agterm-backup knows.
-pub const AGENTS: &[AgentSpec] = &[CLAUDE, CODEX, GEMINI, OPENCODE, COPILOT, QWEN, GROK, KIMI];
+pub const AGENTS: &[AgentSpec] = &[
+    CLAUDE, CODEX, GEMINI, OPENCODE, COPILOT, QWEN, GROK, KIMI, AGY,
+];
 
 /// A [`FlagSpec`] row, short enough for a table.
 const fn f(names: &'static [&'static str], takes: Takes, role: FlagRole) -> FlagSpec {

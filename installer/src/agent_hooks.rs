@@ -29,6 +29,9 @@ pub enum Nesting {
 pub struct HookFile {
     /// The agent (`hook <agent>`, `--agents`, status).
     pub agent: &'static str,
+    /// The top-level key whose object maps event names to their entries: `hooks`, or for agy's
+    /// `hooks.json` (a name per hook set) our own name.
+    pub hooks_key: &'static str,
     /// The file, below the agent's config folder (also its name in status).
     pub file_name: &'static str,
     /// The agent's config folder below `$HOME` (its existence means the agent is set up here).
@@ -59,6 +62,7 @@ pub struct HookFile {
 /// is what Gemini shows in its "Executing Hooks" line.
 pub const GEMINI: HookFile = HookFile {
     agent: "gemini",
+    hooks_key: "hooks",
     file_name: "settings.json",
     config_dir: ".gemini",
     home_env: Some(("GEMINI_CLI_HOME", ".gemini")),
@@ -74,6 +78,7 @@ pub const GEMINI: HookFile = HookFile {
 /// `~/.qwen/settings.json` (`$QWEN_HOME/settings.json`): Claude's event names, timeouts in ms.
 pub const QWEN: HookFile = HookFile {
     agent: "qwen",
+    hooks_key: "hooks",
     file_name: "settings.json",
     config_dir: ".qwen",
     home_env: Some(("QWEN_HOME", "")),
@@ -96,6 +101,7 @@ pub const QWEN: HookFile = HookFile {
 /// (PascalCase) event names Copilot sends Claude-style snake_case payloads.
 pub const COPILOT: HookFile = HookFile {
     agent: "copilot",
+    hooks_key: "hooks",
     file_name: "hooks/agterm-backup.json",
     config_dir: ".copilot",
     home_env: Some(("COPILOT_HOME", "")),
@@ -114,8 +120,28 @@ pub const COPILOT: HookFile = HookFile {
     comments: false,
 };
 
+/// `~/.gemini/config/hooks.json`, Antigravity CLI's global hooks (built from its documentation, unverified
+/// against the real CLI: no registry carries it). The file maps a hook set's name to its events, each a
+/// flat list of command handlers (`timeout` in seconds); our set is `"agterm-backup"`, removed whole. Its
+/// `SessionStart` fires at every model call: the hook answers the repeats from the record it has.
+/// `~/.gemini/config` is agy's own folder (Gemini CLI keeps `settings.json` in `~/.gemini`).
+pub const AGY: HookFile = HookFile {
+    agent: "agy",
+    hooks_key: "agterm-backup",
+    file_name: "hooks.json",
+    config_dir: ".gemini/config",
+    home_env: None,
+    events: ["SessionStart", "PreInvocation", "PreToolUse", "Stop"],
+    nesting: Nesting::Flat,
+    command_key: "command",
+    extra: &[("timeout", "10")],
+    required_top: &[],
+    off_switch: None,
+    comments: false,
+};
+
 /// Every row, in the order the installer lists them.
-pub const HOOK_FILES: [&HookFile; 3] = [&GEMINI, &COPILOT, &QWEN];
+pub const HOOK_FILES: [&HookFile; 4] = [&GEMINI, &COPILOT, &QWEN, &AGY];
 
 /// The row of `agent`, if it has one.
 pub fn hook_file(agent: &str) -> Option<&'static HookFile> {
@@ -178,7 +204,7 @@ fn hooks_object(
         return Ok(None);
     };
     // A key given twice: the agent reads the last, an edit of the first would be lost on it.
-    let Some(prop) = only_one(text, &obj, "hooks")? else {
+    let Some(prop) = only_one(text, &obj, row.hooks_key)? else {
         return Ok(None);
     };
     let v = prop.value().expect("a parsed property has a value");
@@ -186,13 +212,13 @@ fn hooks_object(
         return Err(Refusal::at_offset(
             text,
             offset_of(text, &v),
-            "\"hooks\" is not an object",
+            format!("\"{}\" is not an object", row.hooks_key),
         ));
     };
     for &event in row.events {
         if let Some(ev) = only_one(text, &hooks, event)?.and_then(|p| p.value()) {
             if ev.as_array().is_none() {
-                let reason = format!("\"hooks\".\"{event}\" is not an array");
+                let reason = format!("\"{}\".\"{event}\" is not an array", row.hooks_key);
                 return Err(Refusal::at_offset(text, offset_of(text, &ev), reason));
             }
         }
@@ -297,7 +323,7 @@ pub fn apply(row: &HookFile, original: Option<&str>, command: &str) -> Result<St
             Some(found) => found.command.set_raw_value(encoded.clone()),
             None => {
                 let hooks = obj
-                    .object_value_or_create("hooks")
+                    .object_value_or_create(row.hooks_key)
                     .expect("checked to be an object");
                 let entries = hooks
                     .array_value_or_create(event)
@@ -353,7 +379,7 @@ pub fn remove(row: &HookFile, current: &str) -> Result<String, Refusal> {
         }
     }
     if emptied_an_event && hooks.properties().is_empty() {
-        if let Some(prop) = root.object_value().and_then(|o| o.get("hooks")) {
+        if let Some(prop) = root.object_value().and_then(|o| o.get(row.hooks_key)) {
             prop.remove();
         }
     }
@@ -410,3 +436,6 @@ pub fn has_ours(row: &HookFile, text: &str) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod agy_tests;

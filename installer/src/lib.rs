@@ -36,8 +36,8 @@ pub use refusal::{FileRefusal, Refusal};
 
 /// Every agent the installer wires, in the order it lists them (the default of `--agents`). The agents
 /// after Claude and Codex are wired only where they are installed or set up ([`paths::absent_agents`]).
-pub const ALL_AGENTS: [&str; 7] = [
-    "claude", "codex", "gemini", "copilot", "qwen", "opencode", "kimi",
+pub const ALL_AGENTS: [&str; 8] = [
+    "claude", "codex", "gemini", "copilot", "qwen", "opencode", "kimi", "agy",
 ];
 
 /// The hook events we wire, in the order we write them. Only long-standing names: Claude Code drops a

@@ -406,6 +406,23 @@ mod tests {
         );
         assert_eq!(t[2].command, "'/b/agterm-backup' hook copilot");
         assert!(absent_agents(&f, &all).is_empty());
+        // agy: a Gemini CLI user's ~/.gemini is not agy set up; its ~/.gemini/config or `agy` on PATH is.
+        let agy = ["agy".to_string()];
+        let f = fake(
+            &[("HOME", "/h"), ("PATH", "/usr/bin")],
+            &[("/h/.gemini", "")],
+        );
+        assert_eq!(absent_agents(&f, &agy).len(), 1);
+        for present in ["/h/.gemini/config", "/usr/bin/agy"] {
+            let f = fake(&[("HOME", "/h"), ("PATH", "/usr/bin")], &[(present, "")]);
+            let t = targets(&f, bin, &agy, false).unwrap();
+            assert_eq!(
+                t[0].path,
+                Path::new("/h/.gemini/config/hooks.json"),
+                "{present}"
+            );
+            assert_eq!(t[0].command, "'/b/agterm-backup' hook agy");
+        }
         // A command found only through a relative PATH entry does not count.
         let f = fake(&[("HOME", "/h"), ("PATH", "bin")], &[("bin/qwen", "")]);
         assert_eq!(absent_agents(&f, &["qwen".into()]).len(), 1);

@@ -22,6 +22,8 @@ fn grammar_per_agent() {
         ("qwen", "'qwen' '--resume' 'ID' '--model' 'x'"),
         ("grok", "'grok' '--resume' 'ID' '--model' 'x'"),
         ("kimi", "'kimi' '--session' 'ID' '--model' 'x'"),
+        // agy's documented options have no `--model`: it is dropped, never replayed blind.
+        ("agy", "'agy' '--conversation' 'ID'"),
     ];
     assert_eq!(cases.len(), AGENTS.len());
     for (name, want) in cases {
@@ -335,8 +337,11 @@ proptest! {
         // take a word only when it is not an option, so its first array option): the values carry the
         // hostile words.
         let takes_any = |t: Takes| spec.flags.iter().find(|f| f.role == FlagRole::Keep && f.takes == t);
-        let value_flag = takes_any(Takes::One).or_else(|| takes_any(Takes::Many)).expect("a value option").names[0];
-        let flags: Vec<String> = values.iter().flat_map(|v| [value_flag.to_string(), v.clone()]).collect();
+        // (agy's documented options take no value: its line carries the hostile directory and id only.)
+        let value_flag = takes_any(Takes::One).or_else(|| takes_any(Takes::Many)).map(|f| f.names[0]);
+        let flags: Vec<String> = value_flag
+            .map(|flag| values.iter().flat_map(|v| [flag.to_string(), v.clone()]).collect())
+            .unwrap_or_default();
         let l = ResumeLine::build(spec, &id, &flags, cwd_s, shell_cwd).unwrap();
         prop_assert_eq!(l.with_cd, !shell_here);
         let start = if shell_here { cwd.as_path() } else { work.path() };

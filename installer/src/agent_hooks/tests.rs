@@ -37,7 +37,7 @@ fn handlers<'a>(
     v: &'a serde_json::Value,
     event: &str,
 ) -> Vec<&'a serde_json::Value> {
-    let entries = v["hooks"][event]
+    let entries = v[row.hooks_key][event]
         .as_array()
         .map(Vec::as_slice)
         .unwrap_or(&[]);
@@ -162,10 +162,17 @@ fn files_the_agent_would_not_read_are_refused() {
     ];
     for row in HOOK_FILES {
         for (text, why) in bad {
+            // agy's events are under our own name, not `hooks`.
+            let key = format!("\"{}\"", row.hooks_key);
+            let (text, why) = (
+                text.replace("\"hooks\"", &key),
+                why.replace("\"hooks\"", &key),
+            );
+            let (text, why) = (text.as_str(), why.as_str());
             let err = apply(row, Some(text), &cmd(row.agent)).unwrap_err().reason;
             assert!(err.contains(why), "{} {text:?}: {err}", row.agent);
             assert!(
-                remove(row, text).is_err() || !text.contains("hooks"),
+                remove(row, text).is_err() || !text.contains(row.hooks_key),
                 "{text}"
             );
         }

@@ -301,6 +301,8 @@ fn session_end_reason(spec: &AgentSpec, payload: &Payload) -> Option<String> {
 mod tests;
 
 #[cfg(test)]
+mod agy_tests;
+#[cfg(test)]
 mod kimi_tests;
 #[cfg(test)]
 mod more_tests;

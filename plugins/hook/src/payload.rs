@@ -1,4 +1,7 @@
 //! The hook's stdin payload: the few fields the record needs, read leniently (agents add fields freely).
+//! Antigravity CLI (`agy`) sends protojson instead of snake_case: `conversationId`, `workspacePaths` (its
+//! first is the conversation's directory), `transcriptPath`, `hookEventName`; they are read as the same
+//! fields when the snake_case ones are absent.
 
 use serde_json::Value;
 
@@ -31,12 +34,21 @@ impl Payload {
                 .filter(|s| !s.is_empty())
                 .map(String::from)
         };
+        let first_workspace = || {
+            obj.get("workspacePaths")
+                .and_then(Value::as_array)
+                .and_then(|a| a.first())
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+        };
         Ok(Payload {
             session_id: text("session_id")
+                .or_else(|| text("conversationId"))
                 .ok_or_else(|| "payload has no session_id string".to_string())?,
-            transcript_path: text("transcript_path"),
-            cwd: text("cwd"),
-            hook_event_name: text("hook_event_name"),
+            transcript_path: text("transcript_path").or_else(|| text("transcriptPath")),
+            cwd: text("cwd").or_else(first_workspace),
+            hook_event_name: text("hook_event_name").or_else(|| text("hookEventName")),
             source: text("source"),
             reason: text("reason"),
         })
@@ -68,6 +80,25 @@ mod tests {
         .unwrap();
         assert_eq!(p.hook_event_name.as_deref(), Some("SessionEnd"));
         assert_eq!(p.reason.as_deref(), Some("prompt_input_exit"));
+    }
+
+    #[test]
+    fn parses_an_agy_protojson_payload() {
+        let p = Payload::parse(
+            br#"{"conversationId":"ec33ebf9-0cba-4100-8142-c61503f6c587","workspacePaths":["/tmp/p","/tmp/q"],
+                "transcriptPath":"/h/.gemini/antigravity-cli/brain/ec33/t.jsonl","hookEventName":"SessionStart"}"#,
+        )
+        .unwrap();
+        assert_eq!(p.session_id, "ec33ebf9-0cba-4100-8142-c61503f6c587");
+        assert_eq!(p.cwd.as_deref(), Some("/tmp/p"));
+        assert_eq!(p.hook_event_name.as_deref(), Some("SessionStart"));
+        assert!(p.transcript_path.unwrap().ends_with("t.jsonl"));
+        // Without an event name or workspaces (a Stop of an older agy), still a payload.
+        let p = Payload::parse(br#"{"conversationId":"c1","workspacePaths":[]}"#).unwrap();
+        assert_eq!(
+            (p.session_id.as_str(), p.cwd, p.hook_event_name),
+            ("c1", None, None)
+        );
     }
 
     #[test]

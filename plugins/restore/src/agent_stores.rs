@@ -7,6 +7,9 @@
 //! - Gemini: `~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`. A resume names a *new* file (the
 //!   original keeps the conversation), so the record's path is only the project's `chats` folder: any
 //!   session file there with the id's first 8 characters is the conversation.
+//! - Antigravity CLI (`agy`, from its documentation, unverified): `~/.gemini/antigravity-cli/brain/<id>/`
+//!   holds a conversation's files (its transcript under `.system_generated/logs/`); no such folder, no
+//!   conversation to resume.
 
 use agterm_backup_core::record::LiveRecord;
 use std::path::{Path, PathBuf};
@@ -20,10 +23,42 @@ pub fn copilot_session_state(env: &dyn Fn(&str) -> Option<String>) -> Option<Pat
         .map(|d| d.join("session-state"))
 }
 
+/// agy's `brain` folder: one folder per conversation.
+pub fn agy_brain(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    env("HOME")
+        .filter(|h| !h.is_empty())
+        .map(|h| Path::new(&h).join(".gemini/antigravity-cli/brain"))
+}
+
+/// The stores looked up by id: Copilot's `session-state`, agy's `brain`.
+#[derive(Debug, Clone, Default)]
+pub struct Stores {
+    pub copilot_state: Option<PathBuf>,
+    pub agy_brain: Option<PathBuf>,
+}
+
+impl Stores {
+    pub fn from_env(env: &dyn Fn(&str) -> Option<String>) -> Stores {
+        Stores {
+            copilot_state: copilot_session_state(env),
+            agy_brain: agy_brain(env),
+        }
+    }
+}
+
 /// Whether `rec`'s conversation is in its agent's store; `None` for agents this module does not cover
 /// (or a Gemini record without a transcript path, where nothing says which project it is in).
-pub fn in_store(rec: &LiveRecord, copilot_state: Option<&Path>) -> Option<bool> {
+pub fn in_store(rec: &LiveRecord, stores: &Stores) -> Option<bool> {
+    let copilot_state = stores.copilot_state.as_deref();
     match rec.agent.as_str() {
+        "agy" => {
+            // An id is one path component, never `..` or a path.
+            let id = Path::new(&rec.session_id);
+            if id.components().count() != 1 || rec.session_id.starts_with('.') {
+                return Some(false);
+            }
+            Some(stores.agy_brain.as_deref()?.join(id).is_dir())
+        }
         "copilot" => {
             let dir = copilot_state?;
             Some(dir.join(&rec.session_id).join("events.jsonl").is_file())
@@ -43,8 +78,18 @@ pub fn in_store(rec: &LiveRecord, copilot_state: Option<&Path>) -> Option<bool> 
 }
 
 /// Why `rec`'s conversation is gone from its store, for the plan row.
-pub fn gone_reason(rec: &LiveRecord, copilot_state: Option<&Path>) -> String {
+pub fn gone_reason(rec: &LiveRecord, stores: &Stores) -> String {
+    let copilot_state = stores.copilot_state.as_deref();
     match rec.agent.as_str() {
+        "agy" => format!(
+            "no Antigravity conversation {} under {}",
+            rec.session_id,
+            stores
+                .agy_brain
+                .as_ref()
+                .map(|d| d.display().to_string())
+                .unwrap_or_default()
+        ),
         "copilot" => format!(
             "no Copilot session {} under {}",
             rec.session_id,
@@ -82,16 +127,17 @@ mod tests {
         let id = "2274673b-b72d-48fb-b62e-57a27e48e1fc";
         std::fs::create_dir_all(state.join(id)).unwrap();
         std::fs::write(state.join(id).join("events.jsonl"), "{}\n").unwrap();
-        assert_eq!(
-            in_store(&record("copilot", id, None), Some(&state)),
-            Some(true)
-        );
+        let stores = Stores {
+            copilot_state: Some(state.clone()),
+            agy_brain: None,
+        };
+        assert_eq!(in_store(&record("copilot", id, None), &stores), Some(true));
         let other = "9274673b-b72d-48fb-b62e-57a27e48e1fc";
         assert_eq!(
-            in_store(&record("copilot", other, None), Some(&state)),
+            in_store(&record("copilot", other, None), &stores),
             Some(false)
         );
-        assert!(gone_reason(&record("copilot", other, None), Some(&state)).contains(other));
+        assert!(gone_reason(&record("copilot", other, None), &stores).contains(other));
 
         let chats = tmp.path().join("tmp/proj/chats");
         std::fs::create_dir_all(&chats).unwrap();
@@ -104,11 +150,43 @@ mod tests {
         // The resume's new file is what the record names; the original is still found.
         let named = chats.join("session-2026-12-01T12-00-e15aedac.jsonl");
         let rec = record("gemini", gid, Some(&named.display().to_string()));
-        assert_eq!(in_store(&rec, None), Some(true));
+        assert_eq!(in_store(&rec, &Stores::default()), Some(true));
         let gone = record("gemini", other, Some(&named.display().to_string()));
-        assert_eq!(in_store(&gone, None), Some(false));
-        assert_eq!(in_store(&record("gemini", gid, None), None), None);
-        assert_eq!(in_store(&record("claude", gid, None), None), None);
+        assert_eq!(in_store(&gone, &Stores::default()), Some(false));
+        assert_eq!(
+            in_store(&record("gemini", gid, None), &Stores::default()),
+            None
+        );
+        assert_eq!(
+            in_store(&record("claude", gid, None), &Stores::default()),
+            None
+        );
+    }
+
+    #[test]
+    fn agy_is_looked_up_by_its_brain_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().display().to_string();
+        let stores = Stores::from_env(&|k: &str| (k == "HOME").then(|| home.clone()));
+        let id = "ec33ebf9-0cba-4100-8142-c61503f6c587";
+        // What the test kit's fake agy writes for a conversation.
+        let logs = tmp
+            .path()
+            .join(".gemini/antigravity-cli/brain")
+            .join(id)
+            .join(".system_generated/logs");
+        std::fs::create_dir_all(&logs).unwrap();
+        std::fs::write(logs.join("transcript_full.jsonl"), "{}\n").unwrap();
+        assert_eq!(in_store(&record("agy", id, None), &stores), Some(true));
+        let other = "0d0e6a1c-1111-4222-8333-944455556666";
+        assert_eq!(in_store(&record("agy", other, None), &stores), Some(false));
+        assert!(gone_reason(&record("agy", other, None), &stores).contains("brain"));
+        // An id that is a path never reaches outside the store.
+        assert_eq!(
+            in_store(&record("agy", "../brain", None), &stores),
+            Some(false)
+        );
+        assert_eq!(in_store(&record("agy", id, None), &Stores::default()), None);
     }
 
     #[test]

@@ -72,16 +72,16 @@ impl Transcripts {
 }
 
 impl Transcripts {
-    /// Looks up the records of agents with their own store (Copilot, Gemini) in it.
+    /// Looks up the records of agents with their own store (Copilot, Gemini, agy) in it.
     pub fn scan_stores<'a>(
         &mut self,
         records: impl IntoIterator<Item = &'a LiveRecord>,
         env: &dyn Fn(&str) -> Option<String>,
     ) {
-        let copilot = crate::agent_stores::copilot_session_state(env);
+        let stores = crate::agent_stores::Stores::from_env(env);
         for r in records {
-            if crate::agent_stores::in_store(r, copilot.as_deref()) == Some(false) {
-                let why = crate::agent_stores::gone_reason(r, copilot.as_deref());
+            if crate::agent_stores::in_store(r, &stores) == Some(false) {
+                let why = crate::agent_stores::gone_reason(r, &stores);
                 self.gone_from_store
                     .insert((r.agent.clone(), r.session_id.clone()), why);
             }

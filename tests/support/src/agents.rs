@@ -5,11 +5,13 @@
 //! The facts behind this (what `.claude.json` must hold for a dialog-free start, Codex's mock provider)
 //! are in `research/agent-clis-offline.md`.
 
+mod agy;
 mod drive;
 mod kimi;
 mod more;
 pub mod rig;
 
+pub use agy::FAKE_AGY;
 pub use drive::{
     find_descendant, is_running, process_tree, run_cli, start_in_pane, start_in_split, type_prompt,
     wait_ready, wait_screen, Agent,
