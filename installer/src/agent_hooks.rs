@@ -131,7 +131,7 @@ pub const AGY: HookFile = HookFile {
     file_name: "hooks.json",
     config_dir: ".gemini/config",
     home_env: None,
-    events: ["SessionStart", "PreInvocation", "PreToolUse", "Stop"],
+    events: &["SessionStart", "PreInvocation", "PreToolUse", "Stop"],
     nesting: Nesting::Flat,
     command_key: "command",
     extra: &[("timeout", "10")],
