@@ -4,8 +4,10 @@
 #     rebuild layouts in it, once with tmuxp), zsh and fish (their
 #     completion scripts are run for real), ruby (the Homebrew formula is parsed)
 #   - the real agent CLIs (Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code, opencode), pinned,
-#     from npm, into target/agent-clis (the end-to-end tests run them offline
-#     against a stub model server on 127.0.0.1; without them those tests print SKIPPED)
+#     from npm, into one tools folder that `cargo clean` leaves alone: $AGTERM_BACKUP_AGENT_CLIS, else
+#     ${XDG_CACHE_HOME:-~/.cache}/agterm-backup-tests/agent-clis (tests/support/src/paths.rs finds them
+#     there; the end-to-end tests run them offline against a stub model server on 127.0.0.1; without
+#     them those tests print SKIPPED, and fail under CI)
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,7 +54,8 @@ if ! command -v npm >/dev/null 2>&1; then
   fi
 fi
 
-dir=target/agent-clis
+# The same folder as tests/support/src/paths.rs `agent_cli_dir`.
+dir="${AGTERM_BACKUP_AGENT_CLIS:-${XDG_CACHE_HOME:-$HOME/.cache}/agterm-backup-tests/agent-clis}"
 have() { [ -x "$dir/node_modules/.bin/$1" ] && "$dir/node_modules/.bin/$1" --version 2>/dev/null | grep -qF "$2"; }
 wanted=()
 for entry in "${AGENT_CLIS[@]}"; do

@@ -10,8 +10,9 @@ mod more;
 pub mod rig;
 
 pub use drive::{
-    find_descendant, is_running, process_tree, run_cli, start_in_pane, start_in_split, type_prompt,
-    wait_ready, wait_screen, Agent,
+    find_descendant, is_running, poll_until, process_tree, run_cli, start_in_pane, start_in_split,
+    submit_until, type_at_prompt, type_prompt, wait_ready, wait_screen, wait_shell_prompt, Agent,
+    ENTER_AFTER_KEYS, PANE_PROMPT,
 };
 pub use more::copilot_cache;
 
@@ -148,7 +149,27 @@ impl AgentHome {
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
+        .chain(self.private_dirs())
         .chain(self.more_agents_env(stub))
+        .collect()
+    }
+
+    /// `TMPDIR` and the XDG folders, inside this home: the agents write their daemons' sockets, compile
+    /// caches and state there (Codex's `codex-daemon-<uid>`, node's compile cache, opencode's data),
+    /// never in the machine's `/tmp` or the user's `~/.config`, and a [`crate::scratch::ScratchDir`] finds
+    /// a detached daemon by them.
+    fn private_dirs(&self) -> Vec<(String, String)> {
+        let tmp = self.home.join("tmp");
+        std::fs::create_dir_all(&tmp).expect("create the agents' TMPDIR");
+        [
+            ("TMPDIR", tmp),
+            ("XDG_CONFIG_HOME", self.home.join(".config")),
+            ("XDG_DATA_HOME", self.home.join(".local/share")),
+            ("XDG_STATE_HOME", self.home.join(".local/state")),
+            ("XDG_CACHE_HOME", self.home.join(".cache")),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.display().to_string()))
         .collect()
     }
 

@@ -1,0 +1,12 @@
+//! The `cli` test binary. The command line around restore: the agterm client, shell-start and shell-init, plugin routing, completions and man pages, the systemd/launchd timer units.
+//!
+//! One binary per area (tests/ARCHITECTURE in ARCHITECTURE.md): a new test file goes in this folder and
+//! gets a `mod` line below. The last module checks that the binary left no process or folder behind.
+
+mod agterm_client_fake;
+mod agterm_client_socket;
+mod cli_ecosystem;
+mod plugin_route;
+mod shell_init;
+mod shell_start;
+mod timer_units;
