@@ -18,8 +18,8 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-const AGENT_START: Duration = Duration::from_secs(30);
-const TURN: Duration = Duration::from_secs(40);
+const AGENT_START: Duration = agterm_backup_testkit::agents::AGENT_START;
+const TURN: Duration = agterm_backup_testkit::agents::TURN;
 
 fn agterm_backup() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_agterm-backup"))

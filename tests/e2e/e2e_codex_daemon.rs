@@ -25,8 +25,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-const AGENT_START: Duration = Duration::from_secs(60);
-const TURN: Duration = Duration::from_secs(60);
+const AGENT_START: Duration = agterm_backup_testkit::agents::AGENT_START;
+const TURN: Duration = agterm_backup_testkit::agents::TURN;
 
 /// One held hook run and its verdict.
 #[derive(Debug, Clone)]

@@ -14,8 +14,8 @@ use agterm_backup_testkit::paths::agent_cli;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-const AGENT_START: Duration = Duration::from_secs(30);
-const TURN: Duration = Duration::from_secs(30);
+const AGENT_START: Duration = agterm_backup_testkit::agents::AGENT_START;
+const TURN: Duration = agterm_backup_testkit::agents::TURN;
 
 #[test]
 fn a_resumed_claude_reads_as_ready_as_soon_as_its_input_box_shows() {

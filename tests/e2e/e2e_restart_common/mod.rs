@@ -29,9 +29,9 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 /// How long an agent may take to boot (2 cores, several agents booting at once).
-pub const AGENT_START: Duration = Duration::from_secs(90);
+pub const AGENT_START: Duration = agterm_backup_testkit::agents::AGENT_START;
 /// How long one model turn (with its hooks) may take.
-pub const TURN: Duration = Duration::from_secs(90);
+pub const TURN: Duration = agterm_backup_testkit::agents::TURN;
 
 /// Fields drop in order: the fake agterm (and its panes) before the rig's temp folder.
 pub struct World {

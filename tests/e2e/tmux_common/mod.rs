@@ -15,10 +15,10 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub const AGENT_START: Duration = Duration::from_secs(40);
-pub const TURN: Duration = Duration::from_secs(40);
+pub const AGENT_START: Duration = agterm_backup_testkit::agents::AGENT_START;
+pub const TURN: Duration = agterm_backup_testkit::agents::TURN;
 /// How long restore (started in the background by the hook line) may take to bring every pane back.
-pub const COMEBACK: Duration = Duration::from_secs(90);
+pub const COMEBACK: Duration = Duration::from_secs(180);
 
 /// The user's tmux config before agterm-backup is installed.
 pub const USER_TMUX_CONF: &str =

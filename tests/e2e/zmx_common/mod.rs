@@ -18,9 +18,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-pub const AGENT_START: Duration = Duration::from_secs(40);
-pub const TURN: Duration = Duration::from_secs(40);
-pub const COMEBACK: Duration = Duration::from_secs(90);
+pub const AGENT_START: Duration = agterm_backup_testkit::agents::AGENT_START;
+pub const TURN: Duration = agterm_backup_testkit::agents::TURN;
+pub const COMEBACK: Duration = Duration::from_secs(180);
 
 pub struct ZmxRig {
     pub rig: Rig,

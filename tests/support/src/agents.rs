@@ -21,6 +21,13 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// The most an agent's TUI may take to show its input box, and a turn against the stub model to end. These
+/// bound waits on states (an input box drawn, a hook logged), so a passing test never waits them out;
+/// they are generous because a node CLI starting on a 2-core machine busy compiling can take a minute.
+pub const AGENT_START: Duration = Duration::from_secs(120);
+/// See [`AGENT_START`].
+pub const TURN: Duration = Duration::from_secs(120);
+
 /// The fake API key both CLIs are given; Claude approves it by its last 20 characters.
 pub const API_KEY: &str = "sk-ant-agterm-backup-stub-0123456789";
 /// The hook events agterm-backup captures (the installer's `OUR_EVENTS`).

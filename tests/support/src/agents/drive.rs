@@ -312,11 +312,13 @@ pub fn find_descendant(root: u32, name: &str, skip_node: bool) -> Option<u32> {
     None
 }
 
-/// Runs `cli <args>` (a headless agent run, say) with exactly `env` in `cwd`, killing it after 60 s;
-/// panics with its output unless it succeeds. Returns its stdout.
+/// Runs `cli <args>` (a headless agent run, say) with exactly `env` in `cwd`; panics with its output
+/// unless it succeeds. Returns its stdout. A run that has not ended after [`HEADLESS_RUN`] is killed
+/// (with what it started: it is its own process group) and fails the test.
 pub fn run_cli(cli: &Path, args: &[&str], cwd: &Path, env: &[(String, String)]) -> String {
+    use std::os::unix::process::CommandExt;
     use std::process::{Command, Stdio};
-    let mut child = Command::new(cli)
+    let child = Command::new(cli)
         .args(args)
         .current_dir(cwd)
         .env_clear()
@@ -324,21 +326,23 @@ pub fn run_cli(cli: &Path, args: &[&str], cwd: &Path, env: &[(String, String)]) 
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
+        .process_group(0)
         .spawn()
         .unwrap_or_else(|e| panic!("{} does not start: {e}", cli.display()));
-    let start = std::time::Instant::now();
-    while child.try_wait().expect("wait for the child").is_none() {
-        if start.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!(
-                "{} {args:?} in {} did not finish within 60 s",
-                cli.display(),
-                cwd.display()
-            );
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let output = child.wait_with_output().expect("child output");
+    let pid = child.id();
+    // The output is read while the run goes on (a full pipe would stall it), on a thread of its own.
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || done.send(child.wait_with_output()));
+    let Ok(output) = finished.recv_timeout(HEADLESS_RUN) else {
+        // SAFETY: kill(2) on the process group the child leads; ESRCH if it ended meanwhile.
+        unsafe { libc::kill(-(pid as libc::pid_t), libc::SIGKILL) };
+        panic!(
+            "{} {args:?} in {} did not finish within {HEADLESS_RUN:?}",
+            cli.display(),
+            cwd.display()
+        );
+    };
+    let output = output.expect("child output");
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
         output.status.success(),
@@ -349,6 +353,10 @@ pub fn run_cli(cli: &Path, args: &[&str], cwd: &Path, env: &[(String, String)]) 
     );
     stdout
 }
+
+/// How long a headless agent run may take: a turn against the stub model takes seconds, but a node CLI
+/// starting on a machine busy compiling can take a minute.
+pub const HEADLESS_RUN: Duration = Duration::from_secs(240);
 
 /// The children of `pid`, from every thread (a child belongs to the thread that forked it).
 fn children(pid: u32) -> Vec<u32> {

@@ -8,8 +8,8 @@ use agterm_backup_testkit::fake_zmx::FakeZmx;
 use agterm_backup_testkit::paths::agent_cli_or_fail_in_ci;
 use std::time::Duration;
 
-const AGENT_START: Duration = Duration::from_secs(40);
-const TURN: Duration = Duration::from_secs(60);
+const AGENT_START: Duration = agterm_backup_testkit::agents::AGENT_START;
+const TURN: Duration = agterm_backup_testkit::agents::TURN;
 
 /// The rig's offline agent environment with the fake zmx first on PATH.
 fn session_env(rig: &Rig, zmx: &FakeZmx) -> Vec<(String, String)> {
