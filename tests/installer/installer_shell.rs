@@ -2,7 +2,7 @@
 //! exactly the line `init`'s contract names, in a marked block of the file the login shell reads (zsh, bash
 //! as a login shell and not, fish); the shells source it and evaluate the line exactly once (a stub in the
 //! binary's place prints a known line), and not at all after `remove`, which gives back the bytes; a block
-//! the login shell no longer reads moves to the file it reads. tests/installer_shell_files.rs has the rest.
+//! the login shell no longer reads moves to the file it reads. tests/installer/installer_shell_files.rs has the rest.
 
 use crate::installer_common::shell::*;
 use crate::installer_common::*;
