@@ -56,7 +56,15 @@ fi
 
 # The same folder as tests/support/src/paths.rs `agent_cli_dir`.
 dir="${AGTERM_BACKUP_AGENT_CLIS:-${XDG_CACHE_HOME:-$HOME/.cache}/agterm-backup-tests/agent-clis}"
-have() { [ -x "$dir/node_modules/.bin/$1" ] && "$dir/node_modules/.bin/$1" --version 2>/dev/null | grep -qF "$2"; }
+# `--version` runs with a HOME and XDG folders inside the tools folder: opencode, Gemini CLI and Copilot
+# write config, state and an unpacked binary at their first start, which must not land in the user's home.
+have() {
+  [ -x "$dir/node_modules/.bin/$1" ] || return 1
+  mkdir -p "$dir/.npm-home"
+  env -u XDG_CONFIG_HOME -u XDG_DATA_HOME -u XDG_STATE_HOME -u XDG_CACHE_HOME HOME="$dir/.npm-home" \
+    COPILOT_CACHE_HOME="$dir/copilot-cache" "$dir/node_modules/.bin/$1" --version 2>/dev/null </dev/null |
+    grep -qF "$2"
+}
 wanted=()
 for entry in "${AGENT_CLIS[@]}"; do
   read -r package bin version <<<"$entry"

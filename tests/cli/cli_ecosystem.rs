@@ -136,7 +136,11 @@ fn bash_completion_offers_subcommands_and_their_options_at_every_level() {
 fn fish_completion_offers_subcommands_and_their_options_at_every_level() {
     let (_dir, script) = completion_file("fish");
     for (line, want) in COMPLETION_CASES {
+        // fish makes its config and history folders even with --no-config: in the temp dir, not ~.
         let out = Command::new("fish")
+            .env("HOME", _dir.path())
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("XDG_DATA_HOME")
             .args(["--no-config", "-c", "source $argv[1]; complete -C $argv[2]"])
             .arg(&script)
             .arg(line)
