@@ -181,9 +181,9 @@ fn server() -> (agterm_backup_testkit::scratch::ScratchDir, Tmux) {
 }
 
 fn require(shell: &str) -> bool {
-    let found = std::process::Command::new(shell)
-        .arg("-c")
-        .arg("exit 0")
+    // Found on PATH, not started: fish makes its folders in the HOME it starts with (the user's, here).
+    let found = std::process::Command::new("sh")
+        .args(["-c", "command -v \"$0\" >/dev/null", shell])
         .status()
         .is_ok_and(|s| s.success());
     assert!(
