@@ -4,8 +4,10 @@
 #     rebuild layouts in it, once with tmuxp), zsh and fish (their
 #     completion scripts are run for real), ruby (the Homebrew formula is parsed)
 #   - the real agent CLIs (Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code, opencode), pinned,
-#     from npm, into target/agent-clis, or $AGTERM_BACKUP_AGENT_CLIS when set (the end-to-end tests run
-#     them offline against a stub model server on 127.0.0.1; without them those tests print SKIPPED)
+#     from npm, into one tools folder that `cargo clean` leaves alone: $AGTERM_BACKUP_AGENT_CLIS, else
+#     ${XDG_CACHE_HOME:-~/.cache}/agterm-backup-tests/agent-clis (tests/support/src/paths.rs finds them
+#     there; the end-to-end tests run them offline against a stub model server on 127.0.0.1; without
+#     them those tests print SKIPPED, and fail under CI)
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,12 +57,18 @@ if ! command -v npm >/dev/null 2>&1; then
   fi
 fi
 
-dir=${AGTERM_BACKUP_AGENT_CLIS:-target/agent-clis}
+# The same folder as tests/support/src/paths.rs `agent_cli_dir`.
+dir="${AGTERM_BACKUP_AGENT_CLIS:-${XDG_CACHE_HOME:-$HOME/.cache}/agterm-backup-tests/agent-clis}"
+# `--version` runs with a HOME and XDG folders inside the tools folder: opencode, Gemini CLI and Copilot
+# write config, state and an unpacked binary at their first start, which must not land in the user's home.
 # Kimi Code's bin needs Node >= 22.19 (installed below), so the installed package's own version is read for
-# it rather than running its `--version` with the machine's node.
+# it when its `--version` cannot run with the machine's node.
 have() {
   [ -x "$dir/node_modules/.bin/$1" ] || return 1
-  "$dir/node_modules/.bin/$1" --version 2>/dev/null | grep -qF "$2" && return 0
+  mkdir -p "$dir/.npm-home"
+  env -u XDG_CONFIG_HOME -u XDG_DATA_HOME -u XDG_STATE_HOME -u XDG_CACHE_HOME HOME="$dir/.npm-home" \
+    COPILOT_CACHE_HOME="$dir/copilot-cache" "$dir/node_modules/.bin/$1" --version 2>/dev/null </dev/null |
+    grep -qF "$2" && return 0
   grep -qF "\"version\": \"$2\"" "$dir/node_modules/$3/package.json" 2>/dev/null
 }
 wanted=()

@@ -6,7 +6,7 @@
 //! Every launch option is one [`FlagSpec`] row: its names (aliases and short forms), how many words it
 //! takes, and what a resume does with it. The rows for `claude` and `codex` come from the option
 //! definitions in the shipped CLIs, hidden ones included (`agent/claude.rs`, `agent/codex.rs`);
-//! `tests/hook_flags_help.rs` checks them against the installed CLIs and `tests/resume_flags_real.rs`
+//! `tests/hook/hook_flags_help.rs` checks them against the installed CLIs and `tests/hook/resume_flags_real.rs`
 //! makes the real CLIs parse every kept flag.
 
 mod agy;

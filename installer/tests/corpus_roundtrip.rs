@@ -1,7 +1,7 @@
 //! The whole installer corpus (tests/corpus/installer/ and installer-more/, the shell rc files included) through the engine on real files, with random
 //! user edits before `apply` and between `apply` and `remove`: `remove` gives back exactly the file with
 //! both user edits and none of ours. (Files that already hold an entry of ours and refused files are left
-//! to tests/installer_corpus.rs.)
+//! to tests/installer/installer_corpus.rs.)
 
 use agterm_backup_installer::command::hook_command;
 use agterm_backup_installer::engine::{plan_apply, plan_remove};

@@ -1,5 +1,5 @@
 //! Gemini CLI's launch options (0.61.0): the yargs `.option(...)` table in its bundle, hidden ones
-//! included (`--fake-responses`, `--record-responses`, `--isCommand`); `tests/flags_bundles.rs` reads them. yargs' rules: `type: "string", nargs: 1` and
+//! included (`--fake-responses`, `--record-responses`, `--isCommand`); `tests/installer/flags_bundles.rs` reads them. yargs' rules: `type: "string", nargs: 1` and
 //! `type: "array", nargs: 1` take exactly one word per occurrence; a `string` without `nargs` takes the next
 //! word unless it is an option; `boolean` is a switch.
 

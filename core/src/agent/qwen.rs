@@ -1,6 +1,6 @@
 //! Qwen Code's launch options (0.24.4): the yargs option table in its bundle
 //! (`TOP_LEVEL_GLOBAL_OPTIONS` and `DEFAULT_COMMAND_OPTIONS` in `chunks/chunk-*.js`), which lists no hidden
-//! ones; `tests/flags_bundles.rs` reads them. None has `nargs`: a string or number takes the next word unless
+//! ones; `tests/installer/flags_bundles.rs` reads them. None has `nargs`: a string or number takes the next word unless
 //! it is an option, an array every word up to the next option.
 
 use super::{f, FlagRole::*, FlagSpec, Takes::*};

@@ -13,8 +13,9 @@ pub mod rig;
 
 pub use agy::FAKE_AGY;
 pub use drive::{
-    find_descendant, is_running, process_tree, run_cli, start_in_pane, start_in_split, type_prompt,
-    wait_ready, wait_screen, Agent,
+    find_descendant, is_running, poll_until, process_tree, run_cli, start_in_pane, start_in_split,
+    submit_until, type_at_prompt, type_prompt, wait_ready, wait_screen, wait_shell_prompt, Agent,
+    ENTER_AFTER_KEYS, PANE_PROMPT,
 };
 pub use kimi::{kimi_path, node22_dir, run_kimi, work_dir_key};
 pub use more::copilot_cache;
@@ -23,6 +24,13 @@ use crate::stub_model::StubModel;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+/// The most an agent's TUI may take to show its input box, and a turn against the stub model to end. These
+/// bound waits on states (an input box drawn, a hook logged), so a passing test never waits them out;
+/// they are generous because a node CLI starting on a 2-core machine busy compiling can take a minute.
+pub const AGENT_START: Duration = Duration::from_secs(120);
+/// See [`AGENT_START`].
+pub const TURN: Duration = Duration::from_secs(120);
 
 /// The fake API key both CLIs are given; Claude approves it by its last 20 characters.
 pub const API_KEY: &str = "sk-ant-agterm-backup-stub-0123456789";
@@ -152,7 +160,27 @@ impl AgentHome {
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
+        .chain(self.private_dirs())
         .chain(self.more_agents_env(stub))
+        .collect()
+    }
+
+    /// `TMPDIR` and the XDG folders, inside this home: the agents write their daemons' sockets, compile
+    /// caches and state there (Codex's `codex-daemon-<uid>`, node's compile cache, opencode's data),
+    /// never in the machine's `/tmp` or the user's `~/.config`, and a [`crate::scratch::ScratchDir`] finds
+    /// a detached daemon by them.
+    fn private_dirs(&self) -> Vec<(String, String)> {
+        let tmp = self.home.join("tmp");
+        std::fs::create_dir_all(&tmp).expect("create the agents' TMPDIR");
+        [
+            ("TMPDIR", tmp),
+            ("XDG_CONFIG_HOME", self.home.join(".config")),
+            ("XDG_DATA_HOME", self.home.join(".local/share")),
+            ("XDG_STATE_HOME", self.home.join(".local/state")),
+            ("XDG_CACHE_HOME", self.home.join(".cache")),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.display().to_string()))
         .collect()
     }
 

@@ -7,5 +7,6 @@ pub mod fake_agterm;
 pub mod fake_zmx;
 pub mod layout;
 pub mod paths;
+pub mod scratch;
 pub mod stub_model;
 pub mod tmux;

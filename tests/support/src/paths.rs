@@ -44,14 +44,27 @@ pub fn workspace_bin(name: &str) -> PathBuf {
     path
 }
 
-/// The folder holding the real agent CLIs (`claude`, `codex`): `$AGTERM_BACKUP_AGENT_CLIS/node_modules/.bin`,
-/// else `<workspace>/target/agent-clis/node_modules/.bin`. `None` when they are not installed.
+/// The folder holding the real agent CLIs (`claude`, `codex`, …): `<tools>/node_modules/.bin`, where
+/// `<tools>` is [`agent_clis_home`]. `None` when they are not installed.
 pub fn agent_cli_dir() -> Option<PathBuf> {
-    let base = std::env::var_os("AGTERM_BACKUP_AGENT_CLIS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join("target/agent-clis"));
-    let bin = base.join("node_modules/.bin");
+    let bin = agent_clis_home()?.join("node_modules/.bin");
     (bin.join("claude").exists() && bin.join("codex").exists()).then_some(bin)
+}
+
+/// Where `tests/install-deps.sh` installs the agent CLIs: `$AGTERM_BACKUP_AGENT_CLIS`, else
+/// `${XDG_CACHE_HOME:-$HOME/.cache}/agterm-backup-tests/agent-clis`: one folder for every checkout, which
+/// `cargo clean` leaves alone.
+pub fn agent_clis_home() -> Option<PathBuf> {
+    let set = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    if let Some(dir) = set("AGTERM_BACKUP_AGENT_CLIS") {
+        return Some(dir);
+    }
+    let cache = set("XDG_CACHE_HOME").or_else(|| set("HOME").map(|h| h.join(".cache")))?;
+    Some(cache.join("agterm-backup-tests/agent-clis"))
 }
 
 /// The path of a real agent CLI for a test that needs it (the same as [`agent_cli`], which fails under

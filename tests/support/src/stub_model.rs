@@ -360,7 +360,7 @@ mod tests {
 
     #[test]
     fn responses_and_unknown_paths_and_log_file() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir();
         let file = dir.path().join("log.jsonl");
         let stub = StubModel::start_logging_to(Some(file.clone())).unwrap();
         let body = r#"{"stream":true,"tools":[{}],"input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"USE_TOOL"}]}]}"#;

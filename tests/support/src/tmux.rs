@@ -153,6 +153,16 @@ impl Tmux {
         }
     }
 
+    /// The screen line the pane's cursor is on (not joined: the cursor counts wrapped rows).
+    pub fn cursor_line(&self, pane: &str) -> String {
+        let y: usize = self
+            .ok(&["display-message", "-p", "-t", pane, "#{cursor_y}"])
+            .parse()
+            .unwrap_or(0);
+        let screen = self.ok(&["capture-pane", "-p", "-t", pane]);
+        screen.lines().nth(y).unwrap_or_default().to_string()
+    }
+
     /// The pid of the process tmux started in the pane.
     pub fn pane_pid(&self, pane: &str) -> u32 {
         self.ok(&["display-message", "-p", "-t", pane, "#{pane_pid}"])

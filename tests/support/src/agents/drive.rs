@@ -3,7 +3,7 @@
 
 use crate::tmux::Tmux;
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Which agent a pane runs, for knowing when its screen is ready.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,14 +88,11 @@ pub fn start_in_pane(
     command_line: &str,
 ) -> String {
     let mut env = env.to_vec();
-    env.push(("PS1".into(), "pane$ ".into()));
+    env.push(("PS1".into(), format!("{PANE_PROMPT} ")));
     let shell = pane_shell(&env);
     let shell_refs: Vec<&str> = shell.iter().map(String::as_str).collect();
     let pane = tmux.spawn(name, cwd, &env, &shell_refs);
-    Tmux::wait_for(Duration::from_secs(10), "the pane's shell prompt", || {
-        tmux.capture(&pane, false).contains("pane$").then_some(())
-    });
-    tmux.send_text(&pane, command_line, true);
+    type_at_prompt(tmux, &pane, command_line);
     pane
 }
 
@@ -140,7 +137,7 @@ pub fn start_in_split(
     .to_vec();
     for (k, v) in env
         .iter()
-        .chain([("PS1".to_string(), "pane$ ".to_string())].iter())
+        .chain([("PS1".to_string(), format!("{PANE_PROMPT} "))].iter())
     {
         args.push("-e".into());
         args.push(format!("{k}={v}"));
@@ -148,12 +145,7 @@ pub fn start_in_split(
     args.extend(pane_shell(env));
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     let pane = tmux.ok(&refs);
-    Tmux::wait_for(
-        Duration::from_secs(10),
-        "the split pane's shell prompt",
-        || tmux.capture(&pane, false).contains("pane$").then_some(()),
-    );
-    tmux.send_text(&pane, command_line, true);
+    type_at_prompt(tmux, &pane, command_line);
     pane
 }
 
@@ -168,11 +160,113 @@ pub fn wait_ready(tmux: &Tmux, pane: &str, agent: Agent, timeout: Duration) {
     );
 }
 
-/// Types `prompt` into the agent's input box (literal keys, a short pause, Enter).
+/// Types `prompt` into the agent's input box and presses Enter once the box shows it. A TUI still
+/// starting may drop keys: when the screen does not show one more `prompt` than before within 20 s, the
+/// keys are typed again (twice at most). Enter goes at least [`ENTER_AFTER_KEYS`] after the last key.
+/// Whether the prompt was *submitted* is the caller's state to wait on (a hook call, a reply);
+/// [`submit_until`] waits on it and presses Enter again while it does not come.
 pub fn type_prompt(tmux: &Tmux, pane: &str, prompt: &str) {
-    tmux.send_text(pane, prompt, false);
-    std::thread::sleep(Duration::from_millis(300));
+    let shown = || tmux.capture(pane, false).matches(prompt).count();
+    let before = shown();
+    for _ in 0..3 {
+        tmux.send_text(pane, prompt, false);
+        let typed = Instant::now();
+        if poll_until(Duration::from_secs(20), || shown() > before) {
+            if let Some(rest) = ENTER_AFTER_KEYS.checked_sub(typed.elapsed()) {
+                std::thread::sleep(rest);
+            }
+            tmux.ok(&["send-keys", "-t", pane, "Enter"]);
+            return;
+        }
+    }
+    panic!(
+        "the input box never showed {prompt:?}; the pane shows:\n{}",
+        tmux.capture(pane, true)
+    );
+}
+
+/// The least time between the last typed key and Enter: Codex takes keys that arrive close together for
+/// a paste and turns an Enter within 120 ms of one into a newline (its `PASTE_ENTER_SUPPRESS_WINDOW`).
+pub const ENTER_AFTER_KEYS: Duration = Duration::from_millis(300);
+
+/// Types `prompt` ([`type_prompt`]) and waits until `submitted` holds (the agent's prompt hook logged, say),
+/// pressing Enter again every `retry_after` while it does not: a TUI that has just attached to a daemon
+/// may drop an Enter, and an Enter on an empty input box does nothing. The prompt is never typed twice.
+pub fn submit_until(
+    tmux: &Tmux,
+    pane: &str,
+    prompt: &str,
+    timeout: Duration,
+    submitted: impl Fn() -> bool,
+) {
+    type_prompt(tmux, pane, prompt);
+    let start = Instant::now();
+    let retry_after = Duration::from_secs(8);
+    while !poll_until(retry_after, &submitted) {
+        assert!(
+            start.elapsed() < timeout,
+            "{prompt:?} was not submitted within {timeout:?}; the pane shows:\n{}",
+            tmux.capture(pane, true)
+        );
+        tmux.ok(&["send-keys", "-t", pane, "Enter"]);
+    }
+}
+
+/// The bash prompt (`PS1`) of every pane the rigs start.
+pub const PANE_PROMPT: &str = "pane$";
+
+/// Waits until the shell in `pane` is back at its prompt: the line the cursor is on is the bare
+/// [`PANE_PROMPT`], so whatever ran there (an agent quitting, a `cd`) is done and the next keys go to the
+/// shell. A prompt further up the screen does not count.
+pub fn wait_shell_prompt(tmux: &Tmux, pane: &str, timeout: Duration) {
+    let at_prompt = || tmux.cursor_line(pane).trim_end() == PANE_PROMPT;
+    assert!(
+        poll_until(timeout, at_prompt),
+        "timed out after {timeout:?} waiting for the shell prompt; the pane shows:\n{}",
+        tmux.capture(pane, true)
+    );
+}
+
+/// Types the command `line` the way a user does: once the shell's prompt is back
+/// ([`wait_shell_prompt`]), then Enter once the shell echoed it, then waits until the shell took the line
+/// (the cursor left it).
+pub fn type_at_prompt(tmux: &Tmux, pane: &str, line: &str) {
+    wait_shell_prompt(tmux, pane, Duration::from_secs(60));
+    tmux.send_text(pane, line, false);
+    // A line longer than the pane wraps, and readline may break it itself (tmux then does not join the
+    // rows): compare without any whitespace.
+    let squeeze = |s: &str| s.split_whitespace().collect::<String>();
+    let echoed = squeeze(&format!("{PANE_PROMPT} {line}"));
+    assert!(
+        poll_until(Duration::from_secs(20), || squeeze(
+            &tmux.capture(pane, false)
+        )
+        .contains(&echoed)),
+        "the shell never echoed {line:?}; the pane shows:\n{}",
+        tmux.capture(pane, true)
+    );
+    let typed_row = tmux.cursor_line(pane);
     tmux.ok(&["send-keys", "-t", pane, "Enter"]);
+    assert!(
+        poll_until(Duration::from_secs(20), || tmux.cursor_line(pane)
+            != typed_row),
+        "the shell did not take {line:?}; the pane shows:\n{}",
+        tmux.capture(pane, true)
+    );
+}
+
+/// Polls `done` every 50 ms until it holds (true) or `timeout` passes (false).
+pub fn poll_until(timeout: Duration, done: impl Fn() -> bool) -> bool {
+    let start = Instant::now();
+    loop {
+        if done() {
+            return true;
+        }
+        if start.elapsed() >= timeout {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 /// Waits until `pred` holds for the pane's screen (with scrollback); panics with the screen on timeout.
@@ -227,11 +321,13 @@ pub fn find_descendant(root: u32, name: &str, skip_node: bool) -> Option<u32> {
     None
 }
 
-/// Runs `cli <args>` (a headless agent run, say) with exactly `env` in `cwd`, killing it after 60 s;
-/// panics with its output unless it succeeds. Returns its stdout.
+/// Runs `cli <args>` (a headless agent run, say) with exactly `env` in `cwd`; panics with its output
+/// unless it succeeds. Returns its stdout. A run that has not ended after [`HEADLESS_RUN`] is killed
+/// (with what it started: it is its own process group) and fails the test.
 pub fn run_cli(cli: &Path, args: &[&str], cwd: &Path, env: &[(String, String)]) -> String {
+    use std::os::unix::process::CommandExt;
     use std::process::{Command, Stdio};
-    let mut child = Command::new(cli)
+    let child = Command::new(cli)
         .args(args)
         .current_dir(cwd)
         .env_clear()
@@ -239,21 +335,23 @@ pub fn run_cli(cli: &Path, args: &[&str], cwd: &Path, env: &[(String, String)]) 
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
+        .process_group(0)
         .spawn()
         .unwrap_or_else(|e| panic!("{} does not start: {e}", cli.display()));
-    let start = std::time::Instant::now();
-    while child.try_wait().expect("wait for the child").is_none() {
-        if start.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!(
-                "{} {args:?} in {} did not finish within 60 s",
-                cli.display(),
-                cwd.display()
-            );
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let output = child.wait_with_output().expect("child output");
+    let pid = child.id();
+    // The output is read while the run goes on (a full pipe would stall it), on a thread of its own.
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || done.send(child.wait_with_output()));
+    let Ok(output) = finished.recv_timeout(HEADLESS_RUN) else {
+        // SAFETY: kill(2) on the process group the child leads; ESRCH if it ended meanwhile.
+        unsafe { libc::kill(-(pid as libc::pid_t), libc::SIGKILL) };
+        panic!(
+            "{} {args:?} in {} did not finish within {HEADLESS_RUN:?}",
+            cli.display(),
+            cwd.display()
+        );
+    };
+    let output = output.expect("child output");
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
         output.status.success(),
@@ -264,6 +362,10 @@ pub fn run_cli(cli: &Path, args: &[&str], cwd: &Path, env: &[(String, String)]) 
     );
     stdout
 }
+
+/// How long a headless agent run may take: a turn against the stub model takes seconds, but a node CLI
+/// starting on a machine busy compiling can take a minute.
+pub const HEADLESS_RUN: Duration = Duration::from_secs(240);
 
 /// The children of `pid`, from every thread (a child belongs to the thread that forked it).
 fn children(pid: u32) -> Vec<u32> {

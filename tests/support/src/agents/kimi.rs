@@ -42,7 +42,7 @@ pub fn kimi_path() -> String {
 /// Runs the installed `kimi` with `args` in a throwaway home and returns its stdout (panics on failure).
 pub fn run_kimi(args: &[&str]) -> String {
     let cli = crate::paths::agent_cli("kimi").expect("kimi installed");
-    let home = tempfile::tempdir().expect("temp home");
+    let home = crate::scratch::tempdir();
     let out = Command::new(&cli)
         .args(args)
         .env_clear()

@@ -193,7 +193,10 @@ fn write_commented(path: &Path, value: &serde_json::Value) {
     std::fs::write(path, text).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
 }
 
-/// `<workspace>/target/copilot-cache`: where Copilot's loader unpacks its platform binary.
+/// Where Copilot's loader unpacks its platform binary: `copilot-cache` beside the agent CLIs (in the tools
+/// folder, so once per machine and kept by `cargo clean`).
 pub fn copilot_cache() -> PathBuf {
-    crate::paths::workspace_root().join("target/copilot-cache")
+    crate::paths::agent_clis_home()
+        .unwrap_or_else(|| crate::paths::workspace_root().join("target/agent-clis"))
+        .join("copilot-cache")
 }

@@ -17,17 +17,14 @@ pub struct Rig {
     pub state_dir: PathBuf,
     /// Where the payload-logging hook handler appends what the agents sent.
     pub payloads: PathBuf,
-    _tmp: tempfile::TempDir,
+    _tmp: crate::scratch::ScratchDir,
 }
 
 impl Rig {
     /// A rig whose agents run `hook_command` (e.g. `<agterm-backup> hook claude`) on every captured
     /// event, next to a payload logger. `project_dirs` are created under the root and trusted by Claude.
     pub fn new(project_dirs: &[&str]) -> Rig {
-        let tmp = tempfile::Builder::new()
-            .prefix("agb-e2e")
-            .tempdir_in("/tmp")
-            .expect("temp dir");
+        let tmp = crate::scratch::tempdir_named("e2e");
         let root = tmp.path().canonicalize().expect("canonical temp dir");
         let dirs: Vec<PathBuf> = project_dirs.iter().map(|d| root.join(d)).collect();
         for dir in &dirs {

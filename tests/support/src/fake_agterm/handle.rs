@@ -84,7 +84,7 @@ pub struct SessionHandle {
 
 /// A running (or stopped) fake agterm. Drop kills the process and its tmux server and removes its dir.
 pub struct FakeAgterm {
-    pub(super) dir: tempfile::TempDir,
+    pub(super) dir: crate::scratch::ScratchDir,
     pub(super) version: String,
     pub(super) child: Option<Child>,
     pub(super) tmux: Tmux,
@@ -96,10 +96,7 @@ impl FakeAgterm {
     /// until it answers.
     pub fn start(config: FakeConfig) -> FakeAgterm {
         Version::parse(&config.version).expect("FakeConfig.version");
-        let dir = tempfile::Builder::new()
-            .prefix("agb-")
-            .tempdir_in("/tmp")
-            .expect("temp dir in /tmp");
+        let dir = crate::scratch::tempdir_named("a");
         let mut pane_env = config.pane_env.clone();
         // Panes are login shells that read ~/.profile and ~/.bashrc: a test that gives them no HOME
         // gets an empty one, never the machine user's (whose rc files — `pyenv rehash` waiting on a lock

@@ -1,0 +1,17 @@
+//! The `cli` test binary. The command line around restore: the agterm client, shell-start and shell-init, plugin routing, completions and man pages, the systemd/launchd timer units.
+//!
+//! One binary per area (tests/ARCHITECTURE in ARCHITECTURE.md): a new test file goes in this folder and
+//! gets a `mod` line below. The last module checks that the binary left no process or folder behind.
+
+mod agterm_client_fake;
+mod agterm_client_socket;
+mod cli_ecosystem;
+mod cli_start;
+mod cli_terminals_help;
+mod pane_identity_tty;
+mod plugin_route;
+mod shell_init;
+mod shell_init_edges;
+mod shell_start;
+mod shell_start_gone;
+mod timer_units;

@@ -1,0 +1,155 @@
+//! Issue 22 item 3 with the real Qwen Code and Copilot CLI (npm, node launchers) in the fake agterm's
+//! panes, wired by `installer apply --trust` (their SessionEnd included): both CLIs send one reason for
+//! a quit and for a dying terminal, so the hook's look at the terminal decides. A conversation the user
+//! quit (`/quit`, `/exit`) is recorded with its terminal `present` and stays ended; one whose pane died
+//! under it (a reboot kills every pty) comes back. One Copilot only: a second Copilot TUI starting beside
+//! the first drops its first prompt's keys under load, and the rig's retry then sends it twice. (A killed
+//! Copilot coming back is `e2e_restart_more_agents`' and `e2e_live_restart`'s.) Skipped with a SKIPPED line when the CLIs are absent
+//! (a failure when `CI` is set).
+
+#[allow(dead_code)] // this binary uses the world and a few checks
+use crate::e2e_restart_common;
+
+use agterm_backup_core::pane::PaneRole;
+use agterm_backup_core::terminal::RestoreMode;
+use agterm_backup_testkit::agents::{type_prompt, Agent};
+use agterm_backup_testkit::fake_agterm::wait_until;
+use agterm_backup_testkit::paths::agent_cli;
+use e2e_restart_common::lineup::{spec, Lineup, PaneSpec};
+use e2e_restart_common::{text, AgentPane, World, TURN};
+use serde_json::Value;
+
+const ENDINGS: Lineup = Lineup {
+    sessions: &[("qwen proj", true), ("copilot proj", false)],
+    panes: &[
+        PaneSpec {
+            dir: "qwen proj",
+            prompt: "the qwen quit pane says hi",
+            ..spec("qwen-quit", Agent::Qwen, 0, PaneRole::Left)
+        },
+        PaneSpec {
+            dir: "qwen proj",
+            flags: &["-m", "stub-model"],
+            prompt: "the qwen killed pane says hi",
+            ..spec("qwen-killed", Agent::Qwen, 0, PaneRole::Right)
+        },
+        PaneSpec {
+            dir: "copilot proj",
+            prompt: "the copilot quit pane says hi",
+            ..spec("copilot-quit", Agent::Copilot, 1, PaneRole::Left)
+        },
+    ],
+};
+
+fn record(world: &World, pane: &AgentPane) -> Option<Value> {
+    let path = world.rig.state_dir.join("live").join(format!(
+        "{}-{}.json",
+        pane.session.to_uppercase(),
+        pane.role.as_str()
+    ));
+    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+}
+
+fn row(plan: &Value, p: &AgentPane) -> Value {
+    plan["rows"]
+        .as_array()
+        .and_then(|rows| {
+            rows.iter().find(|r| {
+                r["session"]
+                    .as_str()
+                    .is_some_and(|s| s.eq_ignore_ascii_case(&p.session))
+                    && r["role"] == p.role.as_str()
+            })
+        })
+        .unwrap_or_else(|| panic!("{}: no row in {plan:#}", p.name))
+        .clone()
+}
+
+#[test]
+fn quit_qwen_and_copilot_stay_ended_and_killed_ones_come_back() {
+    if !["qwen", "copilot"].iter().all(|c| agent_cli(c).is_some()) {
+        return;
+    }
+    let Some(mut world) = World::start("0.34", RestoreMode::None) else {
+        return;
+    };
+    world.start_agents(&ENDINGS);
+    let quit: Vec<AgentPane> = world
+        .panes
+        .iter()
+        .filter(|p| p.name.ends_with("-quit"))
+        .cloned()
+        .collect();
+    let killed: Vec<AgentPane> = world
+        .panes
+        .iter()
+        .filter(|p| p.name.ends_with("-killed"))
+        .cloned()
+        .collect();
+    for pane in &quit {
+        let tmux_pane = world.fake.pane_tmux_id(&pane.session, pane.role);
+        type_prompt(world.fake.tmux(), &tmux_pane, pane.agent.quit_command());
+    }
+    for pane in &quit {
+        let end = world
+            .log
+            .wait(TURN, &format!("{}'s SessionEnd", pane.name), |c| {
+                c.event() == "SessionEnd" && c.payload["session_id"] == pane.id.as_str()
+            });
+        eprintln!("{}: SessionEnd {}", pane.name, end.payload);
+        let recorded = wait_until(TURN, || {
+            record(&world, pane)
+                .is_some_and(|r| r["event"] == "SessionEnd" && r["end_terminal"] == "present")
+        });
+        assert!(
+            recorded,
+            "{}: the quit is recorded with its terminal present: {:?}",
+            pane.name,
+            record(&world, pane)
+        );
+    }
+
+    world.reboot();
+    // What the dying agents reported, if anything: a SessionEnd under a hung-up pty has no terminal.
+    for pane in &killed {
+        let ended = world
+            .log
+            .calls()
+            .into_iter()
+            .find(|c| c.event() == "SessionEnd" && c.payload["session_id"] == pane.id.as_str());
+        if let Some(call) = ended {
+            eprintln!("{}: SessionEnd at the reboot {}", pane.name, call.payload);
+            let gone = wait_until(TURN, || {
+                record(&world, pane).is_some_and(|r| r["end_terminal"] == "gone")
+            });
+            assert!(gone, "{}: {:?}", pane.name, record(&world, pane));
+        }
+    }
+
+    let (out, plan) = world.restore_at_prompts();
+    for pane in &quit {
+        let r = row(&plan, pane);
+        assert_eq!(
+            r["reason"],
+            "ended",
+            "{}: {r:#}\n{}",
+            pane.name,
+            text(&out.stderr)
+        );
+    }
+    let typed = world.fake.typed_log();
+    for pane in &killed {
+        let r = row(&plan, pane);
+        assert_eq!(r["action"], "type", "{}: {r:#}", pane.name);
+        assert!(
+            typed
+                .iter()
+                .any(|t| t.session.eq_ignore_ascii_case(&pane.session)
+                    && t.pane == pane.role
+                    && t.text.contains(&pane.id)),
+            "{}: {typed:?}",
+            pane.name
+        );
+    }
+    assert_eq!(typed.len(), killed.len(), "{typed:?}");
+}

@@ -1,0 +1,78 @@
+//! The hook in a standalone zmx session: the record names the session (socket directory, name, the
+//! daemon's start time read from its socket) and wins over the agterm pane around it; agterm's own Live
+//! panes (`ZMX_SESSION` empty in the client, `agterm-<hex>` in the daemon) stay agterm's. Every run keeps
+//! the hook's promises (silent, exit 0).
+
+use crate::hook_common::*;
+use agterm_backup_core::pane::zmx::ZmxSession;
+use agterm_backup_core::pane::PaneKey;
+
+fn zmx_records(w: &World) -> Vec<agterm_backup_core::record::LiveRecord> {
+    let state = w.state();
+    state
+        .pane_keys()
+        .into_iter()
+        .filter(|k| matches!(k, PaneKey::Zmx(_)))
+        .filter_map(|k| state.read_record(&k))
+        .collect()
+}
+
+#[test]
+fn a_zmx_session_inside_agterm_is_recorded_as_the_session() {
+    let mut w = World::new();
+    let dir = w.path().join("zmx-sockets");
+    std::fs::create_dir_all(&dir).unwrap();
+    // The daemon's socket, bound now: its start time is the session's.
+    let _daemon = std::os::unix::net::UnixListener::bind(dir.join("api.v2")).unwrap();
+    let bound = chrono::Utc::now().timestamp();
+    w.set("ZMX_SESSION", "api.v2");
+    w.set("ZMX_DIR", &dir.display().to_string());
+    let d = w.path().display().to_string();
+
+    w.hook("claude", &claude_payload("SessionStart", ID_A, &d, &d))
+        .assert_silent();
+    assert!(w.record().is_none(), "not the agterm pane around it");
+    let recs = zmx_records(&w);
+    assert_eq!(recs.len(), 1, "{}", log_text(&w));
+    assert_eq!(recs[0].terminal, "zmx");
+    assert_eq!(recs[0].agterm_session, "");
+    let z = recs[0].zmx().expect("the zmx session");
+    assert_eq!(
+        (z.name.as_str(), z.socket_dir.as_str()),
+        ("api.v2", dir.to_str().unwrap())
+    );
+    assert!(z.started.is_some_and(|t| (t - bound).abs() <= 2), "{z:?}");
+    assert_eq!(recs[0].pane_key(), Some(PaneKey::zmx(&z)));
+    assert_eq!(recs[0].agent_cwd, d);
+}
+
+#[test]
+fn agterm_live_panes_stay_agterm_and_the_default_socket_dir_is_zmx_s() {
+    for live in ["", "agterm-0123456789abcdef0123456789abcdef"] {
+        let mut w = World::new();
+        w.set("ZMX_SESSION", live);
+        w.set("ZMX_DIR", "/tmp/agterm-zmx-00000000000000ab");
+        let d = w.path().display().to_string();
+        w.hook("claude", &claude_payload("SessionStart", ID_A, &d, &d))
+            .assert_silent();
+        assert!(zmx_records(&w).is_empty(), "{live:?}");
+        assert_eq!(w.record().map(|r| r.terminal), Some("agterm".into()));
+    }
+    // No ZMX_DIR: zmx's own rule (XDG_RUNTIME_DIR first); a gone socket gives no start time.
+    let mut w = World::new();
+    w.set("ZMX_SESSION", "work");
+    w.unset("ZMX_DIR");
+    w.set("XDG_RUNTIME_DIR", "/run/user/4242");
+    let d = w.path().display().to_string();
+    w.hook("claude", &claude_payload("SessionStart", ID_B, &d, &d))
+        .assert_silent();
+    let z = zmx_records(&w)[0].zmx().unwrap();
+    assert_eq!(
+        z,
+        ZmxSession {
+            socket_dir: "/run/user/4242/zmx".into(),
+            name: "work".into(),
+            started: None
+        }
+    );
+}

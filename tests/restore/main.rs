@@ -1,0 +1,24 @@
+//! The `restore` test binary. Restore against stand-in agents and the fake agterm: the plan's cases, modes and promises, status, snap, printable output, the JSON schema, and state written by earlier releases.
+//!
+//! One binary per area (tests/ARCHITECTURE in ARCHITECTURE.md): a new test file goes in this folder and
+//! gets a `mod` line below. The last module checks that the binary left no process or folder behind.
+
+mod framework_doubles;
+mod restore_support;
+mod shell_rig;
+
+mod agterm_restart_fake;
+mod json_schema_readme;
+mod output_printable;
+mod restore_cases;
+mod restore_claude_ready;
+mod restore_modes;
+mod restore_promises;
+mod shell_frameworks;
+mod shell_frameworks_real;
+mod shell_start_standin;
+mod snap_fake;
+mod status_fake;
+mod terminals_everywhere;
+mod tmux_join_members;
+mod upgrade_state;
