@@ -8,8 +8,12 @@
 //! - [`ROWS`]: the terminals, each with how to find its instances and how to open one.
 //! - [`open`]: the [`Terminal`] behind a scope.
 //! - [`everywhere`]: the instances worth a look: those of the environment plus those with records.
+//! - [`pane`]: which terminal's pane a process runs in ([`FoundPane`], [`HookPane`]), innermost first.
 
+pub mod pane;
 mod scope;
+
+pub use pane::{FoundPane, HookPane};
 
 pub use scope::Scope;
 
