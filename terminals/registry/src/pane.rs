@@ -33,7 +33,7 @@ use crate::zmx::env::ZmxEnv;
 use crate::Scope;
 use agterm_backup_core::pane::tmux::TmuxPane;
 use agterm_backup_core::pane::zmx::ZmxSession;
-use agterm_backup_core::pane::PaneKey;
+use agterm_backup_core::pane::{PaneKey, TerminalKind};
 use agterm_backup_core::process::{ancestors, ProcessSource};
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::PaneView;
@@ -151,6 +151,31 @@ impl FoundPane {
                 own_tty.is_some() && crate::pane_tty(&scope, &pane, TMUX_BUDGET) == own_tty
             }
         }
+    }
+}
+
+impl FoundPane {
+    /// The key of this pane's record files and its scope, from the state directory alone where the
+    /// environment says it (agterm's session and role, a zmx session); a tmux pane's name takes a
+    /// question to its server (a restored pane has a new `%N`), asked only when some tmux pane was
+    /// ever captured. `None`: nothing this pane could have recorded, or tmux cannot say.
+    pub fn recorded_key(&self, state: &StateDir) -> Option<(PaneKey, Scope)> {
+        let (scope, _) = self.place();
+        let key = match self {
+            FoundPane::Agterm(p) => p.key(),
+            FoundPane::Zmx(z) => PaneKey::zmx(&z.session()),
+            FoundPane::Tmux(_) => {
+                let any = state
+                    .pane_keys()
+                    .iter()
+                    .any(|k| k.terminal() == TerminalKind::Tmux);
+                if !any {
+                    return None;
+                }
+                resolve(self.clone(), state).ok()?.key()
+            }
+        };
+        Some((key, scope))
     }
 }
 

@@ -92,3 +92,34 @@ fn tmux_in_zmx_and_zmx_in_tmux_go_to_the_innermost() {
     // Nothing readable: tmux, as before zmx support.
     assert!(matches!(find(&both, &none(), 90), Ok(FoundPane::Tmux(_))));
 }
+
+/// `shell-start`'s fast path: agterm and zmx keys come from the environment alone; a tmux pane with
+/// no tmux record anywhere is decided without asking its server (here: one that does not exist).
+#[test]
+fn a_panes_record_key_comes_from_files_alone_except_a_recorded_tmux_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let state = StateDir::at(tmp.path().join("state"));
+    let agterm = find(&env(&AGTERM), &none(), 0).unwrap();
+    let (key, scope) = agterm.recorded_key(&state).unwrap();
+    assert_eq!(
+        (key.to_string(), scope),
+        (
+            "6B1E0C2A-AAAA-BBBB-CCCC-0123456789AB-left".to_string(),
+            Scope::Agterm
+        )
+    );
+    let zmx = find(
+        &env(&[("ZMX_SESSION", "api"), ("ZMX_DIR", "/z")]),
+        &none(),
+        0,
+    )
+    .unwrap();
+    let (key, scope) = zmx.recorded_key(&state).unwrap();
+    assert_eq!(key.terminal(), TerminalKind::Zmx);
+    assert_eq!(scope, Scope::Zmx { dir: "/z".into() });
+    let mut tmux = env(&[("TMUX_PANE", "%3")]);
+    let gone = tmp.path().join("no-such-server");
+    tmux.insert("TMUX".into(), format!("{},42,0", gone.display()));
+    let tmux = find(&tmux, &none(), 0).unwrap();
+    assert_eq!(tmux.recorded_key(&state), None);
+}
