@@ -137,6 +137,23 @@ mod tests {
     }
 
     #[test]
+    fn a_scope_crosses_a_command_line_as_its_kind_and_place() {
+        let scopes = [
+            Scope::Agterm,
+            Scope::Tmux {
+                socket: "/tmp/tmux-1/work".into(),
+            },
+            Scope::Zmx {
+                dir: "/run/user/1/zmx".into(),
+            },
+        ];
+        for s in scopes {
+            let back = Scope::at(s.kind(), s.place().map(String::from));
+            assert_eq!(back, s);
+        }
+    }
+
+    #[test]
     fn the_environments_own_tmux_server_and_zmx_dir_count_when_they_exist() {
         let tmp = tempfile::tempdir().unwrap();
         let sock = tmp.path().join("tmux-sock");
