@@ -151,6 +151,10 @@ mod tests {
             let back = Scope::at(s.kind(), s.place().map(String::from));
             assert_eq!(back, s);
         }
+        // Restore's grouping: agterm is one instance; tmux and zmx are told apart by their place.
+        assert_eq!(Scope::single(TerminalKind::Agterm), Some(Scope::Agterm));
+        assert_eq!(Scope::single(TerminalKind::Tmux), None);
+        assert_eq!(Scope::single(TerminalKind::Zmx), None);
     }
 
     #[test]

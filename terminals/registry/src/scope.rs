@@ -62,6 +62,13 @@ impl Scope {
         }
     }
 
+    /// The scope of a terminal that runs as one instance (agterm: every pane of it is that one's);
+    /// `None` for one of many instances told apart by their place (tmux servers, zmx socket dirs).
+    pub fn single(kind: TerminalKind) -> Option<Scope> {
+        let scope = Scope::at(kind, None);
+        scope.place().is_none().then_some(scope)
+    }
+
     /// For people: `agterm`, `tmux (/tmp/tmux-501/default)`, `zmx (/run/user/501/zmx)`.
     pub fn label(&self) -> String {
         match self.place() {
