@@ -239,22 +239,29 @@ pub struct RestoreArgs {
     pub socket: Option<PathBuf>,
 }
 
-/// A terminal agterm-backup restores into (one row of the registry each).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TerminalArg {
-    Agterm,
-    Tmux,
-    Zmx,
-}
+/// A terminal agterm-backup restores into: `--terminal`'s values are the registry's rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TerminalArg(agterm_backup_core::pane::TerminalKind);
 
 impl TerminalArg {
     pub fn kind(self) -> agterm_backup_core::pane::TerminalKind {
-        use agterm_backup_core::pane::TerminalKind;
-        match self {
-            TerminalArg::Agterm => TerminalKind::Agterm,
-            TerminalArg::Tmux => TerminalKind::Tmux,
-            TerminalArg::Zmx => TerminalKind::Zmx,
-        }
+        self.0
+    }
+}
+
+impl ValueEnum for TerminalArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ROWS: std::sync::OnceLock<Vec<TerminalArg>> = std::sync::OnceLock::new();
+        ROWS.get_or_init(|| {
+            agterm_backup_terminals::ROWS
+                .iter()
+                .map(|r| TerminalArg(r.kind))
+                .collect()
+        })
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.0.as_str()))
     }
 }
 
@@ -336,12 +343,9 @@ pub struct TmuxLayoutArgs {
 pub struct ShellAnswerArgs {
     #[arg(long, value_enum)]
     pub terminal: TerminalArg,
-    /// The tmux server's socket (with `--terminal tmux`)
-    #[arg(long)]
-    pub tmux_socket: Option<String>,
-    /// The zmx socket directory (with `--terminal zmx`)
-    #[arg(long)]
-    pub zmx_dir: Option<String>,
+    /// Which instance of the terminal: a tmux server's socket, a zmx socket directory (the scope's place)
+    #[arg(long, aliases = ["tmux-socket", "zmx-dir"])]
+    pub place: Option<String>,
     #[arg(long)]
     pub session: String,
     #[arg(long)]

@@ -6,7 +6,7 @@
 //! `AGTERM_BACKUP_ANSWER` picks the option: unset = restore's default (2, the full session), `1`–`3`, or
 //! `no` to leave the question to the user (no answerer is started).
 
-use crate::cli::{ShellAnswerArgs, TerminalArg};
+use crate::cli::ShellAnswerArgs;
 use crate::cmd::restore::open_terminal;
 use crate::CliResult;
 use agterm_backup_core::pane::PaneRole;
@@ -44,17 +44,7 @@ pub fn spawn(scope: &Scope, target: &PaneRef, env: &Env) {
         return;
     };
     let mut cmd = Command::new(exe);
-    cmd.arg("shell-answer").arg("--choice").arg(n.to_string());
-    match scope {
-        Scope::Agterm => cmd.args(["--terminal", "agterm"]),
-        Scope::Tmux { socket } => cmd.args(["--terminal", "tmux", "--tmux-socket", socket]),
-        Scope::Zmx { dir } => cmd.args(["--terminal", "zmx", "--zmx-dir", dir]),
-    };
-    cmd.arg("--session").arg(&target.session_id);
-    cmd.arg("--role").arg(target.role.as_str());
-    if let Some(id) = &target.pane_id {
-        cmd.arg("--pane-id").arg(id);
-    }
+    cmd.args(answer_args(scope, target, n));
     cmd.stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
@@ -68,16 +58,24 @@ pub fn spawn(scope: &Scope, target: &PaneRef, env: &Env) {
     let _ = cmd.spawn();
 }
 
+/// `shell-answer`'s arguments for `target` in `scope`: the scope as its terminal and place, so any
+/// row of the registry crosses the command line.
+fn answer_args(scope: &Scope, target: &PaneRef, choice: u8) -> Vec<String> {
+    let mut args: Vec<String> = vec!["shell-answer".into(), "--choice".into(), choice.to_string()];
+    args.extend(["--terminal".into(), scope.kind().as_str().into()]);
+    if let Some(place) = scope.place() {
+        args.extend(["--place".into(), place.into()]);
+    }
+    args.extend(["--session".into(), target.session_id.clone()]);
+    args.extend(["--role".into(), target.role.as_str().into()]);
+    if let Some(id) = &target.pane_id {
+        args.extend(["--pane-id".into(), id.clone()]);
+    }
+    args
+}
+
 pub fn run(args: ShellAnswerArgs, socket: Option<PathBuf>) -> CliResult {
-    let scope = match args.terminal {
-        TerminalArg::Agterm => Scope::Agterm,
-        TerminalArg::Tmux => Scope::Tmux {
-            socket: args.tmux_socket.unwrap_or_default(),
-        },
-        TerminalArg::Zmx => Scope::Zmx {
-            dir: args.zmx_dir.unwrap_or_default(),
-        },
-    };
+    let scope = Scope::at(args.terminal.kind(), args.place);
     let role: PaneRole = args.role.parse().unwrap_or(PaneRole::Left);
     let target = PaneRef {
         session_id: args.session,
@@ -106,5 +104,68 @@ mod tests {
         for off in ["no", "off", "none", "0", "4", "yes please"] {
             assert_eq!(choice(Some(off)), None, "{off}");
         }
+    }
+
+    /// What `spawn` passes, `run` reads back as the same scope and pane, for every terminal.
+    #[test]
+    fn every_terminals_scope_crosses_to_the_answerer_and_back() {
+        use crate::cli::{Cli, Command};
+        use clap::Parser;
+        let target = PaneRef {
+            session_id: "6B1E0C2A-AAAA-BBBB-CCCC-0123456789AB".into(),
+            role: PaneRole::Right,
+            pane_id: Some("%7".into()),
+        };
+        let scopes = [
+            Scope::Agterm,
+            Scope::Tmux {
+                socket: "/tmp/tmux-1/my work".into(),
+            },
+            Scope::Zmx {
+                dir: "/run/user/1/zmx".into(),
+            },
+        ];
+        for scope in scopes {
+            let argv =
+                std::iter::once("agterm-backup".to_string()).chain(answer_args(&scope, &target, 3));
+            let Command::ShellAnswer(a) = Cli::try_parse_from(argv).unwrap().command else {
+                panic!("not shell-answer");
+            };
+            assert_eq!(Scope::at(a.terminal.kind(), a.place), scope);
+            assert_eq!(
+                (a.session, a.role, a.pane_id),
+                (
+                    "6B1E0C2A-AAAA-BBBB-CCCC-0123456789AB".into(),
+                    "right".into(),
+                    Some("%7".into())
+                )
+            );
+        }
+        // A detached answerer of the previous release spelled the place per terminal.
+        let old = [
+            "agterm-backup",
+            "shell-answer",
+            "--terminal",
+            "zmx",
+            "--zmx-dir",
+            "/z",
+        ];
+        let Command::ShellAnswer(a) = Cli::try_parse_from(old.into_iter().chain([
+            "--session",
+            "S",
+            "--role",
+            "left",
+            "--choice",
+            "1",
+        ]))
+        .unwrap()
+        .command
+        else {
+            panic!("not shell-answer");
+        };
+        assert_eq!(
+            Scope::at(a.terminal.kind(), a.place),
+            Scope::Zmx { dir: "/z".into() }
+        );
     }
 }

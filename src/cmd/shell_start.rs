@@ -11,14 +11,14 @@
 use crate::cli::ShellStartArgs;
 use crate::cmd::restore::open_terminal;
 use crate::CliResult;
-use agterm_backup_core::pane::{PaneKey, TerminalKind};
+use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::printable::printable;
 use agterm_backup_core::record::{parse_journal, LiveRecord};
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::TerminalInfo;
 use agterm_backup_core::terminal::{PaneRef, PaneView, ScreenRange, Terminal, TerminalError};
 use agterm_backup_hook::pane_env::Env;
-use agterm_backup_hook::terminal_pane::{find, resolve, FoundPane};
+use agterm_backup_hook::terminal_pane::{find, FoundPane};
 use agterm_backup_restore::execute::find_pane;
 use agterm_backup_restore::execute::ExecOptions;
 use agterm_backup_restore::gather::{gather_for, Scope};
@@ -271,31 +271,7 @@ fn log<T>(state: &StateDir, why: &str) -> Option<T> {
 /// The terminal to ask, or `None` when the state directory shows nothing this pane could resume — no
 /// record (a new pane), or only a conversation the user ended — decided from files alone.
 fn fast_path(found: &FoundPane, state: &StateDir) -> Option<Scope> {
-    let (key, scope) = match found {
-        FoundPane::Agterm(p) => (p.key(), Scope::Agterm),
-        FoundPane::Tmux(t) => {
-            // A restored tmux pane has a new `%N`: its name takes a question to the server, asked only
-            // when some tmux pane was ever captured.
-            let any = state
-                .pane_keys()
-                .iter()
-                .any(|k| k.terminal() == TerminalKind::Tmux);
-            if !any {
-                return None;
-            }
-            let key = resolve(found.clone(), state).ok()?.key();
-            let scope = Scope::Tmux {
-                socket: t.socket.clone(),
-            };
-            (key, scope)
-        }
-        FoundPane::Zmx(z) => {
-            let scope = Scope::Zmx {
-                dir: z.socket_dir.clone(),
-            };
-            (PaneKey::zmx(&z.session()), scope)
-        }
-    };
+    let (key, scope) = found.recorded_key(state)?;
     (!nothing_to_resume(state, &key)).then_some(scope)
 }
 

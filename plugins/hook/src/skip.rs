@@ -1,5 +1,7 @@
 //! Why a hook run writes nothing.
 
+use agterm_backup_terminals::agterm::pane_env::NotAPane;
+use agterm_backup_terminals::pane::NoPane;
 use std::fmt;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,6 +24,27 @@ pub enum Skip {
     Nested(u32, &'static str),
     /// Inside tmux (`$TMUX`) but not in one of its panes (`run-shell`, a hook job) or a malformed one.
     NoTmuxPane,
+}
+
+impl From<NotAPane> for Skip {
+    fn from(why: NotAPane) -> Skip {
+        match why {
+            NotAPane::NotInAgterm => Skip::NotInAgterm,
+            NotAPane::Overlay => Skip::Overlay,
+            NotAPane::Scratch => Skip::Scratch,
+            NotAPane::UnknownPane(p) => Skip::UnknownPane(p),
+            NotAPane::BadSession(s) => Skip::BadAgtermSession(s),
+        }
+    }
+}
+
+impl From<NoPane> for Skip {
+    fn from(why: NoPane) -> Skip {
+        match why {
+            NoPane::Agterm(why) => why.into(),
+            NoPane::NoTmuxPane => Skip::NoTmuxPane,
+        }
+    }
 }
 
 impl Skip {

@@ -1,239 +1,16 @@
-//! Which terminal's pane a hook event comes from, innermost first.
-//!
-//! A terminal multiplexer runs *inside* a terminal: an agent in a tmux pane of an agterm pane belongs to
-//! the tmux pane (agterm would replay `tmux`, never the agent, and tmux's layout restorer brings the pane
-//! back). So `$TMUX` + `$TMUX_PANE` win over `AGTERM_*`; the tmux server's environment may even carry
-//! the `AGTERM_*` of whichever agterm pane started it, which names no pane of ours.
-//!
-//! A standalone zmx session (`$ZMX_SESSION` set, not one of agterm's `agterm-<hex>` Live daemons) wins
-//! over `AGTERM_*` the same way. An agterm Live pane stays agterm's: its client sets `ZMX_SESSION`
-//! empty, and inside its daemon the name is agterm's.
-//!
-//! tmux and zmx nest either way, and then both sets are in the environment: a tmux server started in a
-//! zmx session passes `ZMX_SESSION` on to its panes, a zmx daemon created from a tmux pane keeps
-//! `TMUX`/`TMUX_PANE`. Only then is the process tree asked (a few `/proc` reads, no program run): the
-//! nearest ancestor that is a zmx daemon or a tmux server is the innermost. With neither found, tmux.
-//!
-//! **Proven, not assumed.** The environment is inherited: VS Code started from a pane, a second terminal
-//! app, `screen` inside a pane all carry the pane's variables. The hook takes the environment's word (it
-//! runs on every event and must stay cheap; an agent's record names the conversation either way), but a
-//! shell about to *run* a pane's conversation first proves it is that pane ([`FoundPane::is_own`]): its
-//! controlling terminal is the pane's tty (tmux's `#{pane_tty}`, the pty of the zmx session's first
-//! process). agterm reports no tty, so there the proof is the environment agterm's surfaces set and
-//! nothing else does: no other terminal's `TERM_PROGRAM`, no `screen` (`STY`) around the shell.
+//! Which terminal's pane a hook event comes from: the registry's (`terminals/registry/src/pane.rs`),
+//! with the reason for "none" in the hook's own words ([`Skip`]).
 
-use crate::pane_env::{Env, PaneEnv};
+use crate::pane_env::Env;
 use crate::skip::Skip;
-use agterm_backup_core::pane::tmux::TmuxPane;
-use agterm_backup_core::pane::zmx::ZmxSession;
-use agterm_backup_core::pane::PaneKey;
-use agterm_backup_core::process::{ancestors, ProcessSource};
-use agterm_backup_core::state::StateDir;
-use agterm_backup_core::terminal::PaneView;
-use agterm_backup_terminals::tmux::command::TmuxServer;
-use agterm_backup_terminals::tmux::env::TmuxEnv;
-use agterm_backup_terminals::tmux::name::NameCache;
-use agterm_backup_terminals::zmx::env::ZmxEnv;
-use agterm_backup_terminals::Scope;
-use std::time::Duration;
+use agterm_backup_core::process::ProcessSource;
 
-/// How long the hook waits for tmux to tell a pane's name (once per pane and server, or per write).
-pub const TMUX_BUDGET: Duration = Duration::from_millis(500);
+pub use agterm_backup_terminals::pane::{refresh, resolve, FoundPane, HookPane, TMUX_BUDGET};
 
-/// The terminal pane named by the environment, before anything is asked of the terminal.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FoundPane {
-    Agterm(PaneEnv),
-    Tmux(TmuxEnv),
-    Zmx(ZmxEnv),
-}
-
-/// A terminal multiplexer among the hook's ancestors.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Multiplexer {
-    Tmux,
-    Zmx,
-}
-
-/// Finds the innermost terminal pane of `env`, or says why this run is not one to record. `src` and
-/// `start` (the hook's parent) are read only when both tmux and zmx are in the environment.
+/// Finds the innermost terminal pane of `env`, or says why this run is not one to record (see
+/// [`agterm_backup_terminals::pane::find`]).
 pub fn find(env: &Env, src: &dyn ProcessSource, start: u32) -> Result<FoundPane, Skip> {
-    // SAFETY: getuid has no preconditions and cannot fail.
-    let uid = unsafe { libc::getuid() };
-    let zmx = ZmxEnv::from_env(|k| env.get(k).cloned(), uid);
-    let tmux = env.get("TMUX").is_some_and(|t| !t.is_empty());
-    if let Some(zmx) = zmx {
-        if !tmux || innermost(src, start) == Some(Multiplexer::Zmx) {
-            return Ok(FoundPane::Zmx(zmx));
-        }
-    }
-    if tmux {
-        // A tmux job or a malformed pane: the `AGTERM_*` beside it (if any) are the server's, not ours.
-        return TmuxEnv::from_env(|k| env.get(k).cloned())
-            .map(FoundPane::Tmux)
-            .ok_or(Skip::NoTmuxPane);
-    }
-    PaneEnv::from_env(env).map(FoundPane::Agterm)
-}
-
-impl FoundPane {
-    /// Whether `view` (a pane as the terminal lists it) is this pane: agterm's by its persistent pane
-    /// id where both have one, else by session and role; tmux's by its `%N`, exact while its server runs;
-    /// a zmx session's by its socket directory and name.
-    pub fn shows(&self, view: &PaneView) -> bool {
-        match self {
-            FoundPane::Agterm(p) => match (&p.pane_id, &view.pane_id) {
-                (Some(mine), Some(theirs)) if view.tmux.is_none() => {
-                    mine.eq_ignore_ascii_case(theirs)
-                }
-                _ => view.session_id.eq_ignore_ascii_case(&p.session) && view.role == p.role,
-            },
-            FoundPane::Tmux(t) => {
-                view.tmux.is_some() && view.pane_id.as_deref() == Some(t.pane_id.as_str())
-            }
-            FoundPane::Zmx(z) => view
-                .zmx
-                .as_ref()
-                .is_some_and(|s| s.socket_dir == z.socket_dir && s.name == z.name),
-        }
-    }
-}
-
-impl FoundPane {
-    /// The registry's scope of this pane, and the pane's name within it (a tmux `%N`, a zmx session
-    /// name, agterm's session id).
-    pub fn place(&self) -> (Scope, String) {
-        match self {
-            FoundPane::Agterm(p) => (Scope::Agterm, p.session.clone()),
-            FoundPane::Tmux(t) => (
-                Scope::Tmux {
-                    socket: t.socket.clone(),
-                },
-                t.pane_id.clone(),
-            ),
-            FoundPane::Zmx(z) => (
-                Scope::Zmx {
-                    dir: z.socket_dir.clone(),
-                },
-                z.name.clone(),
-            ),
-        }
-    }
-
-    /// Whether a process on the terminal device `own_tty` (its controlling tty,
-    /// [`controlling_tty`](agterm_backup_core::pane::tty::controlling_tty)) is this pane's own shell,
-    /// not one that inherited the pane's environment. Asks tmux or zmx for the pane's tty (one short
-    /// command); `false` when either side is unknown.
-    pub fn is_own(&self, env: &Env, own_tty: Option<u64>) -> bool {
-        match self {
-            FoundPane::Agterm(_) => {
-                let other_terminal = env
-                    .get("TERM_PROGRAM")
-                    .is_some_and(|t| !t.is_empty() && t != "agterm");
-                let in_screen = env.get("STY").is_some_and(|s| !s.is_empty());
-                !other_terminal && !in_screen
-            }
-            FoundPane::Tmux(_) | FoundPane::Zmx(_) => {
-                let (scope, pane) = self.place();
-                own_tty.is_some()
-                    && agterm_backup_terminals::pane_tty(&scope, &pane, TMUX_BUDGET) == own_tty
-            }
-        }
-    }
-}
-
-/// The nearest ancestor of `start` (itself included) that is a zmx daemon (a fork of `zmx attach` or
-/// `zmx run`, its argv unchanged) or a tmux server (`tmux`, or the `tmux: server (…)` title it sets).
-fn innermost(src: &dyn ProcessSource, start: u32) -> Option<Multiplexer> {
-    for pid in ancestors(src, start) {
-        let argv = src.argv(pid).unwrap_or_default();
-        let program = argv
-            .first()
-            .and_then(|a0| a0.split_whitespace().next())
-            .map(|w| w.rsplit('/').next().unwrap_or(w).trim_end_matches(':'));
-        match program {
-            Some("tmux") => return Some(Multiplexer::Tmux),
-            Some("zmx") => return Some(Multiplexer::Zmx),
-            _ => {}
-        }
-    }
-    None
-}
-
-/// The pane, with a tmux pane's name known.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HookPane {
-    Agterm(PaneEnv),
-    Tmux { env: TmuxEnv, name: TmuxPane },
-    Zmx(ZmxSession),
-}
-
-impl HookPane {
-    pub fn key(&self) -> PaneKey {
-        match self {
-            HookPane::Agterm(p) => p.key(),
-            HookPane::Tmux { name, .. } => PaneKey::tmux(name),
-            HookPane::Zmx(session) => PaneKey::zmx(session),
-        }
-    }
-
-    pub fn tmux_name(&self) -> Option<&TmuxPane> {
-        match self {
-            HookPane::Tmux { name, .. } => Some(name),
-            HookPane::Agterm(_) | HookPane::Zmx(_) => None,
-        }
-    }
-
-    pub fn zmx_session(&self) -> Option<&ZmxSession> {
-        match self {
-            HookPane::Zmx(session) => Some(session),
-            HookPane::Agterm(_) | HookPane::Tmux { .. } => None,
-        }
-    }
-}
-
-/// Resolves a found pane: a tmux pane's name from the cache in the state directory (asking the server
-/// only when the cache has none for this pane and server), a zmx session's start from its socket. The
-/// error is for the log.
-pub fn resolve(found: FoundPane, state: &StateDir) -> Result<HookPane, String> {
-    match found {
-        FoundPane::Agterm(p) => Ok(HookPane::Agterm(p)),
-        FoundPane::Zmx(env) => Ok(HookPane::Zmx(env.session())),
-        FoundPane::Tmux(env) => {
-            let cache = NameCache::new(state.root());
-            if let Some(name) = cache.get(&env) {
-                return Ok(HookPane::Tmux { env, name });
-            }
-            // The cache lives in the state directory, which must be ours (0700) before we write into it.
-            state
-                .ensure()
-                .map_err(|e| format!("cannot create the state directory: {e}"))?;
-            let server = TmuxServer::new(&env.socket, TMUX_BUDGET);
-            cache
-                .refresh(&server, &env)
-                .map(|name| HookPane::Tmux { env, name })
-                .map_err(|e| format!("tmux pane {}: {e}; nothing recorded", env_label(&server)))
-        }
-    }
-}
-
-/// Learns a tmux pane's name again (the hook is about to write: a renamed session or a moved pane is
-/// caught here). Keeps the cached name when the server cannot answer.
-pub fn refresh(pane: HookPane, state: &StateDir) -> HookPane {
-    match pane {
-        HookPane::Tmux { env, name } => {
-            let server = TmuxServer::new(&env.socket, TMUX_BUDGET);
-            match NameCache::new(state.root()).refresh(&server, &env) {
-                Ok(fresh) => HookPane::Tmux { env, name: fresh },
-                Err(_) => HookPane::Tmux { env, name },
-            }
-        }
-        other => other,
-    }
-}
-
-fn env_label(server: &TmuxServer) -> String {
-    server.socket().display().to_string()
+    agterm_backup_terminals::pane::find(env, src, start).map_err(Skip::from)
 }
 
 #[cfg(test)]
@@ -241,94 +18,26 @@ mod tests {
     use super::*;
     use agterm_backup_core::process::FakeProcesses;
 
-    fn none() -> FakeProcesses {
-        FakeProcesses::default()
-    }
-
-    fn env(pairs: &[(&str, &str)]) -> Env {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
-
-    const AGTERM: [(&str, &str); 2] = [
-        ("AGTERM_SESSION_ID", "6b1e0c2a-aaaa-bbbb-cccc-0123456789ab"),
-        ("AGTERM_PANE", "left"),
-    ];
-
+    /// The hook's log and its "worth logging" filter speak `Skip`: the registry's reasons keep their
+    /// old names.
     #[test]
-    fn tmux_inside_agterm_is_tmux() {
-        let mut both = env(&AGTERM);
-        both.insert("TMUX".into(), "/tmp/tmux-1/default,42,0".into());
-        both.insert("TMUX_PANE".into(), "%3".into());
-        assert!(matches!(find(&both, &none(), 0), Ok(FoundPane::Tmux(t)) if t.pane_id == "%3"));
+    fn the_registrys_reasons_arrive_as_the_hooks_skips() {
+        let none = FakeProcesses::default();
+        let env = |pairs: &[(&str, &str)]| -> Env {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        assert_eq!(find(&env(&[]), &none, 0), Err(Skip::NotInAgterm));
+        let job = env(&[("TMUX", "/tmp/tmux-1/default,42,0")]);
+        assert_eq!(find(&job, &none, 0), Err(Skip::NoTmuxPane));
+        let evil = env(&[("AGTERM_SESSION_ID", "../x"), ("AGTERM_PANE", "left")]);
         assert!(matches!(
-            find(&env(&AGTERM), &none(), 0),
-            Ok(FoundPane::Agterm(_))
+            find(&evil, &none, 0),
+            Err(Skip::BadAgtermSession(_))
         ));
-    }
-
-    #[test]
-    fn tmux_without_a_pane_is_nothing_even_with_agterm_beside_it() {
-        let mut job = env(&AGTERM);
-        job.insert("TMUX".into(), "/tmp/tmux-1/default,42,0".into());
-        assert_eq!(find(&job, &none(), 0), Err(Skip::NoTmuxPane));
-        job.insert("TMUX_PANE".into(), "3".into());
-        assert_eq!(find(&job, &none(), 0), Err(Skip::NoTmuxPane));
-        assert_eq!(find(&env(&[]), &none(), 0), Err(Skip::NotInAgterm));
-    }
-
-    const LIVE: &str = "agterm-0123456789abcdef0123456789abcdef";
-
-    #[test]
-    fn a_standalone_zmx_session_wins_over_agterm_and_a_live_pane_stays_agterm() {
-        let mut inside = env(&AGTERM);
-        inside.insert("ZMX_SESSION".into(), "api".into());
-        inside.insert("ZMX_DIR".into(), "/z".into());
-        assert!(
-            matches!(find(&inside, &none(), 0), Ok(FoundPane::Zmx(z)) if z.name == "api" && z.socket_dir == "/z")
-        );
-        for live in ["", LIVE] {
-            let mut pane = env(&AGTERM);
-            pane.insert("ZMX_SESSION".into(), live.into());
-            pane.insert("ZMX_DIR".into(), "/tmp/agterm-zmx-00000000000000ab".into());
-            assert!(
-                matches!(find(&pane, &none(), 0), Ok(FoundPane::Agterm(_))),
-                "{live:?}"
-            );
-        }
-        let alone = env(&[("ZMX_SESSION", "api")]);
-        assert!(matches!(find(&alone, &none(), 0), Ok(FoundPane::Zmx(_))));
-    }
-
-    /// Both sets in the environment: the process tree says which multiplexer is innermost.
-    #[test]
-    fn tmux_in_zmx_and_zmx_in_tmux_go_to_the_innermost() {
-        let mut both = env(&[("ZMX_SESSION", "outer"), ("TMUX_PANE", "%3")]);
-        both.insert("TMUX".into(), "/tmp/tmux-1/default,42,0".into());
-        // zmx session → tmux → pane shell → agent → hook: tmux is innermost.
-        let tmux_in_zmx = FakeProcesses::default()
-            .with(10, 1, "zmx attach outer", "/")
-            .with(20, 10, "-zsh", "/")
-            .with(42, 1, "tmux: server (/tmp/tmux-1/default)", "/")
-            .with(50, 42, "-zsh", "/w")
-            .with(60, 50, "claude", "/w");
-        assert!(matches!(
-            find(&both, &tmux_in_zmx, 60),
-            Ok(FoundPane::Tmux(_))
-        ));
-        // tmux pane → zmx attach (the daemon forked from it) → shell → agent: zmx is innermost.
-        let zmx_in_tmux = FakeProcesses::default()
-            .with(42, 1, "tmux new -s work", "/")
-            .with(50, 42, "-zsh", "/")
-            .with(70, 1, "/usr/local/bin/zmx attach outer", "/")
-            .with(80, 70, "-zsh", "/w")
-            .with(90, 80, "claude", "/w");
-        assert!(
-            matches!(find(&both, &zmx_in_tmux, 90), Ok(FoundPane::Zmx(z)) if z.name == "outer")
-        );
-        // Nothing readable: tmux, as before zmx support.
-        assert!(matches!(find(&both, &none(), 90), Ok(FoundPane::Tmux(_))));
+        let odd = env(&[("AGTERM_SESSION_ID", "6B1E0C2A"), ("AGTERM_PANE", "mid")]);
+        assert!(matches!(find(&odd, &none, 0), Err(Skip::UnknownPane(_))));
     }
 }

@@ -6,7 +6,6 @@ use crate::once::{LaunchId, ThisLaunch, Trigger};
 use crate::plan::{cutoff, plan, Action, CapturedPane, PlanInput, PlanRow, SkipReason};
 use crate::render::PlanContext;
 use crate::transcripts::{codex_home, Transcripts};
-use agterm_backup_core::pane::TerminalKind;
 use agterm_backup_core::quote::quote;
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::resume::script_path;
@@ -79,24 +78,23 @@ pub fn pin_outcomes(
 
 pub use agterm_backup_terminals::Scope;
 
-/// Whether the pane `c` belongs to `scope`: an agterm key to agterm, a multiplexer's pane to the
+/// Whether the pane `c` belongs to `scope`: a single-instance terminal's (agterm's) key to it, a multiplexer's pane to the
 /// instance its record or journal names.
 pub fn holds(scope: &Scope, c: &CapturedPane) -> bool {
-    match scope {
-        Scope::Agterm => c.key.terminal() == TerminalKind::Agterm,
-        Scope::Tmux { .. } | Scope::Zmx { .. } => c
-            .record
-            .iter()
-            .chain(c.journal.iter())
-            .filter_map(multiplexer_scope)
-            .any(|s| s == *scope),
+    if scope.place().is_none() {
+        return c.key.terminal() == scope.kind();
     }
+    c.record
+        .iter()
+        .chain(c.journal.iter())
+        .filter_map(multiplexer_scope)
+        .any(|s| s == *scope)
 }
 
 /// The terminal scope a multiplexer record names (`None`: an agterm record, or one whose identity is
 /// unreadable).
 fn multiplexer_scope(rec: &LiveRecord) -> Option<Scope> {
-    Scope::of_record(rec).filter(|s| *s != Scope::Agterm)
+    Scope::of_record(rec).filter(|s| s.place().is_some())
 }
 
 /// Every terminal the state directory holds records of (agterm first, then each tmux server, then each
@@ -104,14 +102,12 @@ fn multiplexer_scope(rec: &LiveRecord) -> Option<Scope> {
 pub fn scopes_with_records(state: &StateDir) -> Vec<Scope> {
     let mut scopes: Vec<Scope> = Vec::new();
     for c in captured_panes(state, None) {
-        let scope = match c.key.terminal() {
-            TerminalKind::Agterm => Some(Scope::Agterm),
-            TerminalKind::Tmux | TerminalKind::Zmx => c
-                .record
+        let scope = Scope::single(c.key.terminal()).or_else(|| {
+            c.record
                 .iter()
                 .chain(c.journal.iter())
-                .find_map(multiplexer_scope),
-        };
+                .find_map(multiplexer_scope)
+        });
         if let Some(s) = scope.filter(|s| !scopes.contains(s)) {
             scopes.push(s);
         }

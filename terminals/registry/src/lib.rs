@@ -8,8 +8,12 @@
 //! - [`ROWS`]: the terminals, each with how to find its instances and how to open one.
 //! - [`open`]: the [`Terminal`] behind a scope.
 //! - [`everywhere`]: the instances worth a look: those of the environment plus those with records.
+//! - [`pane`]: which terminal's pane a process runs in ([`FoundPane`], [`HookPane`]), innermost first.
 
+pub mod pane;
 mod scope;
+
+pub use pane::{FoundPane, HookPane};
 
 pub use scope::Scope;
 
@@ -130,6 +134,27 @@ mod tests {
             everywhere(None, &none, &with),
             vec![Scope::Agterm, tmux, zmx]
         );
+    }
+
+    #[test]
+    fn a_scope_crosses_a_command_line_as_its_kind_and_place() {
+        let scopes = [
+            Scope::Agterm,
+            Scope::Tmux {
+                socket: "/tmp/tmux-1/work".into(),
+            },
+            Scope::Zmx {
+                dir: "/run/user/1/zmx".into(),
+            },
+        ];
+        for s in scopes {
+            let back = Scope::at(s.kind(), s.place().map(String::from));
+            assert_eq!(back, s);
+        }
+        // Restore's grouping: agterm is one instance; tmux and zmx are told apart by their place.
+        assert_eq!(Scope::single(TerminalKind::Agterm), Some(Scope::Agterm));
+        assert_eq!(Scope::single(TerminalKind::Tmux), None);
+        assert_eq!(Scope::single(TerminalKind::Zmx), None);
     }
 
     #[test]

@@ -51,6 +51,24 @@ impl Scope {
         }
     }
 
+    /// The scope of `kind` at `place` (what [`Scope::place`] gave; ignored for agterm): how a scope
+    /// crosses a command line.
+    pub fn at(kind: TerminalKind, place: Option<String>) -> Scope {
+        let place = place.unwrap_or_default();
+        match kind {
+            TerminalKind::Agterm => Scope::Agterm,
+            TerminalKind::Tmux => Scope::Tmux { socket: place },
+            TerminalKind::Zmx => Scope::Zmx { dir: place },
+        }
+    }
+
+    /// The scope of a terminal that runs as one instance (agterm: every pane of it is that one's);
+    /// `None` for one of many instances told apart by their place (tmux servers, zmx socket dirs).
+    pub fn single(kind: TerminalKind) -> Option<Scope> {
+        let scope = Scope::at(kind, None);
+        scope.place().is_none().then_some(scope)
+    }
+
     /// For people: `agterm`, `tmux (/tmp/tmux-501/default)`, `zmx (/run/user/501/zmx)`.
     pub fn label(&self) -> String {
         match self.place() {

@@ -1,0 +1,125 @@
+use super::*;
+use agterm_backup_core::process::FakeProcesses;
+
+fn none() -> FakeProcesses {
+    FakeProcesses::default()
+}
+
+fn env(pairs: &[(&str, &str)]) -> Env {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+const AGTERM: [(&str, &str); 2] = [
+    ("AGTERM_SESSION_ID", "6b1e0c2a-aaaa-bbbb-cccc-0123456789ab"),
+    ("AGTERM_PANE", "left"),
+];
+
+#[test]
+fn tmux_inside_agterm_is_tmux() {
+    let mut both = env(&AGTERM);
+    both.insert("TMUX".into(), "/tmp/tmux-1/default,42,0".into());
+    both.insert("TMUX_PANE".into(), "%3".into());
+    assert!(matches!(find(&both, &none(), 0), Ok(FoundPane::Tmux(t)) if t.pane_id == "%3"));
+    assert!(matches!(
+        find(&env(&AGTERM), &none(), 0),
+        Ok(FoundPane::Agterm(_))
+    ));
+}
+
+#[test]
+fn tmux_without_a_pane_is_nothing_even_with_agterm_beside_it() {
+    let mut job = env(&AGTERM);
+    job.insert("TMUX".into(), "/tmp/tmux-1/default,42,0".into());
+    assert_eq!(find(&job, &none(), 0), Err(NoPane::NoTmuxPane));
+    job.insert("TMUX_PANE".into(), "3".into());
+    assert_eq!(find(&job, &none(), 0), Err(NoPane::NoTmuxPane));
+    assert_eq!(
+        find(&env(&[]), &none(), 0),
+        Err(NoPane::Agterm(NotAPane::NotInAgterm))
+    );
+}
+
+const LIVE: &str = "agterm-0123456789abcdef0123456789abcdef";
+
+#[test]
+fn a_standalone_zmx_session_wins_over_agterm_and_a_live_pane_stays_agterm() {
+    let mut inside = env(&AGTERM);
+    inside.insert("ZMX_SESSION".into(), "api".into());
+    inside.insert("ZMX_DIR".into(), "/z".into());
+    assert!(
+        matches!(find(&inside, &none(), 0), Ok(FoundPane::Zmx(z)) if z.name == "api" && z.socket_dir == "/z")
+    );
+    for live in ["", LIVE] {
+        let mut pane = env(&AGTERM);
+        pane.insert("ZMX_SESSION".into(), live.into());
+        pane.insert("ZMX_DIR".into(), "/tmp/agterm-zmx-00000000000000ab".into());
+        assert!(
+            matches!(find(&pane, &none(), 0), Ok(FoundPane::Agterm(_))),
+            "{live:?}"
+        );
+    }
+    let alone = env(&[("ZMX_SESSION", "api")]);
+    assert!(matches!(find(&alone, &none(), 0), Ok(FoundPane::Zmx(_))));
+}
+
+/// Both sets in the environment: the process tree says which multiplexer is innermost.
+#[test]
+fn tmux_in_zmx_and_zmx_in_tmux_go_to_the_innermost() {
+    let mut both = env(&[("ZMX_SESSION", "outer"), ("TMUX_PANE", "%3")]);
+    both.insert("TMUX".into(), "/tmp/tmux-1/default,42,0".into());
+    // zmx session → tmux → pane shell → agent → hook: tmux is innermost.
+    let tmux_in_zmx = FakeProcesses::default()
+        .with(10, 1, "zmx attach outer", "/")
+        .with(20, 10, "-zsh", "/")
+        .with(42, 1, "tmux: server (/tmp/tmux-1/default)", "/")
+        .with(50, 42, "-zsh", "/w")
+        .with(60, 50, "claude", "/w");
+    assert!(matches!(
+        find(&both, &tmux_in_zmx, 60),
+        Ok(FoundPane::Tmux(_))
+    ));
+    // tmux pane → zmx attach (the daemon forked from it) → shell → agent: zmx is innermost.
+    let zmx_in_tmux = FakeProcesses::default()
+        .with(42, 1, "tmux new -s work", "/")
+        .with(50, 42, "-zsh", "/")
+        .with(70, 1, "/usr/local/bin/zmx attach outer", "/")
+        .with(80, 70, "-zsh", "/w")
+        .with(90, 80, "claude", "/w");
+    assert!(matches!(find(&both, &zmx_in_tmux, 90), Ok(FoundPane::Zmx(z)) if z.name == "outer"));
+    // Nothing readable: tmux, as before zmx support.
+    assert!(matches!(find(&both, &none(), 90), Ok(FoundPane::Tmux(_))));
+}
+
+/// `shell-start`'s fast path: agterm and zmx keys come from the environment alone; a tmux pane with
+/// no tmux record anywhere is decided without asking its server (here: one that does not exist).
+#[test]
+fn a_panes_record_key_comes_from_files_alone_except_a_recorded_tmux_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let state = StateDir::at(tmp.path().join("state"));
+    let agterm = find(&env(&AGTERM), &none(), 0).unwrap();
+    let (key, scope) = agterm.recorded_key(&state).unwrap();
+    assert_eq!(
+        (key.to_string(), scope),
+        (
+            "6B1E0C2A-AAAA-BBBB-CCCC-0123456789AB-left".to_string(),
+            Scope::Agterm
+        )
+    );
+    let zmx = find(
+        &env(&[("ZMX_SESSION", "api"), ("ZMX_DIR", "/z")]),
+        &none(),
+        0,
+    )
+    .unwrap();
+    let (key, scope) = zmx.recorded_key(&state).unwrap();
+    assert_eq!(key.terminal(), TerminalKind::Zmx);
+    assert_eq!(scope, Scope::Zmx { dir: "/z".into() });
+    let mut tmux = env(&[("TMUX_PANE", "%3")]);
+    let gone = tmp.path().join("no-such-server");
+    tmux.insert("TMUX".into(), format!("{},42,0", gone.display()));
+    let tmux = find(&tmux, &none(), 0).unwrap();
+    assert_eq!(tmux.recorded_key(&state), None);
+}
