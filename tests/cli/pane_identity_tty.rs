@@ -47,6 +47,14 @@ fn claude_record(root: &Path, dir: &Path) -> LiveRecord {
     let transcript = root.join(format!("{ID}.jsonl"));
     std::fs::write(&transcript, "{}\n").unwrap();
     let ts = chrono::Utc::now() - chrono::Duration::hours(1);
+    // Written before the restart, as the record: a transcript touched after the pane's launch is a
+    // conversation that already ran in this launch (the plan's row 9b).
+    std::fs::File::options()
+        .write(true)
+        .open(&transcript)
+        .unwrap()
+        .set_modified(ts.into())
+        .unwrap();
     LiveRecord {
         v: RECORD_VERSION,
         agent: "claude".into(),

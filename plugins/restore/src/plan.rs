@@ -359,10 +359,10 @@ fn plan_one(
             Ok(()) => restart_row(input, row, spec, rec, &c.key),
         };
     }
-    // 9b. Once per launch.
+    // 9b. Once per launch (since the row's own cutoff: a live zmx session's start, not the boot).
     if let Some(reason) = input
         .launch
-        .and_then(|l| l.resumed_reason(input.captured, cutoff(input), &c.key, rec))
+        .and_then(|l| l.resumed_reason(input.captured, row.cutoff, &c.key, rec))
     {
         return row.skip(reason);
     }
@@ -399,7 +399,7 @@ fn restart_row(
 ) -> PlanRow {
     if let Some(reason) = input
         .launch
-        .and_then(|l| l.resumed_reason(input.captured, cutoff(input), key, rec))
+        .and_then(|l| l.resumed_reason(input.captured, row.cutoff, key, rec))
     {
         return row.skip(reason);
     }
