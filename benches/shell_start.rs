@@ -1,6 +1,7 @@
 //! Benchmark of the shell integration (`cargo bench --bench shell_start`): what the line `installer
-//! apply` writes in ~/.zshrc (`if <in a pane> && [ -x … ]; then eval "$(agterm-backup init zsh)"; fi`)
-//! adds to a zsh start, against the same zsh without it, in the same run.
+//! apply` writes in ~/.zshrc (`if <in a pane> && [ -x … ]; then . <state>/init.zsh (else eval "$(…
+//! init zsh)"); fi`, with the init file `apply` writes) adds to a zsh start, against the same zsh without
+//! it, in the same run; and, for comparison, the line before the init file (which ran `init`).
 //!
 //! - `zsh -i -c exit` (the issue's measure: the rc file is read, no prompt is drawn), outside any
 //!   terminal and in an agterm pane: the cost of `init` and of the snippet's environment checks;
@@ -19,6 +20,7 @@
 //! within 50 ms.
 
 use agterm_backup_core::quote::quote;
+use agterm_backup_installer::shell_rc::files::ZSHRC;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -107,16 +109,25 @@ fn main() {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("state");
     let plain = zdotdir(dir.path(), "plain", "PROMPT='$ '\n");
+    // Today's line, which sources the init file `installer apply --shell` writes in the state folder,
+    // and the one before it, which ran `init` at every start (measured alike, for the difference).
     let with = zdotdir(
         dir.path(),
         "with",
+        &format!("PROMPT='$ '\n{}\n", ZSHRC.line(bin)),
+    );
+    let with_init_process = zdotdir(
+        dir.path(),
+        "with-init-process",
         &format!(
             "PROMPT='$ '\nif [ -n \"${{TMUX_PANE-}}${{ZMX_SESSION-}}${{AGTERM_PANE-}}\" ] && [ -x {0} ]; then eval \"$({0} init zsh)\"; fi\n",
             quote(bin)
         ),
     );
+    write_init_file(bin, &state);
     let gone = dir.path().join("gone");
     write_record(&gone);
+    write_init_file(bin, &gone);
     let kind = |name, zdotdir: &PathBuf, in_pane, prompt| Kind {
         name,
         zdotdir: zdotdir.clone(),
@@ -141,6 +152,12 @@ fn main() {
             captured: Some(gone.clone()),
             ..kind("  + snippet, terminal gone (no socket)", &with, true, true)
         },
+        kind(
+            "  + old line (runs init), nothing to resume",
+            &with_init_process,
+            true,
+            true,
+        ),
     ];
     assert_reaches_shell_start(dir.path(), &with);
     for _ in 0..3 {
@@ -150,9 +167,14 @@ fn main() {
     for _ in 0..ROUNDS {
         kinds.iter_mut().for_each(|k| k.run(&state));
     }
-    assert!(
-        !state.exists(),
-        "a pane with nothing to resume creates no state directory"
+    let left: Vec<_> = std::fs::read_dir(&state)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        left,
+        ["init.zsh"],
+        "a pane with nothing to resume writes nothing in the state directory"
     );
     println!("shell start, {ROUNDS} rounds each (median / mean):");
     for (i, k) in kinds.iter().enumerate() {
@@ -177,7 +199,8 @@ fn main() {
     let gone = delta(6, 3);
     println!(
         "targets: outside any terminal {outside:+.2} ms (<= 1), pane with nothing to resume {pane:+.2} ms \
-         (<= 10), terminal gone {gone:+.2} ms (<= 50)"
+         (<= 10), terminal gone {gone:+.2} ms (<= 50); the line that ran `init`: {:+.2} ms",
+        delta(7, 3)
     );
 }
 
@@ -186,6 +209,7 @@ fn main() {
 fn assert_reaches_shell_start(root: &Path, zdotdir: &Path) {
     let state = root.join("captured");
     write_record(&state);
+    write_init_file(env!("CARGO_BIN_EXE_agterm-backup"), &state);
     let socket = root.join("agterm.sock");
     let listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
     listener.set_nonblocking(true).unwrap();
@@ -218,6 +242,14 @@ fn write_record(state: &Path) {
         PANE[0].1
     );
     std::fs::write(state.join(format!("live/{}-left.json", PANE[0].1)), record).unwrap();
+}
+
+/// The init file `installer apply --shell` writes in the state folder `state`: `init zsh`'s output.
+fn write_init_file(bin: &str, state: &Path) {
+    let out = Command::new(bin).args(["init", "zsh"]).output().unwrap();
+    assert!(out.status.success());
+    std::fs::create_dir_all(state).unwrap();
+    std::fs::write(state.join("init.zsh"), out.stdout).unwrap();
 }
 
 fn ms(d: Duration) -> f64 {

@@ -58,7 +58,9 @@ fn apply_wires_the_resurrect_hook_tmux_reads_and_remove_gives_back_the_bytes() {
     let hook = tmux_reads(&s, &s.tmux_conf(), "@resurrect-hook-post-restore-all");
     assert_eq!(
         hook,
-        agterm_backup_terminals::tmux::resurrect::hook_line(&canonical_binary().display().to_string())
+        agterm_backup_terminals::tmux::resurrect::hook_line(
+            &canonical_binary().display().to_string()
+        )
     );
     assert!(
         hook.contains(&format!(

@@ -41,6 +41,16 @@ const IN_A_PANE_SH: &str = "[ -n \"${TMUX_PANE-}${ZMX_SESSION-}${AGTERM_PANE-}\"
 /// The same for fish, as `test` operands.
 const IN_A_PANE_FISH: &str = "-n \"$TMUX_PANE$ZMX_SESSION$AGTERM_PANE\"";
 
+/// The init file (the snippet `init` prints, written by `installer apply --shell` and refreshed by
+/// `shell-start` after an upgrade) as zsh and bash expand it: in the state folder, found as the binary
+/// finds it (`$AGTERM_BACKUP_HOME`, else `~/.agterm-backup`), so the line names no path of its own.
+fn init_file_sh(shell: Shell) -> String {
+    format!(
+        "\"${{AGTERM_BACKUP_HOME:-${{HOME-}}/.agterm-backup}}/init.{}\"",
+        shell.name()
+    )
+}
+
 /// A login shell we wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shell {
@@ -94,9 +104,10 @@ impl RcFile {
             ),
             shell => {
                 let only_bash = if self.read_by_sh { BASH_ONLY } else { "" };
+                let (name, file) = (shell.name(), init_file_sh(shell));
                 format!(
-                    "if {only_bash}{IN_A_PANE_SH} && [ -x {program} ]; then eval \"$({program} init {})\"; fi",
-                    shell.name()
+                    "if {only_bash}{IN_A_PANE_SH} && [ -x {program} ]; then if [ -r {file} ]; then . {file}; \
+                     else eval \"$({program} init {name})\"; fi; fi"
                 )
             }
         }
@@ -123,6 +134,13 @@ impl RcFile {
                     None if !self.read_by_sh => line,
                     None => return None,
                 };
+                // Today's: the init file sourced, `init`'s output when the file is not there.
+                let file = init_file_sh(self.shell);
+                let eval =
+                    match eval.strip_prefix(&format!("if [ -r {file} ]; then . {file}; else ")) {
+                        Some(fallback) => fallback.strip_suffix("; fi")?,
+                        None => eval,
+                    };
                 eval.strip_prefix("eval \"$(")?.strip_suffix(")\"")?
             }
         };

@@ -19,13 +19,13 @@ use agterm_backup_core::terminal::TerminalInfo;
 use agterm_backup_core::terminal::{PaneRef, PaneView, ScreenRange, Terminal, TerminalError};
 use agterm_backup_hook::pane_env::Env;
 use agterm_backup_hook::terminal_pane::{find, resolve, FoundPane};
-use agterm_backup_terminals::agterm::socket_path_from_env;
 use agterm_backup_restore::execute::find_pane;
 use agterm_backup_restore::execute::ExecOptions;
 use agterm_backup_restore::gather::{gather_for, Scope};
 use agterm_backup_restore::once::give_back_shell_claim;
 use agterm_backup_restore::once::Trigger;
 use agterm_backup_restore::plan::{Action, PlanRow};
+use agterm_backup_terminals::agterm::socket_path_from_env;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -49,6 +49,7 @@ pub fn run(args: ShellStartArgs, socket: Option<PathBuf>) -> CliResult {
         give_back(&env, args.shell_pid);
         return Ok(());
     }
+    refresh_init_file(&env, args.shell.into());
     // Ctrl-C at the prompt meanwhile reaches the shell, which gives the claim back (the snippet's INT
     // trap): this process finishes, so a claim is never taken without its two lines printed.
     // SAFETY: setting a signal's disposition to "ignore" before any other thread exists.
@@ -80,6 +81,27 @@ fn give_back(env: &Env, shell_pid: Option<u32>) {
     if give_back_shell_claim(&state, pid, settle) > 0 {
         state.log(&format!(
             "shell-start: shell {pid}: the agent did not stay up; its claim is given back"
+        ));
+    }
+}
+
+/// An upgrade leaves the init file the rc line sources holding the old release's snippet: this shell
+/// already read it, the next one reads this binary's. The snippet keeps calling the binary by the path
+/// it called this process by (argv[0], the path `installer apply` chose: a Homebrew symlink that
+/// survives upgrades, not the versioned file behind it). Silent, whatever happens.
+fn refresh_init_file(env: &Env, shell: crate::shell_init::Shell) {
+    let Some(state) = StateDir::resolve(|k| env.get(k).cloned()) else {
+        return;
+    };
+    let argv0 = std::env::args_os()
+        .next()
+        .and_then(|a| a.into_string().ok());
+    let Some(bin) = argv0.filter(|a| a.starts_with('/')) else {
+        return;
+    };
+    if crate::shell_init::refresh_init_file(&state, shell, &bin).is_ok_and(|wrote| wrote) {
+        state.log(&format!(
+            "shell-start: the init file for {shell:?} is refreshed for {bin}"
         ));
     }
 }
