@@ -4,7 +4,7 @@
 //! What every template does, and why so: it decides from environment variables alone whether the shell
 //! runs in a pane a terminal captures (`AGTERM_SESSION_ID` + `AGTERM_PANE`, `TMUX_PANE`, `ZMX_SESSION`)
 //! and whether `AGTERM_BACKUP_AUTO=0` turned it off — outside, it only defines nothing and spawns
-//! nothing (the installer's rc line checks the same before it even runs `init`). Inside, it asks
+//! nothing (the installer's rc line checks the same before it even reads the snippet). Inside, it asks
 //! `shell-start` once, prints its first line and runs its second in this shell, as a job that owns the
 //! terminal's foreground: zsh and bash from a prompt (`precmd`, `PROMPT_COMMAND`), since a program they
 //! start while the rc file is still being read gets no job control; fish as config.fish is read, under
