@@ -49,7 +49,6 @@ pub fn run(args: ShellStartArgs, socket: Option<PathBuf>) -> CliResult {
         give_back(&env, args.shell_pid);
         return Ok(());
     }
-    refresh_init_file(&env, args.shell.into());
     // Ctrl-C at the prompt meanwhile reaches the shell, which gives the claim back (the snippet's INT
     // trap): this process finishes, so a claim is never taken without its two lines printed.
     // SAFETY: setting a signal's disposition to "ignore" before any other thread exists.
@@ -57,6 +56,8 @@ pub fn run(args: ShellStartArgs, socket: Option<PathBuf>) -> CliResult {
     let printing = Arc::new(Mutex::new(()));
     let budget = budget(&env);
     start_watchdog(budget, Arc::clone(&printing));
+    // Within the budget too (a hung state folder); an atomic write, so an exit midway leaves the old file.
+    refresh_init_file(&env, args.shell.into());
     if let Some(resume) = decide(&env, socket, Instant::now() + budget * 3 / 4) {
         // Under the lock the watchdog takes before it exits: the markers taken and both lines printed,
         // or neither.
