@@ -42,6 +42,9 @@ struct Kind {
     /// The state directory holds a record for the pane (a terminal that is gone: its socket is not there).
     captured: Option<PathBuf>,
     times: Vec<Duration>,
+    /// CPU time (user + system) of the start and every process it waited for: what the machine's load
+    /// does not inflate, unlike the wall time.
+    cpu: Vec<Duration>,
 }
 
 impl Kind {
@@ -61,16 +64,15 @@ impl Kind {
             cmd.envs(PANE);
         }
         cmd.stdin(Stdio::null());
-        let t = Instant::now();
+        let (t, cpu) = (Instant::now(), children_cpu());
         let status = cmd.status().expect("zsh runs");
         self.times.push(t.elapsed());
+        self.cpu.push(children_cpu() - cpu);
         assert!(status.success(), "{}: {status}", self.name);
     }
 
     fn median(&self) -> Duration {
-        let mut t = self.times.clone();
-        t.sort();
-        t[t.len() / 2]
+        median(&self.times)
     }
 
     fn mean(&self) -> Duration {
@@ -135,6 +137,7 @@ fn main() {
         prompt,
         captured: None,
         times: Vec::new(),
+        cpu: Vec::new(),
     };
     let mut kinds = [
         kind("zsh -i -c exit", &plain, false, false),
@@ -163,7 +166,10 @@ fn main() {
     for _ in 0..3 {
         kinds.iter_mut().for_each(|k| k.run(&state));
     }
-    kinds.iter_mut().for_each(|k| k.times.clear());
+    kinds.iter_mut().for_each(|k| {
+        k.times.clear();
+        k.cpu.clear();
+    });
     for _ in 0..ROUNDS {
         kinds.iter_mut().for_each(|k| k.run(&state));
     }
@@ -176,21 +182,23 @@ fn main() {
         ["init.zsh"],
         "a pane with nothing to resume writes nothing in the state directory"
     );
-    println!("shell start, {ROUNDS} rounds each (median / mean):");
+    println!("shell start, {ROUNDS} rounds each (wall median / mean, CPU median):");
     for (i, k) in kinds.iter().enumerate() {
         let base = &kinds[if i < 3 { 0 } else { 3 }];
         let line = format!(
-            "{:<44} {:>8.2} ms / {:>8.2} ms",
+            "{:<44} {:>8.2} ms / {:>8.2} ms  cpu {:>6.2} ms",
             k.name,
             ms(k.median()),
-            ms(k.mean())
+            ms(k.mean()),
+            ms(median(&k.cpu))
         );
         if std::ptr::eq(base, k) {
             println!("{line}");
         } else {
             let delta = ms(k.median()) - ms(base.median());
             let ratio = ms(k.median()) / ms(base.median());
-            println!("{line}   {delta:+.2} ms, x{ratio:.2}");
+            let cpu = ms(median(&k.cpu)) - ms(median(&base.cpu));
+            println!("{line}   {delta:+.2} ms, x{ratio:.2}, cpu {cpu:+.2} ms");
         }
     }
     let delta = |i: usize, base: usize| ms(kinds[i].median()) - ms(kinds[base].median());
@@ -250,6 +258,24 @@ fn write_init_file(bin: &str, state: &Path) {
     assert!(out.status.success());
     std::fs::create_dir_all(state).unwrap();
     std::fs::write(state.join("init.zsh"), out.stdout).unwrap();
+}
+
+fn median(times: &[Duration]) -> Duration {
+    let mut t = times.to_vec();
+    t.sort();
+    t[t.len() / 2]
+}
+
+/// The CPU time the waited-for children of this process used so far.
+fn children_cpu() -> Duration {
+    // SAFETY: getrusage fills the zeroed struct it is given a pointer to.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
+    };
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    time(usage.ru_utime) + time(usage.ru_stime)
 }
 
 fn ms(d: Duration) -> f64 {
