@@ -14,7 +14,8 @@
 //!   no socket) and whose record says there is something to resume: `shell-start` asks, and must give up
 //!   at once.
 //!
-//! Kinds are interleaved so drift hits them alike. Prints medians and means, and each snippet case's
+//! Kinds are interleaved so drift hits them alike. Prints wall-time medians and means and CPU-time
+//! medians (user + system of the whole start, which a loaded machine does not inflate), and each snippet case's
 //! difference and ratio against its baseline. Targets (issue 20): outside any terminal within 1 ms of
 //! the baseline (no process started), a pane with nothing to resume within 10 ms, a gone terminal
 //! within 50 ms.
