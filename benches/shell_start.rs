@@ -1,6 +1,7 @@
 //! Benchmark of the shell integration (`cargo bench --bench shell_start`): what the line `installer
-//! apply` writes in ~/.zshrc (`if <in a pane> && [ -x … ]; then eval "$(agterm-backup init zsh)"; fi`)
-//! adds to a zsh start, against the same zsh without it, in the same run.
+//! apply` writes in ~/.zshrc (`if <in a pane> && [ -x … ]; then . <state>/init.zsh (else eval "$(…
+//! init zsh)"); fi`, with the init file `apply` writes) adds to a zsh start, against the same zsh without
+//! it, in the same run; and, for comparison, the line before the init file (which ran `init`).
 //!
 //! - `zsh -i -c exit` (the issue's measure: the rc file is read, no prompt is drawn), outside any
 //!   terminal and in an agterm pane: the cost of `init` and of the snippet's environment checks;
@@ -13,12 +14,14 @@
 //!   no socket) and whose record says there is something to resume: `shell-start` asks, and must give up
 //!   at once.
 //!
-//! Kinds are interleaved so drift hits them alike. Prints medians and means, and each snippet case's
+//! Kinds are interleaved so drift hits them alike. Prints wall-time medians and means and CPU-time
+//! medians (user + system of the whole start, which a loaded machine does not inflate), and each snippet case's
 //! difference and ratio against its baseline. Targets (issue 20): outside any terminal within 1 ms of
 //! the baseline (no process started), a pane with nothing to resume within 10 ms, a gone terminal
 //! within 50 ms.
 
 use agterm_backup_core::quote::quote;
+use agterm_backup_installer::shell_rc::files::ZSHRC;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -40,6 +43,9 @@ struct Kind {
     /// The state directory holds a record for the pane (a terminal that is gone: its socket is not there).
     captured: Option<PathBuf>,
     times: Vec<Duration>,
+    /// CPU time (user + system) of the start and every process it waited for: what the machine's load
+    /// does not inflate, unlike the wall time.
+    cpu: Vec<Duration>,
 }
 
 impl Kind {
@@ -59,16 +65,15 @@ impl Kind {
             cmd.envs(PANE);
         }
         cmd.stdin(Stdio::null());
-        let t = Instant::now();
+        let (t, cpu) = (Instant::now(), children_cpu());
         let status = cmd.status().expect("zsh runs");
         self.times.push(t.elapsed());
+        self.cpu.push(children_cpu() - cpu);
         assert!(status.success(), "{}: {status}", self.name);
     }
 
     fn median(&self) -> Duration {
-        let mut t = self.times.clone();
-        t.sort();
-        t[t.len() / 2]
+        median(&self.times)
     }
 
     fn mean(&self) -> Duration {
@@ -107,16 +112,25 @@ fn main() {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("state");
     let plain = zdotdir(dir.path(), "plain", "PROMPT='$ '\n");
+    // Today's line, which sources the init file `installer apply --shell` writes in the state folder,
+    // and the one before it, which ran `init` at every start (measured alike, for the difference).
     let with = zdotdir(
         dir.path(),
         "with",
+        &format!("PROMPT='$ '\n{}\n", ZSHRC.line(bin)),
+    );
+    let with_init_process = zdotdir(
+        dir.path(),
+        "with-init-process",
         &format!(
             "PROMPT='$ '\nif [ -n \"${{TMUX_PANE-}}${{ZMX_SESSION-}}${{AGTERM_PANE-}}\" ] && [ -x {0} ]; then eval \"$({0} init zsh)\"; fi\n",
             quote(bin)
         ),
     );
+    write_init_file(bin, &state);
     let gone = dir.path().join("gone");
     write_record(&gone);
+    write_init_file(bin, &gone);
     let kind = |name, zdotdir: &PathBuf, in_pane, prompt| Kind {
         name,
         zdotdir: zdotdir.clone(),
@@ -124,6 +138,7 @@ fn main() {
         prompt,
         captured: None,
         times: Vec::new(),
+        cpu: Vec::new(),
     };
     let mut kinds = [
         kind("zsh -i -c exit", &plain, false, false),
@@ -141,34 +156,50 @@ fn main() {
             captured: Some(gone.clone()),
             ..kind("  + snippet, terminal gone (no socket)", &with, true, true)
         },
+        kind(
+            "  + old line (runs init), nothing to resume",
+            &with_init_process,
+            true,
+            true,
+        ),
     ];
     assert_reaches_shell_start(dir.path(), &with);
     for _ in 0..3 {
         kinds.iter_mut().for_each(|k| k.run(&state));
     }
-    kinds.iter_mut().for_each(|k| k.times.clear());
+    kinds.iter_mut().for_each(|k| {
+        k.times.clear();
+        k.cpu.clear();
+    });
     for _ in 0..ROUNDS {
         kinds.iter_mut().for_each(|k| k.run(&state));
     }
-    assert!(
-        !state.exists(),
-        "a pane with nothing to resume creates no state directory"
+    let left: Vec<_> = std::fs::read_dir(&state)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        left,
+        ["init.zsh"],
+        "a pane with nothing to resume writes nothing in the state directory"
     );
-    println!("shell start, {ROUNDS} rounds each (median / mean):");
+    println!("shell start, {ROUNDS} rounds each (wall median / mean, CPU median):");
     for (i, k) in kinds.iter().enumerate() {
         let base = &kinds[if i < 3 { 0 } else { 3 }];
         let line = format!(
-            "{:<44} {:>8.2} ms / {:>8.2} ms",
+            "{:<44} {:>8.2} ms / {:>8.2} ms  cpu {:>6.2} ms",
             k.name,
             ms(k.median()),
-            ms(k.mean())
+            ms(k.mean()),
+            ms(median(&k.cpu))
         );
         if std::ptr::eq(base, k) {
             println!("{line}");
         } else {
             let delta = ms(k.median()) - ms(base.median());
             let ratio = ms(k.median()) / ms(base.median());
-            println!("{line}   {delta:+.2} ms, x{ratio:.2}");
+            let cpu = ms(median(&k.cpu)) - ms(median(&base.cpu));
+            println!("{line}   {delta:+.2} ms, x{ratio:.2}, cpu {cpu:+.2} ms");
         }
     }
     let delta = |i: usize, base: usize| ms(kinds[i].median()) - ms(kinds[base].median());
@@ -177,7 +208,8 @@ fn main() {
     let gone = delta(6, 3);
     println!(
         "targets: outside any terminal {outside:+.2} ms (<= 1), pane with nothing to resume {pane:+.2} ms \
-         (<= 10), terminal gone {gone:+.2} ms (<= 50)"
+         (<= 10), terminal gone {gone:+.2} ms (<= 50); the line that ran `init`: {:+.2} ms",
+        delta(7, 3)
     );
 }
 
@@ -186,6 +218,7 @@ fn main() {
 fn assert_reaches_shell_start(root: &Path, zdotdir: &Path) {
     let state = root.join("captured");
     write_record(&state);
+    write_init_file(env!("CARGO_BIN_EXE_agterm-backup"), &state);
     let socket = root.join("agterm.sock");
     let listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
     listener.set_nonblocking(true).unwrap();
@@ -218,6 +251,32 @@ fn write_record(state: &Path) {
         PANE[0].1
     );
     std::fs::write(state.join(format!("live/{}-left.json", PANE[0].1)), record).unwrap();
+}
+
+/// The init file `installer apply --shell` writes in the state folder `state`: `init zsh`'s output.
+fn write_init_file(bin: &str, state: &Path) {
+    let out = Command::new(bin).args(["init", "zsh"]).output().unwrap();
+    assert!(out.status.success());
+    std::fs::create_dir_all(state).unwrap();
+    std::fs::write(state.join("init.zsh"), out.stdout).unwrap();
+}
+
+fn median(times: &[Duration]) -> Duration {
+    let mut t = times.to_vec();
+    t.sort();
+    t[t.len() / 2]
+}
+
+/// The CPU time the waited-for children of this process used so far.
+fn children_cpu() -> Duration {
+    // SAFETY: getrusage fills the zeroed struct it is given a pointer to.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
+    };
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    time(usage.ru_utime) + time(usage.ru_stime)
 }
 
 fn ms(d: Duration) -> f64 {

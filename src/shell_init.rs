@@ -4,7 +4,7 @@
 //! What every template does, and why so: it decides from environment variables alone whether the shell
 //! runs in a pane a terminal captures (`AGTERM_SESSION_ID` + `AGTERM_PANE`, `TMUX_PANE`, `ZMX_SESSION`)
 //! and whether `AGTERM_BACKUP_AUTO=0` turned it off — outside, it only defines nothing and spawns
-//! nothing (the installer's rc line checks the same before it even runs `init`). Inside, it asks
+//! nothing (the installer's rc line checks the same before it even reads the snippet). Inside, it asks
 //! `shell-start` once, prints its first line and runs its second in this shell, as a job that owns the
 //! terminal's foreground: zsh and bash from a prompt (`precmd`, `PROMPT_COMMAND`), since a program they
 //! start while the rc file is still being read gets no job control; fish as config.fish is read, under
@@ -19,6 +19,8 @@
 //! printed, the shell unharmed.
 
 use agterm_backup_core::quote::quote;
+use agterm_backup_core::state::{write_atomic, StateDir};
+use std::path::PathBuf;
 
 /// A shell with a template.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +45,44 @@ pub fn snippet(shell: Shell, bin: &str) -> String {
         Shell::Fish => FISH,
     };
     template.replace(BIN, &quote(bin))
+}
+
+/// The init file of `shell` in the state folder: `init`'s snippet, which the installer's rc line sources
+/// (zsh, bash) instead of running `init` at every shell start — one process less in every pane. Kept in
+/// the state folder, not a config folder, since the binary writes and rewrites it (nobody edits it),
+/// and the rc line finds it as the binary does (`$AGTERM_BACKUP_HOME`, else `~/.agterm-backup`).
+pub fn init_file(state: &StateDir, shell: Shell) -> Option<PathBuf> {
+    let name = match shell {
+        Shell::Zsh => "zsh",
+        Shell::Bash => "bash",
+        Shell::Fish => return None,
+    };
+    Some(state.root().join(format!("init.{name}")))
+}
+
+/// Writes `shell`'s init file for the binary at `bin` (mode 0644, atomically) unless it already holds
+/// exactly that; whether it wrote.
+pub fn write_init_file(state: &StateDir, shell: Shell, bin: &str) -> std::io::Result<bool> {
+    let Some(path) = init_file(state, shell) else {
+        return Ok(false);
+    };
+    let text = snippet(shell, bin);
+    if std::fs::read(&path).is_ok_and(|old| old == text.as_bytes()) {
+        return Ok(false);
+    }
+    state.ensure()?;
+    write_atomic(&path, text.as_bytes(), 0o644)?;
+    Ok(true)
+}
+
+/// After an upgrade (or a moved binary), `shell-start` brings an init file the installer wrote up to
+/// this binary's snippet; one nobody wrote stays absent (a hand-written `eval "$(agterm-backup init
+/// zsh)"` needs none).
+pub fn refresh_init_file(state: &StateDir, shell: Shell, bin: &str) -> std::io::Result<bool> {
+    match init_file(state, shell) {
+        Some(path) if path.exists() => write_init_file(state, shell, bin),
+        _ => Ok(false),
+    }
 }
 
 #[cfg(test)]

@@ -1,20 +1,24 @@
-//! The rc file of the user's login shell: a marked block whose one line runs `agterm-backup init <shell>`
-//! in every interactive shell, so a pane rebuilt after a restart resumes its conversation as its shell
+//! The rc file of the user's login shell: a marked block whose one line brings in `init`'s snippet in
+//! every interactive shell, so a pane rebuilt after a restart resumes its conversation as its shell
 //! starts (what the snippet does is `init`'s business; this module only wires it in and out).
 //!
-//! The line, for the binary's absolute path POSIX-quoted (which fish reads the same way), runs `init`
-//! only in a pane a terminal captures and only while the binary is there — elsewhere it starts no
-//! process and costs a test of three variables; a binary deleted without `installer remove` says nothing:
+//! The line, for the binary's absolute path POSIX-quoted (which fish reads the same way), acts only in a
+//! pane a terminal captures and only while the binary is there — elsewhere it starts no process and
+//! costs a test of three variables; a binary deleted without `installer remove` says nothing:
 //! - zsh, bash: `if [ -n "${TMUX_PANE-}${ZMX_SESSION-}${AGTERM_PANE-}" ] && [ -x '<binary>' ]; then
-//!   eval "$('<binary>' init zsh)"; fi` (`init bash`), on one line;
+//!   if [ -r <init file> ]; then . <init file>; else eval "$('<binary>' init zsh)"; fi; fi` (`bash`),
+//!   on one line. The init file, `"${AGTERM_BACKUP_HOME:-${HOME-}/.agterm-backup}/init.zsh"`, is the
+//!   snippet `installer apply` writes in the state folder (the binary's `shell_init`): sourcing it
+//!   starts no process, where `init` was one more per pane; without it the line runs `init` as before;
 //! - bash's `~/.profile`, which `sh` and `dash` read too: `[ -n "${BASH_VERSION-}" ] && ` first in the
 //!   condition, so only bash runs it;
 //! - fish: `if test -n "$TMUX_PANE$ZMX_SESSION$AGTERM_PANE" -a -x '<binary>'; '<binary>' init fish |
 //!   source; end`.
 //!
 //! The lines earlier releases wrote (`eval "$('<binary>' init zsh)"`, the same in
-//! `if [ -n "${BASH_VERSION-}" ]; then …; fi`, `'<binary>' init fish | source`) are ours too: `apply`
-//! refreshes them to today's, `remove` takes them out.
+//! `if [ -n "${BASH_VERSION-}" ]; then …; fi` or in today's condition without the init file,
+//! `'<binary>' init fish | source`) are ours too: `apply` refreshes them to today's, `remove` takes them
+//! out.
 //!
 //! [`files`] says which files take the block. The block has the markers of the denylist's and the tmux
 //! config's. Unlike those, a file whose markers do not pair up (a lone marker, a second block) is refused
@@ -40,6 +44,16 @@ const BASH_ONLY: &str = "[ -n \"${BASH_VERSION-}\" ] && ";
 const IN_A_PANE_SH: &str = "[ -n \"${TMUX_PANE-}${ZMX_SESSION-}${AGTERM_PANE-}\" ]";
 /// The same for fish, as `test` operands.
 const IN_A_PANE_FISH: &str = "-n \"$TMUX_PANE$ZMX_SESSION$AGTERM_PANE\"";
+
+/// The init file (the snippet `init` prints, written by `installer apply --shell` and refreshed by
+/// `shell-start` after an upgrade) as zsh and bash expand it: in the state folder, found as the binary
+/// finds it (`$AGTERM_BACKUP_HOME`, else `~/.agterm-backup`), so the line names no path of its own.
+fn init_file_sh(shell: Shell) -> String {
+    format!(
+        "\"${{AGTERM_BACKUP_HOME:-${{HOME-}}/.agterm-backup}}/init.{}\"",
+        shell.name()
+    )
+}
 
 /// A login shell we wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,9 +108,10 @@ impl RcFile {
             ),
             shell => {
                 let only_bash = if self.read_by_sh { BASH_ONLY } else { "" };
+                let (name, file) = (shell.name(), init_file_sh(shell));
                 format!(
-                    "if {only_bash}{IN_A_PANE_SH} && [ -x {program} ]; then eval \"$({program} init {})\"; fi",
-                    shell.name()
+                    "if {only_bash}{IN_A_PANE_SH} && [ -x {program} ]; then if [ -r {file} ]; then . {file}; \
+                     else eval \"$({program} init {name})\"; fi; fi"
                 )
             }
         }
@@ -123,6 +138,13 @@ impl RcFile {
                     None if !self.read_by_sh => line,
                     None => return None,
                 };
+                // Today's: the init file sourced, `init`'s output when the file is not there.
+                let file = init_file_sh(self.shell);
+                let eval =
+                    match eval.strip_prefix(&format!("if [ -r {file} ]; then . {file}; else ")) {
+                        Some(fallback) => fallback.strip_suffix("; fi")?,
+                        None => eval,
+                    };
                 eval.strip_prefix("eval \"$(")?.strip_suffix(")\"")?
             }
         };

@@ -14,11 +14,16 @@ pub fn run(args: InitArgs) -> CliResult {
             exe.display()
         ))
     })?;
-    let shell = match args.shell {
-        InitShell::Zsh => Shell::Zsh,
-        InitShell::Bash => Shell::Bash,
-        InitShell::Fish => Shell::Fish,
-    };
-    print!("{}", snippet(shell, bin));
+    print!("{}", snippet(args.shell.into(), bin));
     Ok(())
+}
+
+impl From<InitShell> for Shell {
+    fn from(shell: InitShell) -> Shell {
+        match shell {
+            InitShell::Zsh => Shell::Zsh,
+            InitShell::Bash => Shell::Bash,
+            InitShell::Fish => Shell::Fish,
+        }
+    }
 }

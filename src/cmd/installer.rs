@@ -156,6 +156,7 @@ pub fn apply(args: ApplyArgs) -> CliResult {
         }
     });
     let shell_plan = shell::apply_plan(&args, &binary);
+    let init_files = shell_plan.apply.clone();
     targets.extend(shell_plan.apply);
     let mut problems = Problems::default();
     problems.0.extend(shell_plan.problem);
@@ -181,6 +182,9 @@ pub fn apply(args: ApplyArgs) -> CliResult {
         })?;
     }
     let written = report_or_write(&changes, args.dry_run, &mut problems);
+    problems
+        .0
+        .extend(shell::write_init_files(&init_files, &binary, args.dry_run));
     if written > 0 {
         warn_about_build_folder(&binary);
         remind_about_path(&binary);
@@ -381,6 +385,7 @@ pub fn remove(args: RemoveArgs) -> CliResult {
     }
     report_or_write(&changes, args.dry_run, &mut problems);
     if !args.dry_run {
+        shell::remove_init_files(&binary);
         report_leftovers(&changes);
     }
     problems.finish()

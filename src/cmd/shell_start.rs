@@ -56,6 +56,8 @@ pub fn run(args: ShellStartArgs, socket: Option<PathBuf>) -> CliResult {
     let printing = Arc::new(Mutex::new(()));
     let budget = budget(&env);
     start_watchdog(budget, Arc::clone(&printing));
+    // Within the budget too (a hung state folder); an atomic write, so an exit midway leaves the old file.
+    refresh_init_file(&env, args.shell.into());
     if let Some(resume) = decide(&env, socket, Instant::now() + budget * 3 / 4) {
         // Under the lock the watchdog takes before it exits: the markers taken and both lines printed,
         // or neither.
@@ -80,6 +82,27 @@ fn give_back(env: &Env, shell_pid: Option<u32>) {
     if give_back_shell_claim(&state, pid, settle) > 0 {
         state.log(&format!(
             "shell-start: shell {pid}: the agent did not stay up; its claim is given back"
+        ));
+    }
+}
+
+/// An upgrade leaves the init file the rc line sources holding the old release's snippet: this shell
+/// already read it, the next one reads this binary's. The snippet keeps calling the binary by the path
+/// it called this process by (argv[0], the path `installer apply` chose: a Homebrew symlink that
+/// survives upgrades, not the versioned file behind it). Silent, whatever happens.
+fn refresh_init_file(env: &Env, shell: crate::shell_init::Shell) {
+    let Some(state) = StateDir::resolve(|k| env.get(k).cloned()) else {
+        return;
+    };
+    let argv0 = std::env::args_os()
+        .next()
+        .and_then(|a| a.into_string().ok());
+    let Some(bin) = argv0.filter(|a| a.starts_with('/')) else {
+        return;
+    };
+    if crate::shell_init::refresh_init_file(&state, shell, &bin).is_ok_and(|wrote| wrote) {
+        state.log(&format!(
+            "shell-start: the init file for {shell:?} is refreshed for {bin}"
         ));
     }
 }

@@ -16,6 +16,7 @@ mod installer_real_clis_shapes;
 mod installer_setup;
 mod installer_shell;
 mod installer_shell_files;
+mod installer_shell_init_file;
 mod installer_tmux;
 mod packaging;
 mod tmux_continuum;

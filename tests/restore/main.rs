@@ -16,6 +16,7 @@ mod restore_modes;
 mod restore_promises;
 mod shell_frameworks;
 mod shell_frameworks_real;
+mod shell_init_file_resume;
 mod shell_start_standin;
 mod snap_fake;
 mod status_fake;

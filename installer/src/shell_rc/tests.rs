@@ -10,12 +10,14 @@ fn the_lines_are_the_contract_with_init() {
     assert_eq!(
         ZSHRC.line("/usr/local/bin/agterm-backup"),
         "if [ -n \"${TMUX_PANE-}${ZMX_SESSION-}${AGTERM_PANE-}\" ] && [ -x '/usr/local/bin/agterm-backup' ]; \
-         then eval \"$('/usr/local/bin/agterm-backup' init zsh)\"; fi"
+         then if [ -r \"${AGTERM_BACKUP_HOME:-${HOME-}/.agterm-backup}/init.zsh\" ]; then . \"${AGTERM_BACKUP_HOME:-${HOME-}/.agterm-backup}/init.zsh\"; \
+         else eval \"$('/usr/local/bin/agterm-backup' init zsh)\"; fi; fi"
     );
     assert_eq!(
         BASHRC.line("/a b/agterm-backup"),
         "if [ -n \"${TMUX_PANE-}${ZMX_SESSION-}${AGTERM_PANE-}\" ] && [ -x '/a b/agterm-backup' ]; \
-         then eval \"$('/a b/agterm-backup' init bash)\"; fi"
+         then if [ -r \"${AGTERM_BACKUP_HOME:-${HOME-}/.agterm-backup}/init.bash\" ]; then . \"${AGTERM_BACKUP_HOME:-${HOME-}/.agterm-backup}/init.bash\"; \
+         else eval \"$('/a b/agterm-backup' init bash)\"; fi; fi"
     );
     assert_eq!(
         FISH_CONFIG.line("/a b/agterm-backup"),
@@ -25,12 +27,19 @@ fn the_lines_are_the_contract_with_init() {
     assert_eq!(
         BASH_LOGIN[2].line("/b/agterm-backup"),
         "if [ -n \"${BASH_VERSION-}\" ] && [ -n \"${TMUX_PANE-}${ZMX_SESSION-}${AGTERM_PANE-}\" ] && \
-         [ -x '/b/agterm-backup' ]; then eval \"$('/b/agterm-backup' init bash)\"; fi"
+         [ -x '/b/agterm-backup' ]; then if [ -r \"${AGTERM_BACKUP_HOME:-${HOME-}/.agterm-backup}/init.bash\" ]; then . \"${AGTERM_BACKUP_HOME:-${HOME-}/.agterm-backup}/init.bash\"; \
+         else eval \"$('/b/agterm-backup' init bash)\"; fi; fi"
     );
     // The lines earlier releases wrote stay ours: an upgrade's `apply` refreshes them, `remove` takes
     // them out.
     for (rc, old) in [
         (ZSHRC, "eval \"$('/b/agterm-backup' init zsh)\""),
+        // The guarded line of the release before the init file.
+        (
+            ZSHRC,
+            "if [ -n \"${TMUX_PANE-}${ZMX_SESSION-}${AGTERM_PANE-}\" ] && [ -x '/b/agterm-backup' ]; \
+             then eval \"$('/b/agterm-backup' init zsh)\"; fi",
+        ),
         (BASHRC, "eval \"$('/b/agterm-backup' init bash)\""),
         (FISH_CONFIG, "'/b/agterm-backup' init fish | source"),
         (

@@ -8,9 +8,11 @@
 //! of every shell we wire: the login shell may have changed since.
 
 use crate::cli::ApplyArgs;
+use crate::shell_init::{init_file, write_init_file, Shell};
+use agterm_backup_core::state::StateDir;
 use agterm_backup_installer::engine::{self, Problem, Target};
 use agterm_backup_installer::paths::Process;
-use agterm_backup_installer::shell_rc::files;
+use agterm_backup_installer::shell_rc::{files, Shell as RcShell};
 use agterm_backup_installer::TargetKind;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
@@ -121,6 +123,63 @@ fn union(mut first: Vec<Target>, second: Vec<Target>) -> Vec<Target> {
         }
     }
     first
+}
+
+/// The shells whose rc files `targets` wire through an init file (zsh, bash), once each.
+fn init_shells(targets: &[Target]) -> Vec<Shell> {
+    let mut shells = Vec::new();
+    for t in targets {
+        let shell = match t.kind {
+            TargetKind::ShellRc(rc) if rc.shell == RcShell::Zsh => Shell::Zsh,
+            TargetKind::ShellRc(rc) if rc.shell == RcShell::Bash => Shell::Bash,
+            _ => continue,
+        };
+        if !shells.contains(&shell) {
+            shells.push(shell);
+        }
+    }
+    shells
+}
+
+/// Writes the init file each of `targets`' lines sources (`--dry-run`: says so); a failure is the
+/// problem returned, the line then runs `init` itself.
+pub fn write_init_files(targets: &[Target], binary: &Path, dry_run: bool) -> Option<Problem> {
+    let state = StateDir::from_env()?;
+    let bin = binary.to_str()?;
+    for shell in init_shells(targets) {
+        let path = init_file(&state, shell)?;
+        if dry_run {
+            say!(
+                "shell     {}: the init file the line sources",
+                path.display()
+            );
+            continue;
+        }
+        match write_init_file(&state, shell, bin) {
+            Ok(true) => say!("shell     {}: written", path.display()),
+            Ok(false) => say!("shell     {}: unchanged", path.display()),
+            Err(e) => return Some(Problem::Failed(format!("{}: {e}", path.display()))),
+        }
+    }
+    None
+}
+
+/// After `remove`, the init files go once no rc file holds a line of ours to source them.
+pub fn remove_init_files(binary: &Path) {
+    let Some(state) = StateDir::from_env() else {
+        return;
+    };
+    if !files::holders(&Process, binary).is_empty() {
+        return;
+    }
+    for path in [Shell::Zsh, Shell::Bash]
+        .into_iter()
+        .filter_map(|s| init_file(&state, s))
+    {
+        if path.exists() && std::fs::remove_file(&path).is_ok() {
+            say!("shell     {}: deleted", path.display());
+        }
+    }
 }
 
 /// Asks on the terminal whether to add the block to `login`'s files; yes unless the answer is no.

@@ -80,8 +80,10 @@ pub fn rc_line(bin: &Path, shell: &str, profile: bool) -> String {
             "if test -n \"$TMUX_PANE$ZMX_SESSION$AGTERM_PANE\" -a -x {b}; {b} init fish | source; end"
         ),
         sh => format!(
-            "if {}[ -n \"${{TMUX_PANE-}}${{ZMX_SESSION-}}${{AGTERM_PANE-}}\" ] && [ -x {b} ]; then eval \"$({b} init {sh})\"; fi",
-            if profile { "[ -n \"${BASH_VERSION-}\" ] && " } else { "" }
+            "if {}[ -n \"${{TMUX_PANE-}}${{ZMX_SESSION-}}${{AGTERM_PANE-}}\" ] && [ -x {b} ]; then \
+             if [ -r {f} ]; then . {f}; else eval \"$({b} init {sh})\"; fi; fi",
+            if profile { "[ -n \"${BASH_VERSION-}\" ] && " } else { "" },
+            f = format!("\"${{AGTERM_BACKUP_HOME:-${{HOME-}}/.agterm-backup}}/init.{sh}\"")
         ),
     }
 }

@@ -1,0 +1,42 @@
+//! Issue 20: a pane whose rc file has the line `installer apply --shell` writes resumes its conversation
+//! through the init file the line sources (no `init` process), and the first `shell-start` brings an
+//! init file of an older release up to this binary's snippet.
+
+use crate::shell_rig;
+
+use agterm_backup_installer::shell_rc::files::{BASHRC, ZSHRC};
+use shell_rig::Pane;
+
+#[test]
+fn the_sourced_init_file_resumes_and_is_refreshed_for_the_next_shell() {
+    let bin = env!("CARGO_BIN_EXE_agterm-backup");
+    for (shell, rc, file, prompt) in [
+        ("zsh", ZSHRC, ".zshrc", "PROMPT='$ '"),
+        ("bash", BASHRC, ".bashrc", "PS1='$ '"),
+    ] {
+        let init = std::process::Command::new(bin)
+            .args(["init", shell])
+            .output()
+            .unwrap()
+            .stdout;
+        let today = String::from_utf8(init).unwrap();
+        // The file an older release wrote: today's snippet and one more line. The pane's first shell
+        // (before the restart) sources it and its `shell-start` refreshes it; the shell after the restart
+        // resumes through the refreshed file.
+        let older = format!("{today}echo 'an older init file'\n");
+        let rc_text = format!("PATH=@HOME@/bin:$PATH\n{prompt}\n{}\n", rc.line(bin));
+        // The panes are login shells: a login bash reads `~/.bashrc` through its profile.
+        let profile = (".bash_profile", ". ~/.bashrc\n".to_string());
+        let mut files = vec![(file, rc_text), (profile.0, profile.1)];
+        let init_file = format!("state/init.{shell}");
+        files.push((&init_file, older));
+        let pane = Pane::start(shell, &files, true);
+        pane.assert_resumed_with_a_terminal();
+        let refreshed = pane.home().join(format!("state/init.{shell}"));
+        assert_eq!(
+            std::fs::read_to_string(&refreshed).unwrap(),
+            today,
+            "{shell}: shell-start refreshes the init file"
+        );
+    }
+}
