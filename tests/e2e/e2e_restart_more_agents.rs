@@ -21,7 +21,7 @@ use crate::e2e_restart_common::lineup::{Lineup, MORE, OPENCODE};
 use crate::e2e_restart_common::{World, AGENT_START, TURN};
 #[allow(dead_code)] // the flavours of the Claude/Codex lineups are not used here
 use agterm_backup_core::terminal::RestoreMode;
-use agterm_backup_testkit::agents::{run_cli, wait_ready, Agent};
+use agterm_backup_testkit::agents::{run_cli, type_quit, wait_ready, Agent};
 use agterm_backup_testkit::fake_agterm::RestartKind;
 use agterm_backup_testkit::paths::agent_cli;
 use std::time::Duration;
@@ -149,9 +149,7 @@ fn quit_replayed_agents(world: &World) {
         assert!(replayed, "{}: agterm's launch did {actions:?}", pane.name);
         let tmux_pane = world.fake.pane_tmux_id(&pane.session, pane.role);
         wait_ready(world.fake.tmux(), &tmux_pane, pane.agent, AGENT_START);
-        world
-            .fake
-            .send_keys(&pane.session, pane.role, pane.agent.quit_command());
+        type_quit(world.fake.tmux(), &tmux_pane, pane.agent, AGENT_START);
         // A slash-command menu (opencode's) may take the first Enter to pick the command: press it
         // again while the pane's shell prompt has not come back.
         for _ in 0..5 {

@@ -12,7 +12,7 @@ use crate::e2e_restart_common;
 
 use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::terminal::RestoreMode;
-use agterm_backup_testkit::agents::{type_prompt, Agent};
+use agterm_backup_testkit::agents::{type_quit, Agent};
 use agterm_backup_testkit::fake_agterm::wait_until;
 use agterm_backup_testkit::paths::agent_cli;
 use e2e_restart_common::lineup::{spec, Lineup, PaneSpec};
@@ -88,7 +88,7 @@ fn quit_qwen_and_copilot_stay_ended_and_killed_ones_come_back() {
         .collect();
     for pane in &quit {
         let tmux_pane = world.fake.pane_tmux_id(&pane.session, pane.role);
-        type_prompt(world.fake.tmux(), &tmux_pane, pane.agent.quit_command());
+        type_quit(world.fake.tmux(), &tmux_pane, pane.agent, TURN);
     }
     for pane in &quit {
         let end = world

@@ -14,8 +14,8 @@ pub mod rig;
 pub use agy::FAKE_AGY;
 pub use drive::{
     find_descendant, is_running, poll_until, process_tree, run_cli, start_in_pane, start_in_split,
-    submit_until, type_at_prompt, type_prompt, wait_ready, wait_screen, wait_shell_prompt, Agent,
-    ENTER_AFTER_KEYS, PANE_PROMPT,
+    submit_until, type_at_prompt, type_prompt, type_quit, wait_ready, wait_screen,
+    wait_shell_prompt, Agent, ENTER_AFTER_KEYS, PANE_PROMPT,
 };
 pub use kimi::{kimi_path, node22_dir, run_kimi, work_dir_key};
 pub use more::copilot_cache;

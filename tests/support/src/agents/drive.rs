@@ -68,6 +68,16 @@ impl Agent {
         matches!(self, Agent::Codex | Agent::Copilot | Agent::Opencode)
     }
 
+    /// Text the slash-command menu shows beside the quit command once the TUI has loaded its commands
+    /// (lower-cased). Gemini CLI and Qwen Code load them after the input box shows, and send a `/quit`
+    /// entered before then to the model as a prompt.
+    fn quit_menu_marker(self) -> Option<&'static str> {
+        match self {
+            Agent::Gemini | Agent::Qwen => Some("exit the cli"),
+            _ => None,
+        }
+    }
+
     /// What quits the TUI when typed into its input box.
     pub fn quit_command(self) -> &'static str {
         match self {
@@ -267,6 +277,29 @@ pub fn poll_until(timeout: Duration, done: impl Fn() -> bool) -> bool {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// Types the agent's quit command into its input box and presses Enter once the TUI knows the command:
+/// the box shows it and, where the agent loads its commands late ([`Agent::quit_menu_marker`]), the menu
+/// offers it. Whether the agent quit is the caller's state to wait on.
+pub fn type_quit(tmux: &Tmux, pane: &str, agent: Agent, timeout: Duration) {
+    let quit = agent.quit_command();
+    let Some(marker) = agent.quit_menu_marker() else {
+        return type_prompt(tmux, pane, quit);
+    };
+    tmux.send_text(pane, quit, false);
+    let typed = Instant::now();
+    wait_screen(
+        tmux,
+        pane,
+        timeout,
+        &format!("{agent:?}'s command menu offering {quit}"),
+        |screen| screen.to_lowercase().contains(marker),
+    );
+    if let Some(rest) = ENTER_AFTER_KEYS.checked_sub(typed.elapsed()) {
+        std::thread::sleep(rest);
+    }
+    tmux.ok(&["send-keys", "-t", pane, "Enter"]);
 }
 
 /// Waits until `pred` holds for the pane's screen (with scrollback); panics with the screen on timeout.
