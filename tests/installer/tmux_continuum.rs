@@ -226,7 +226,7 @@ impl Rig {
         let log = self.state.join("tmux/restore.log");
         let start = std::time::Instant::now();
         // The log names the conversation by its short id, and the line restore typed.
-        let done = |t: &str| t.contains(&ID[..8]) && t.contains("work:0.0 · left: typed claude");
+        let done = |t: &str| t.contains(&ID[..8]) && t.contains("tmux work:0.0: typed claude");
         while !std::fs::read_to_string(&log).is_ok_and(|t| done(&t)) {
             assert!(
                 start.elapsed() < Duration::from_secs(30),

@@ -84,6 +84,34 @@ fn hook_in(env: &Env, pane_env: &[(&str, String)], payload: &str) {
     assert!(out.status.success() && out.stdout.is_empty() && out.stderr.is_empty());
 }
 
+/// [`hook`] for a `SessionEnd` the user caused: the agent that sends it still sits in its pane, so the
+/// hook's parent (standing in for the agent) has a terminal — a pty of util-linux `script` — whatever
+/// terminal this test runs under (none in CI).
+fn hook_ended_in_its_pane(env: &Env, session: &str, role: &str, token: &str, payload: &str) {
+    let file = env.home.path().join(format!("payload-{role}.json"));
+    std::fs::write(&file, payload).unwrap();
+    let line = format!(
+        "'{}' hook claude < '{}'",
+        env!("CARGO_BIN_EXE_agterm-backup"),
+        file.display()
+    );
+    let out = Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", env.home.path())
+        .env("AGTERM_BACKUP_HOME", env.state().root())
+        .env("AGTERM_SESSION_ID", session)
+        .env("AGTERM_PANE", role)
+        .env("AGTERM_PANE_ID", token)
+        .env("AGTERM_SOCKET", env.fake.socket())
+        .env("CLAUDE_CODE_ENTRYPOINT", "cli")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
+}
+
 fn rows(env: &Env) -> Vec<Value> {
     let (out, plan) = env.restore_json(&["--dry-run"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -142,7 +170,7 @@ fn the_previous_releases_state_restores_and_the_new_hook_carries_on_over_it() {
         "{pin:?}"
     );
     // The user quits the left pane's conversation.
-    hook(
+    hook_ended_in_its_pane(
         &env,
         &s.id,
         "left",
