@@ -144,8 +144,8 @@ pub struct ApplyArgs {
     /// Leave the tmux config alone (no tmux-resurrect post-restore hook)
     #[arg(long)]
     pub no_tmux: bool,
-    /// Add the `eval "$(agterm-backup init <shell>)"` line to your login shell's rc file (zsh, bash, fish)
-    /// without asking; without it an interactive apply asks, and any other apply only refreshes a line
+    /// Add the shell integration's line to your login shell's rc file (zsh, bash, fish: it sources the
+    /// snippet apply writes into the state dir, or runs `agterm-backup init <shell>`) without asking; without it an interactive apply asks, and any other apply only refreshes a line
     /// already there
     #[arg(long, conflicts_with = "no_shell")]
     pub shell: bool,
