@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! # after editing the pin in tests/install-deps.sh
-//! tests/install-deps.sh && cargo test --test agent_flags_drift --test hook_flags_help --test flags_bundles
+//! tests/install-deps.sh && cargo test --test hook -- agent_flags_drift hook_flags_help && cargo test --test installer -- flags_bundles
 //! ```
 //!
 //! Every option the new CLI defines that the table does not know, with a different arity, or that the
