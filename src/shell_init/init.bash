@@ -36,10 +36,14 @@ if [[ $- == *i* && ${AGTERM_BACKUP_AUTO-} != 0 && -z ${__agterm_backup_tries-} ]
       return 0
     fi
     printf '%s\n' "${__agterm_backup_out%%$'\n'*}"
-    eval "${__agterm_backup_out#*$'\n'}" || :
+    local __agterm_backup_ran=0
+    eval "${__agterm_backup_out#*$'\n'}" || __agterm_backup_ran=$?
     # An agent that did not start or exited at once gives its claim back (a later prompt or `restore`
-    # may try again); `shell-start` tells by the claim's age.
-    @BIN@ shell-start --shell bash --shell-pid $$ --give-back >/dev/null 2>&1 || :
+    # may try again); `shell-start` tells by the claim's age. A job stopped by a signal (148-150:
+    # SIGTSTP, SIGTTIN, SIGTTOU) is still there and keeps its claim.
+    if ((__agterm_backup_ran < 148 || __agterm_backup_ran > 150)); then
+      @BIN@ shell-start --shell bash --shell-pid $$ --give-back >/dev/null 2>&1 || :
+    fi
     return 0
   }
   __agterm_backup_decl=$(declare -p PROMPT_COMMAND 2>/dev/null) || __agterm_backup_decl=

@@ -36,9 +36,13 @@ if [[ -o interactive && ${AGTERM_BACKUP_AUTO-} != 0 && -z ${__agterm_backup_trie
     fi
     print -r -- "${out%%$'\n'*}"
     eval "${out#*$'\n'}"
+    local ran=$?
     # An agent that did not start or exited at once gives its claim back (a later prompt or `restore`
-    # may try again); `shell-start` tells by the claim's age.
-    @BIN@ shell-start --shell zsh --shell-pid $$ --give-back >/dev/null 2>&1
+    # may try again); `shell-start` tells by the claim's age. A job stopped by a signal (148-150:
+    # SIGTSTP, SIGTTIN, SIGTTOU) is still there and keeps its claim.
+    if (( ran < 148 || ran > 150 )); then
+      @BIN@ shell-start --shell zsh --shell-pid $$ --give-back >/dev/null 2>&1
+    fi
     return 0
   }
   typeset -ga precmd_functions
