@@ -37,9 +37,15 @@ pub fn device_of(path: &Path) -> Option<u64> {
 
 /// Field 7 of `/proc/<pid>/stat` (`tty_nr`), in `st_rdev`'s encoding; `0` (no terminal) is `None`.
 pub fn parse_tty_nr(stat: &str) -> Option<u64> {
-    let after_comm = &stat[stat.rfind(')')? + 1..];
-    let nr: i64 = after_comm.split_whitespace().nth(4)?.parse().ok()?;
+    let nr = raw_tty_nr(stat)?;
     (nr > 0).then(|| linux_rdev(nr as u64))
+}
+
+/// Field 7 of `/proc/<pid>/stat` as the kernel writes it (`0`: no controlling terminal); `None` when the
+/// line is not a stat line. The command name in parentheses may hold spaces and `)`.
+pub fn raw_tty_nr(stat: &str) -> Option<i64> {
+    let after_comm = &stat[stat.rfind(')')? + 1..];
+    after_comm.split_whitespace().nth(4)?.parse().ok()
 }
 
 /// `tty_nr` packs the device as the kernel's `new_encode_dev`: minor low 8 bits, major bits 8–19, the

@@ -25,12 +25,9 @@ pub fn probe(pid: u32) -> Option<EndTerminal> {
     from_ps_tty(&String::from_utf8_lossy(&out.stdout))
 }
 
-/// Field 7 of `/proc/<pid>/stat` (`tty_nr`): 0 when the process has no controlling terminal. The
-/// command name in parentheses may hold spaces and `)`.
+/// Field 7 of `/proc/<pid>/stat` (`tty_nr`): 0 when the process has no controlling terminal.
 pub fn from_stat(stat: &str) -> Option<EndTerminal> {
-    let after_comm = &stat[stat.rfind(')')? + 1..];
-    let tty_nr: i64 = after_comm.split_whitespace().nth(4)?.parse().ok()?;
-    Some(match tty_nr {
+    Some(match agterm_backup_core::pane::tty::raw_tty_nr(stat)? {
         0 => EndTerminal::Gone,
         _ => EndTerminal::Present,
     })
