@@ -110,6 +110,17 @@ impl Outcome {
     }
 }
 
+/// The pane `target` names as the terminal lists it now: a row is re-checked right before it is acted
+/// on (the plan may be seconds old).
+pub(crate) fn pane_now(term: &mut dyn Terminal, target: &PaneRef) -> Result<PaneView, Outcome> {
+    let now = term
+        .panes()
+        .map_err(|e| Outcome::Failed(format!("could not list panes: {e}")))?;
+    find_pane(&now, target)
+        .cloned()
+        .ok_or_else(|| Outcome::NotIdle("the pane is gone".into()))
+}
+
 /// Finds the pane `target` names in a fresh pane list: by pane id when both have one, else session + role.
 pub fn find_pane<'a>(panes: &'a [PaneView], target: &PaneRef) -> Option<&'a PaneView> {
     let same_session = |p: &&PaneView| {
@@ -196,12 +207,8 @@ fn type_one(term: &mut dyn Terminal, row: &PlanRow, state: &StateDir) -> Result<
     ) else {
         return Err(Outcome::Failed("the row has no pane or record".into()));
     };
-    let now = term
-        .panes()
-        .map_err(|e| Outcome::Failed(format!("could not list panes: {e}")))?;
-    let pane =
-        find_pane(&now, target).ok_or_else(|| Outcome::NotIdle("the pane is gone".into()))?;
-    if let Some(reason) = not_idle(pane) {
+    let pane = pane_now(term, target)?;
+    if let Some(reason) = not_idle(&pane) {
         return Err(Outcome::NotIdle(reason.describe()));
     }
     let screen = term

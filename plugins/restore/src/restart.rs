@@ -3,7 +3,7 @@
 //! of the row's kind that is not the row's conversation (someone may have quit it, or resumed it by hand,
 //! since the plan) — then the once-per-launch markers are taken and agterm replaces the pane's shell.
 
-use super::{find_pane, release, take_claim, Outcome};
+use super::{pane_now, release, take_claim, Outcome};
 use crate::plan::{foreground_agent_args, Action, PlanRow};
 use agterm_backup_core::agent::agent;
 use agterm_backup_core::state::StateDir;
@@ -24,11 +24,7 @@ pub(super) fn restart_one(
     ) else {
         return Err(Outcome::Failed("the row has no pane or record".into()));
     };
-    let now = term
-        .panes()
-        .map_err(|e| Outcome::Failed(format!("could not list panes: {e}")))?;
-    let pane =
-        find_pane(&now, target).ok_or_else(|| Outcome::NotIdle("the pane is gone".into()))?;
+    let pane = pane_now(term, target)?;
     if pane.remote {
         return Err(Outcome::NotIdle("the pane lives on another machine".into()));
     }
