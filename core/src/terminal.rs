@@ -38,6 +38,18 @@ pub struct TerminalInfo {
     pub supports_restart: bool,
     /// When the running terminal process started (from the socket peer's pid).
     pub launched_at: Option<DateTime<Utc>>,
+    /// The launch's start in whole seconds as every process reads it alike, where `launched_at` is an
+    /// estimate that differs between readers (agterm on Linux: the boot's fraction of a second).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub launch_stamp: Option<i64>,
+}
+
+impl TerminalInfo {
+    /// The launch's name in whole seconds: `launch_stamp`, else `launched_at`'s seconds.
+    pub fn launch_secs(&self) -> Option<i64> {
+        self.launch_stamp
+            .or_else(|| self.launched_at.map(|t| t.timestamp()))
+    }
 }
 
 /// A Live (zmx) daemon backing a pane, as `zmx.list` reports it.

@@ -162,7 +162,7 @@ pub fn gather_for(
     trigger: Trigger,
 ) -> Result<Planned, TerminalError> {
     let info = term.info()?;
-    let launch = ThisLaunch::read(state, trigger, LaunchId::new(scope, info.launched_at));
+    let launch = ThisLaunch::read(state, trigger, LaunchId::of(scope, &info));
     let cut = as_of.or(info.launched_at);
     let mut captured = captured_panes(state, cut);
     captured.retain(|c| holds(scope, c));

@@ -22,6 +22,7 @@ use crate::plan::{CapturedPane, SkipReason};
 use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::state::StateDir;
+use agterm_backup_core::terminal::TerminalInfo;
 use chrono::{DateTime, Utc};
 use std::collections::BTreeSet;
 use std::fs::{self, OpenOptions};
@@ -62,7 +63,16 @@ impl LaunchId {
     /// `agterm-<secs>`, `tmux-<hash of the socket>-<secs>`, `zmx-<hash of the dir>-<secs>`, any
     /// terminal of the registry alike. `None` without a launch time.
     pub fn new(terminal: &TerminalTag, launched_at: Option<DateTime<Utc>>) -> Option<LaunchId> {
-        let at = launched_at?.timestamp();
+        Self::named(terminal, launched_at?.timestamp())
+    }
+
+    /// The launch of `terminal` as its `info` names it: every process that asks gets the same name,
+    /// so one launch never prunes its own markers.
+    pub fn of(terminal: &TerminalTag, info: &TerminalInfo) -> Option<LaunchId> {
+        Self::named(terminal, info.launch_secs()?)
+    }
+
+    fn named(terminal: &TerminalTag, at: i64) -> Option<LaunchId> {
         let terminal = match terminal.place() {
             None => terminal.kind().to_string(),
             Some(place) => format!("{}-{:016x}", terminal.kind(), fnv1a(place.as_bytes())),

@@ -121,6 +121,38 @@ fn a_new_launch_sees_no_marker_and_sweeps_the_old_ones_of_its_terminal_only() {
 }
 
 #[test]
+fn two_readers_of_one_launch_share_its_markers_whatever_their_estimate_of_its_start() {
+    // Two shells of one agterm launch read its start 10 ms apart, across a whole second; the
+    // stamp (kernel integers) names the launch, so the second claim does not sweep the first.
+    let tmp = tempfile::tempdir().unwrap();
+    let state = StateDir::at(tmp.path().join("state"));
+    let reading = |at: &str| TerminalInfo {
+        launched_at: Some(ts(at)),
+        launch_stamp: Some(ts("2026-12-01T10:00:00Z").timestamp()),
+        ..Default::default()
+    };
+    let first = LaunchId::of(&TerminalTag::Agterm, &reading("2026-12-01T10:00:00.995Z")).unwrap();
+    let second = LaunchId::of(&TerminalTag::Agterm, &reading("2026-12-01T10:00:01.005Z")).unwrap();
+    assert_eq!(first, second);
+    claim(&first, ID_A, PaneRole::Left)
+        .take(&state, Trigger::ShellStart)
+        .unwrap();
+    claim(&second, ID_B, PaneRole::Right)
+        .take(&state, Trigger::ShellStart)
+        .unwrap();
+    assert_eq!(Resumed::read(&state, &first).conversations.len(), 2);
+    // Without a stamp (tmux: its own whole-second start) the start's seconds name it.
+    let tmux_like = TerminalInfo {
+        launched_at: Some(ts("2026-12-01T10:00:00Z")),
+        ..Default::default()
+    };
+    assert_eq!(
+        LaunchId::of(&TerminalTag::Agterm, &tmux_like),
+        Some(launch("2026-12-01T10:00:00Z"))
+    );
+}
+
+#[test]
 fn a_run_since_the_cutoff_counts_only_for_the_same_conversation() {
     let cut = ts("2026-12-01T10:00:00Z");
     let before = record(ID_A, PaneRole::Left, "2026-12-01T09:00:00Z");

@@ -43,6 +43,7 @@ impl Features {
             supports_live: self.supports_live,
             supports_restart: self.supports_restart,
             launched_at: self.launch.map(|l| l.started_at),
+            launch_stamp: self.launch.map(|l| l.stamp),
         }
     }
 }

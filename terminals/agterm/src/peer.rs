@@ -13,17 +13,48 @@ use std::process::Command;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Launch {
     pub pid: u32,
+    /// To about 10 ms: the cutoff between records written before this launch and after it.
     pub started_at: DateTime<Utc>,
+    /// The start in whole seconds from the kernel's integers only, so every process that asks reads the
+    /// same number: the launch's name (its once-per-launch markers). `started_at` is no name: two
+    /// processes estimate the boot's fraction of a second 10 ms apart, and a start near a whole second
+    /// then floors to two names, the second of which prunes the first's markers.
+    pub stamp: i64,
 }
 
 impl Launch {
     /// The launch of the process `pid`, if its start time can be read.
     pub fn of_pid(pid: u32) -> Option<Launch> {
+        if cfg!(any(target_os = "linux", target_os = "android")) {
+            if let Some(launch) = proc_launch(pid) {
+                return Some(launch);
+            }
+        }
+        let started_at = ps_start_time(pid)?;
         Some(Launch {
             pid,
-            started_at: process_start_time(pid)?,
+            started_at,
+            stamp: started_at.timestamp(),
         })
     }
+}
+
+/// Linux: [`Launch`] from one reading of `/proc/<pid>/stat`.
+fn proc_launch(pid: u32) -> Option<Launch> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let hz = clock_ticks_per_sec()?;
+    let btime = btime_ms(&std::fs::read_to_string("/proc/stat").ok()?)?;
+    let started_at = start_time_from_proc(&stat, precise_boot_ms().unwrap_or(btime), hz)?;
+    Some(Launch {
+        pid,
+        started_at,
+        stamp: start_stamp_from_proc(&stat, btime / 1000, hz)?,
+    })
+}
+
+fn clock_ticks_per_sec() -> Option<u64> {
+    // SAFETY: sysconf has no preconditions.
+    u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) }).ok()
 }
 
 /// The pid of the process on the other end of a connected Unix socket.
@@ -100,14 +131,7 @@ pub fn process_start_time(pid: u32) -> Option<DateTime<Utc>> {
 
 /// Linux: `starttime` (clock ticks after boot) from `/proc/<pid>/stat`, plus `btime` from `/proc/stat`.
 pub fn proc_start_time(pid: u32) -> Option<DateTime<Utc>> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // SAFETY: sysconf has no preconditions.
-    let ticks_per_sec = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
-    let boot_ms = precise_boot_ms().or_else(|| {
-        let stat = std::fs::read_to_string("/proc/stat").ok()?;
-        btime_ms(&stat)
-    })?;
-    start_time_from_proc(&stat, boot_ms, u64::try_from(ticks_per_sec).ok()?)
+    proc_launch(pid).map(|l| l.started_at)
 }
 
 /// The boot time to about 10 ms: now minus `/proc/uptime`. `btime` in `/proc/stat` is whole seconds,
@@ -146,15 +170,29 @@ pub fn start_time_from_proc(
     boot_ms: i64,
     ticks_per_sec: u64,
 ) -> Option<DateTime<Utc>> {
-    if ticks_per_sec == 0 {
-        return None;
-    }
+    let ticks = start_ticks(pid_stat)?;
+    let millis =
+        boot_ms + i64::try_from(ticks.checked_mul(1000)? / nonzero(ticks_per_sec)?).ok()?;
+    Utc.timestamp_millis_opt(millis).single()
+}
+
+/// Pure part of [`Launch::stamp`] on Linux: `btime` (whole seconds) plus the whole seconds of
+/// `starttime`, integers every reader shares.
+pub fn start_stamp_from_proc(pid_stat: &str, btime_secs: i64, ticks_per_sec: u64) -> Option<i64> {
+    let secs = start_ticks(pid_stat)? / nonzero(ticks_per_sec)?;
+    btime_secs.checked_add(i64::try_from(secs).ok()?)
+}
+
+/// `starttime` (field 22) of a `/proc/<pid>/stat` line.
+fn start_ticks(pid_stat: &str) -> Option<u64> {
     // The command name (field 2) may hold spaces and ')'; fields resume after the last ')'.
     let after = &pid_stat[pid_stat.rfind(')')? + 1..];
     // After ')' comes field 3 (state); starttime is field 22.
-    let ticks: u64 = after.split_whitespace().nth(22 - 3)?.parse().ok()?;
-    let millis = boot_ms + i64::try_from(ticks * 1000 / ticks_per_sec).ok()?;
-    Utc.timestamp_millis_opt(millis).single()
+    after.split_whitespace().nth(22 - 3)?.parse().ok()
+}
+
+fn nonzero(n: u64) -> Option<u64> {
+    (n != 0).then_some(n)
 }
 
 /// Any Unix: `ps -o lstart= -p <pid>` in the C locale and UTC (second precision).
@@ -199,6 +237,39 @@ mod tests {
         assert!(btime_ms("cpu 1 2\n").is_none());
         assert!(start_time_from_proc("4242 (x", boot, 100).is_none());
         assert!(start_time_from_proc(stat, boot, 0).is_none());
+        assert_eq!(
+            start_stamp_from_proc(stat, 1_700_000_000, 100),
+            Some(1_700_000_002)
+        );
+        assert!(start_stamp_from_proc(stat, 1_700_000_000, 0).is_none());
+    }
+
+    #[test]
+    fn the_stamp_does_not_move_with_the_boot_estimate() {
+        // A start 999 ms past a whole second: two readers whose boot estimates differ by the uptime's
+        // 10 ms floor `started_at` to two seconds, and still share the stamp.
+        let stat = "1 (agterm) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 299 0 0";
+        let early = start_time_from_proc(stat, 1_700_000_000_009, 100).unwrap();
+        let late = start_time_from_proc(stat, 1_700_000_000_011, 100).unwrap();
+        assert_ne!(early.timestamp(), late.timestamp());
+        assert_eq!(
+            start_stamp_from_proc(stat, 1_700_000_000, 100),
+            Some(1_700_000_002)
+        );
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn every_reading_of_a_launch_is_equal() {
+        let me = std::process::id();
+        let first = Launch::of_pid(me).unwrap();
+        assert!(
+            (first.stamp - first.started_at.timestamp()).abs() <= 1,
+            "{first:?}"
+        );
+        for _ in 0..20 {
+            assert_eq!(proc_launch(me).map(|l| l.stamp), Some(first.stamp));
+        }
     }
 
     #[test]

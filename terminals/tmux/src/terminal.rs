@@ -130,6 +130,7 @@ impl Terminal for TmuxTerminal {
             supports_live: false,
             supports_restart: false,
             launched_at: DateTime::from_timestamp(server.started, 0),
+            launch_stamp: None,
         })
     }
 

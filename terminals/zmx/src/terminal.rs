@@ -160,6 +160,7 @@ impl Terminal for ZmxTerminal {
             supports_live: false,
             supports_restart: false,
             launched_at: self.boot,
+            launch_stamp: None,
         })
     }
 
