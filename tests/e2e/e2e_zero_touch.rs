@@ -236,6 +236,7 @@ fn zsh_fresh_each_pane_resumes_itself_once_and_new_ended_split_and_second_shells
     world.log.wait(TURN, "the ended pane's SessionEnd", |c| {
         c.event() == "SessionEnd" && c.payload["session_id"] == ended.id.as_str()
     });
+    world.rig.wait_ended(&ended.id, TURN);
     let before = before_restart(&world);
     world.fake.restart(RestartKind::CleanQuit);
     let launched = Instant::now();

@@ -51,6 +51,7 @@ fn zmx_sessions_the_user_reattaches_resume_themselves_once_after_a_reboot() {
         .wait_payload(TURN, "the quit session's SessionEnd", |p| {
             p["hook_event_name"] == "SessionEnd" && p["session_id"] == id(&ended)
         });
+    t.rig.wait_ended(id(&ended), TURN);
 
     t.reboot();
     // The user's terminal after the boot (a tmux with a plain shell in each pane, in the project root),

@@ -112,11 +112,24 @@ impl TmuxRig {
     }
 
     /// Quits the Claude of `target` and waits for its shell.
+    /// `/exit` in the pane `target` (`session:window.pane`), until its record says the user ended it:
+    /// Claude prints its goodbye before the `SessionEnd` hook has written, and a reboot right after the
+    /// screen would kill that hook.
     pub fn exit_claude(&self, target: &str) {
         type_prompt(&self.tmux, target, "/exit");
         wait_screen(&self.tmux, target, TURN, "claude's exit", |s| {
             s.contains("Resume this session with:")
         });
+        let (session, at) = target.split_once(':').expect("session:window.pane");
+        let (window, pane) = at.split_once('.').expect("window.pane");
+        let record = self.wait_record(
+            session,
+            window.parse().unwrap(),
+            pane.parse().unwrap(),
+            "claude's record",
+        );
+        self.rig
+            .wait_ended(record["session_id"].as_str().unwrap(), TURN);
     }
 
     /// Starts `codex --no-daemon -m mock-model` at the pane's prompt, sends `prompt`, waits for the reply.

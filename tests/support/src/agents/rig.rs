@@ -204,6 +204,33 @@ impl Rig {
         }
     }
 
+    /// Waits until a record of the conversation `id` carries its `SessionEnd` (`end_reason`): the
+    /// agent's goodbye on screen and the payload log come before our hook has written it, and a reboot
+    /// or a restart in that moment would kill the hook and lose the user's quit.
+    pub fn wait_ended(&self, id: &str, timeout: Duration) -> serde_json::Value {
+        let start = Instant::now();
+        loop {
+            let live = std::fs::read_dir(self.state_dir.join("live"));
+            let ended = live
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+                .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+                .filter_map(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+                .find(|r| r["session_id"] == id && r["end_reason"].is_string());
+            if let Some(record) = ended {
+                return record;
+            }
+            assert!(
+                start.elapsed() < timeout,
+                "timed out after {timeout:?} waiting for {id}'s SessionEnd in its record; log:\n{}",
+                std::fs::read_to_string(self.state_dir.join("hook.log")).unwrap_or_default()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
     /// Waits until the pane's record exists and `pred` holds for it; panics with what is there (record,
     /// state dir log, payloads seen) on timeout.
     pub fn wait_record(
