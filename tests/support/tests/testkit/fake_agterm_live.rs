@@ -92,7 +92,11 @@ fn live_reboot_replays_the_capture_or_gives_a_plain_shell() {
         sleeper,
         "a new sleep after the reboot"
     );
-    assert_eq!(fake.foreground(&s.id, PaneRole::Right), None);
+    // A new pane's `env … <shell>` start is its foreground until the shell runs.
+    assert_eq!(
+        fake.wait_for_foreground(&s.id, PaneRole::Right, WAIT, |fg| fg.is_none()),
+        None
+    );
     // Live panes keep their persistent ids across the reboot.
     assert_eq!(
         fake.pane_env(&s.id, PaneRole::Left)["AGTERM_PANE_ID"],

@@ -104,7 +104,11 @@ fn a_none_pin_or_a_crash_gives_what_agterm_gives() {
     sleeping(&fake, &s.id, PaneRole::Right, "300");
     fake.restart(RestartKind::CleanQuit);
     assert_eq!(actions(&fake, &s.id)[1], (PaneRole::Right, "shell".into()));
-    assert_eq!(fake.foreground(&s.id, PaneRole::Right), None);
+    // A new pane's `env … <shell>` start is its foreground until the shell runs.
+    assert_eq!(
+        fake.wait_for_foreground(&s.id, PaneRole::Right, WAIT, |fg| fg.is_none()),
+        None
+    );
     // A crash captures nothing, but pins are already on disk and fire.
     std::fs::remove_file(dir.path().join("f")).unwrap();
     fake.request(&json!({"cmd": "session.restore", "target": s.id, "args": {"mode": "clear", "pane": "right"}}));
@@ -179,8 +183,9 @@ fn rerun_replays_captured_argv_unless_denylisted() {
             fg.as_deref() == Some(&["sleep".to_string(), "100".to_string()][..])
         });
         fake.wait_for_screen(&s.id, PaneRole::Left, "$ 'sleep' '100'", WAIT);
+        // The pane's `env … bash -l` start is its foreground until bash runs: wait for the shell.
         assert_eq!(
-            fake.foreground(&s.id, PaneRole::Right),
+            fake.wait_for_foreground(&s.id, PaneRole::Right, WAIT, |fg| fg.is_none()),
             None,
             "tail is denylisted"
         );
