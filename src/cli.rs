@@ -188,7 +188,8 @@ pub struct HookArgs {
 #[derive(Debug, Args, Clone, Default)]
 pub struct AgtermSocket {
     /// agterm's control socket (default: $AGTERM_SOCKET, $AGTERM_STATE_DIR/agterm.sock, then the
-    /// platform's: ~/Library/Application Support/agterm/agterm.sock on macOS)
+    /// platform's: ~/Library/Application Support/agterm/agterm.sock on macOS,
+    /// $XDG_DATA_HOME/agterm/agterm.sock or ~/.local/share/agterm/agterm.sock on Linux)
     #[arg(long, value_name = "PATH")]
     pub socket: Option<PathBuf>,
 }

@@ -5,6 +5,7 @@
 
 mod agterm_client_fake;
 mod agterm_client_socket;
+mod agterm_linux_paths;
 mod cli_ecosystem;
 mod cli_start;
 mod cli_terminals_help;

@@ -27,6 +27,11 @@ pub struct FakeConfig {
     pub denylist: Option<String>,
     /// The pane shell (default `bash`), run as a login shell with the prompt `$ `.
     pub shell: Option<String>,
+    /// Where the Linux ports keep things when `$AGTERM_STATE_DIR` is unset (nickalie/agterm-linux):
+    /// the socket in `$XDG_DATA_HOME/agterm` (else `~/.local/share/agterm`) and the denylist in
+    /// `~/.config/agterm`, for the panes' `HOME` (and `XDG_DATA_HOME`) of `pane_env`. Otherwise the
+    /// fake's own folder plays `$AGTERM_STATE_DIR`.
+    pub linux_paths: bool,
 }
 
 impl FakeConfig {
@@ -37,7 +42,39 @@ impl FakeConfig {
             pane_env: Vec::new(),
             denylist: None,
             shell: None,
+            linux_paths: false,
         }
+    }
+
+    /// The Linux ports' default folders under the panes' `HOME` ([`FakeConfig::linux_paths`]).
+    pub fn linux_paths(mut self) -> FakeConfig {
+        self.linux_paths = true;
+        self
+    }
+
+    /// `(socket, denylist)` for a fake whose own folder is `dir`.
+    fn paths(&self, dir: &Path) -> (PathBuf, PathBuf) {
+        if !self.linux_paths {
+            return (
+                dir.join("agterm.sock"),
+                dir.join("config/restore-denylist.conf"),
+            );
+        }
+        let var = |k: &str| {
+            self.pane_env
+                .iter()
+                .rev()
+                .find(|(n, _)| n == k)
+                .map(|(_, v)| PathBuf::from(v))
+        };
+        let home = var("HOME").expect("linux_paths: a HOME in pane_env");
+        let data = var("XDG_DATA_HOME")
+            .filter(|d| d.is_absolute())
+            .unwrap_or_else(|| home.join(".local/share"));
+        (
+            data.join("agterm/agterm.sock"),
+            home.join(".config/agterm/restore-denylist.conf"),
+        )
     }
 
     pub fn env(mut self, key: &str, value: impl AsRef<str>) -> FakeConfig {
@@ -89,6 +126,8 @@ pub struct FakeAgterm {
     pub(super) child: Option<Child>,
     pub(super) tmux: Tmux,
     pub(super) shell: String,
+    pub(super) socket: PathBuf,
+    pub(super) denylist: PathBuf,
 }
 
 impl FakeAgterm {
@@ -113,10 +152,11 @@ impl FakeAgterm {
             ..FakeState::default()
         };
         state.save(dir.path()).expect("initial state");
+        let (socket, denylist) = config.paths(dir.path());
+        std::fs::create_dir_all(socket.parent().unwrap()).unwrap();
         if let Some(text) = &config.denylist {
-            let path = dir.path().join("config/restore-denylist.conf");
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, text).unwrap();
+            std::fs::create_dir_all(denylist.parent().unwrap()).unwrap();
+            std::fs::write(&denylist, text).unwrap();
         }
         let tmux = Tmux::new(dir.path().join("tmux.sock"));
         let mut fake = FakeAgterm {
@@ -125,6 +165,8 @@ impl FakeAgterm {
             dir,
             child: None,
             tmux,
+            socket,
+            denylist,
         };
         fake.launch();
         fake
@@ -134,10 +176,10 @@ impl FakeAgterm {
         self.dir.path()
     }
     pub fn socket(&self) -> PathBuf {
-        self.dir.path().join("agterm.sock")
+        self.socket.clone()
     }
     pub fn denylist_path(&self) -> PathBuf {
-        self.dir.path().join("config/restore-denylist.conf")
+        self.denylist.clone()
     }
     pub fn tmux(&self) -> &Tmux {
         &self.tmux
@@ -163,6 +205,10 @@ impl FakeAgterm {
             .arg(self.dir.path())
             .arg("--version")
             .arg(&self.version)
+            .arg("--socket")
+            .arg(&self.socket)
+            .arg("--denylist")
+            .arg(&self.denylist)
             .stdin(Stdio::null())
             .stdout(log.try_clone().unwrap())
             .stderr(log)

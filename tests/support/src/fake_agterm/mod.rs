@@ -38,7 +38,9 @@
 //!   [`FakeAgterm::typed_log`], [`FakeAgterm::launch_actions`], [`FakeAgterm::state`] /
 //!   [`FakeAgterm::edit_state`] (while stopped), [`FakeAgterm::pid`] (the socket's peer: a new one per
 //!   launch). The state dir plays `$AGTERM_STATE_DIR` (socket and `config/restore-denylist.conf` sit
-//!   where agterm would put them).
+//!   where agterm would put them); with [`FakeConfig::linux_paths`] the fake plays a Linux port with
+//!   it unset (nickalie/agterm-linux): the socket in `$XDG_DATA_HOME/agterm` or
+//!   `~/.local/share/agterm`, the denylist in `~/.config/agterm`.
 //! - **Commands.** `window.list`, `tree` (one window: `args.window` or the frontmost), `session.restore`
 //!   (0.16+), `session.type`, `session.text`, `version` (0.25+), `restore.mode` and `zmx.list` (0.26+),
 //!   `restore.clear`, `session.restart` (after 0.34: Live, local panes; `restart_cmd.rs`, logged to
