@@ -1,10 +1,6 @@
 //! Finding the binaries the tests run: this workspace's own and the real agent CLIs.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::Mutex;
-
-static BUILD_LOCK: Mutex<()> = Mutex::new(());
 
 /// The workspace root (where the top-level Cargo.toml is).
 pub fn workspace_root() -> PathBuf {
@@ -23,25 +19,6 @@ pub fn profile_dir() -> PathBuf {
         .and_then(|deps| deps.parent())
         .expect("test exe lives in <profile>/deps")
         .to_path_buf()
-}
-
-/// The path of a binary of this workspace (`agterm-backup`, `fake-agterm`, `stub-model`), building it
-/// with cargo first when it is not there yet.
-pub fn workspace_bin(name: &str) -> PathBuf {
-    let path = profile_dir().join(name);
-    if !path.exists() {
-        let _guard = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        if !path.exists() {
-            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-            let status = Command::new(cargo)
-                .current_dir(workspace_root())
-                .args(["build", "--bin", name])
-                .status()
-                .expect("cargo runs");
-            assert!(status.success(), "cargo build --bin {name} failed");
-        }
-    }
-    path
 }
 
 /// The folder holding the real agent CLIs (`claude`, `codex`, …): `<tools>/node_modules/.bin`, where
