@@ -171,17 +171,19 @@ pub fn wait_ready(tmux: &Tmux, pane: &str, agent: Agent, timeout: Duration) {
 }
 
 /// Types `prompt` into the agent's input box and presses Enter once the box shows it. A TUI still
-/// starting may drop keys: when the screen does not show one more `prompt` than before within 20 s, the
-/// keys are typed again (twice at most). Enter goes at least [`ENTER_AFTER_KEYS`] after the last key.
+/// starting may drop keys: when the screen does not show one more `prompt` than before, the keys are
+/// typed again (twice at most) — after 60 s the first time, since a TUI slowed by a loaded machine
+/// draws keys it took late, and typing them again then submits the prompt twice; after 20 s later on.
+/// Enter goes at least [`ENTER_AFTER_KEYS`] after the last key.
 /// Whether the prompt was *submitted* is the caller's state to wait on (a hook call, a reply);
 /// [`submit_until`] waits on it and presses Enter again while it does not come.
 pub fn type_prompt(tmux: &Tmux, pane: &str, prompt: &str) {
     let shown = || tmux.capture(pane, false).matches(prompt).count();
     let before = shown();
-    for _ in 0..3 {
+    for patience in [60, 20, 20] {
         tmux.send_text(pane, prompt, false);
         let typed = Instant::now();
-        if poll_until(Duration::from_secs(20), || shown() > before) {
+        if poll_until(Duration::from_secs(patience), || shown() > before) {
             if let Some(rest) = ENTER_AFTER_KEYS.checked_sub(typed.elapsed()) {
                 std::thread::sleep(rest);
             }

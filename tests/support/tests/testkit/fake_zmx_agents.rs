@@ -75,8 +75,8 @@ fn real_claude_and_codex_run_in_fake_zmx_sessions() {
     // it again (an Enter on an empty input does nothing).
     let replied = |s: &str| s.contains("stub: the tool said");
     for _ in 0..3 {
-        std::thread::sleep(Duration::from_secs(4));
-        if replied(&host.capture(&cx, true)) {
+        let seen = || replied(&host.capture(&cx, true));
+        if agterm_backup_testkit::fake_agterm::wait_until(Duration::from_secs(4), seen) {
             break;
         }
         host.ok(&["send-keys", "-t", &cx, "Enter"]);
