@@ -252,35 +252,30 @@ fn may_come_up(scope: &Scope, socket: Option<&Path>) -> bool {
 }
 
 /// Whether the agterm of `socket` runs: a process named `agterm`, or one named like it (the tests'
-/// `fake-agterm`, never `agterm-backup`) whose command line names the socket's folder. Linux reads
-/// `/proc`; elsewhere it is taken to run (the retries stay bounded by the budget).
+/// `fake-agterm`, never `agterm-backup`) whose command line names the socket's folder. The names come
+/// from the kernel (`/proc`, macOS `proc_listallpids`); where they cannot be listed, agterm is taken to
+/// run (the retries stay bounded by the budget).
 fn agterm_runs(socket: &Path) -> bool {
-    #[cfg(target_os = "linux")]
-    {
-        let Ok(procs) = std::fs::read_dir("/proc") else {
-            return true;
-        };
-        let folder = socket
-            .parent()
-            .map(|d| d.as_os_str().as_encoded_bytes().to_vec());
-        procs.flatten().any(|p| {
-            let Ok(comm) = std::fs::read_to_string(p.path().join("comm")) else {
-                return false;
-            };
-            match comm.trim_end() {
-                "agterm" => true,
-                c if c.ends_with("agterm") => folder.as_ref().is_some_and(|f| {
-                    std::fs::read(p.path().join("cmdline"))
-                        .is_ok_and(|cmd| cmd.windows(f.len()).any(|w| w == f.as_slice()))
-                }),
-                _ => false,
-            }
+    let Some(procs) = agterm_backup_core::process::names::all() else {
+        return true;
+    };
+    let src = agterm_backup_core::process::default_source();
+    let folder = socket.parent().map(|d| d.display().to_string());
+    procs.iter().any(|(pid, name)| {
+        is_agterm_of(name, folder.as_deref(), || {
+            src.argv(*pid).unwrap_or_default()
         })
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        let _ = socket;
-        true
+    })
+}
+
+/// Pure part of [`agterm_runs`]: agterm itself, or a program named like it whose argv names `folder`.
+fn is_agterm_of(name: &str, folder: Option<&str>, argv: impl FnOnce() -> Vec<String>) -> bool {
+    match name {
+        "agterm" => true,
+        n if n.ends_with("agterm") => {
+            folder.is_some_and(|f| argv().iter().any(|word| word.contains(f)))
+        }
+        _ => false,
     }
 }
 
@@ -372,5 +367,28 @@ impl Terminal for OwnPrompt<'_> {
 
     fn pin(&mut self, pane: &PaneRef, line: &str) -> Result<Option<String>, TerminalError> {
         self.inner.pin(pane, line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_agterm_of;
+
+    #[test]
+    fn agterm_is_told_by_its_name_and_a_look_alike_by_its_socket_folder() {
+        let none = || -> Vec<String> { panic!("argv is read only for a look-alike") };
+        assert!(is_agterm_of("agterm", None, none));
+        assert!(!is_agterm_of("agterm-backup", Some("/s"), none));
+        assert!(!is_agterm_of("zsh", Some("/s"), none));
+        let fake = || {
+            vec![
+                "fake-agterm".to_string(),
+                "--state-dir".into(),
+                "/tmp/a1".into(),
+            ]
+        };
+        assert!(is_agterm_of("fake-agterm", Some("/tmp/a1"), fake));
+        assert!(!is_agterm_of("fake-agterm", Some("/tmp/other"), fake));
+        assert!(!is_agterm_of("fake-agterm", None, fake));
     }
 }

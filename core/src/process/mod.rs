@@ -12,6 +12,7 @@ pub mod bounded;
 mod darwin;
 mod fake;
 pub mod foreground;
+pub mod names;
 mod procargs;
 mod procfs;
 mod ps;
