@@ -31,87 +31,8 @@ pub enum PinOutcome {
     Error,
 }
 
-/// Record key (optional, kept in [`LiveRecord::extra`] so that every reader of older records keeps
-/// working): the `reason` of the `SessionEnd` event that wrote the record; absent on every other event.
-pub const END_REASON_KEY: &str = "end_reason";
-
-/// Record key (optional, in [`LiveRecord::extra`]): whether the agent's controlling terminal was still
-/// there when its `SessionEnd` hook ran — `"present"` or `"gone"` ([`EndTerminal`]); absent on every
-/// other event, and on records written before the check.
-pub const END_TERMINAL_KEY: &str = "end_terminal";
-
-/// The agent's terminal at its `SessionEnd`: the first signal of who ended the conversation. An agent
-/// that exits because its pty hung up (the pane closed, the terminal quit, a reboot took the daemon) has
-/// lost its controlling terminal by the time its hook runs; one the user quit still has the pane and its
-/// shell around it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EndTerminal {
-    Present,
-    Gone,
-}
-
-impl EndTerminal {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EndTerminal::Present => "present",
-            EndTerminal::Gone => "gone",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<EndTerminal> {
-        match s {
-            "present" => Some(EndTerminal::Present),
-            "gone" => Some(EndTerminal::Gone),
-            _ => None,
-        }
-    }
-}
-
-/// Who ended the conversation, from the terminal first and the reason second: a terminal gone means
-/// the terminal died under the agent (never ended, whatever the reason says); with it present, the
-/// agent's reason table decides where it can tell ([`reason_tells`]: Claude, Codex), and elsewhere —
-/// Gemini, Qwen, Copilot, opencode send one reason for a quit and a dying terminal — the present
-/// terminal says the user quit. With the terminal unknown (older records) only the table counts.
-pub fn ended_by_user_at(agent: &str, reason: &str, terminal: Option<EndTerminal>) -> bool {
-    match (terminal, reason_tells(agent, reason)) {
-        (Some(EndTerminal::Gone), _) => false,
-        (_, Some(told)) => told,
-        (Some(EndTerminal::Present), None) => true,
-        (None, None) => false,
-    }
-}
-
-/// What `reason` says about who ended `agent`'s conversation, where the agent's reasons tell a quit
-/// from a dying terminal (the table of [`ended_by_user`]); `None` where they do not.
-pub fn reason_tells(agent: &str, reason: &str) -> Option<bool> {
-    match agent {
-        "claude" => Some(matches!(reason, "prompt_input_exit" | "logout")),
-        "codex" => Some(reason == "other"),
-        _ => None,
-    }
-}
-
-/// Whether a `SessionEnd` with `reason` from `agent` means the user ended the conversation (it must not
-/// come back after a restart) rather than the terminal dying under it (it must). What the pinned CLIs
-/// really send, observed with a capture hook (Claude Code 2.1.328, Codex 0.169.0):
-///
-/// | agent  | how it ended                                      | `reason`            | user ended? |
-/// |--------|---------------------------------------------------|---------------------|-------------|
-/// | claude | `/exit`, Ctrl-D twice, Ctrl-C twice               | `prompt_input_exit` | yes         |
-/// | claude | `/logout`                                         | `logout`            | yes         |
-/// | claude | `/clear` (a `SessionStart` `clear`, new id, follows) | `clear`          | no: replaced |
-/// | claude | `/resume` another conversation (the binary's enum; a `SessionStart` follows) | `resume` | no: replaced |
-/// | claude | pty closed (pane or terminal gone), SIGHUP, SIGTERM (reboot), SIGINT | `other` | no |
-/// | codex  | `/quit`, Ctrl-C twice (`--no-daemon`, and the default daemon mode) | `other` (the only value its schema has) | yes |
-/// | codex  | pty closed, SIGHUP, SIGTERM (either mode; none 50 s after the pane died under the daemon) | no `SessionEnd` at all | — |
-/// | codex  | `/new` (a `SessionStart` with the new id follows at its first prompt) | none | —        |
-///
-/// So Claude's reason decides, and Codex's only `SessionEnd` is a user's quit. A reason this table does
-/// not know counts as not ended: a conversation brought back by mistake costs a `/exit`, one lost by
-/// mistake costs the user finding its id.
-pub fn ended_by_user(agent: &str, reason: &str) -> bool {
-    reason_tells(agent, reason).unwrap_or(false)
-}
+mod end;
+pub use end::*;
 
 /// The pane's current live record. Field names are the on-disk contract (`design.md`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -40,8 +40,9 @@ pub struct HookFile {
     /// stands for HOME; `QWEN_HOME` and `COPILOT_HOME` are the folder itself).
     pub home_env: Option<(&'static str, &'static str)>,
     /// The events we wire, in the agent's own names: session start, prompt, tool call, turn end, and —
-    /// where the agent has one and we read it — the session's end (Qwen, Copilot: issue 22, the end's
-    /// terminal tells a quit from a dying pane).
+    /// where the agent has one and we read it — the session's end (Gemini, Qwen, Copilot: issue 22, the
+    /// end's terminal tells a quit from a dying pane). A file an older release wrote without it gains it
+    /// at the next `apply` (appended at the end of `hooks`), and `remove` takes it out with the rest.
     pub events: &'static [&'static str],
     pub nesting: Nesting,
     /// The handler key holding the command (`command`, or Copilot's `bash`).
@@ -58,15 +59,22 @@ pub struct HookFile {
     pub comments: bool,
 }
 
-/// `~/.gemini/settings.json`: BeforeAgent is the prompt, AfterAgent the turn's end. The handler's `name`
-/// is what Gemini shows in its "Executing Hooks" line.
+/// `~/.gemini/settings.json`: BeforeAgent is the prompt, AfterAgent the turn's end, SessionEnd (`exit` for
+/// a `/quit` and a hangup alike, `clear` for `/clear`) the session's end. The handler's `name` is what
+/// Gemini shows in its "Executing Hooks" line.
 pub const GEMINI: HookFile = HookFile {
     agent: "gemini",
     hooks_key: "hooks",
     file_name: "settings.json",
     config_dir: ".gemini",
     home_env: Some(("GEMINI_CLI_HOME", ".gemini")),
-    events: &["SessionStart", "BeforeAgent", "BeforeTool", "AfterAgent"],
+    events: &[
+        "SessionStart",
+        "BeforeAgent",
+        "BeforeTool",
+        "AfterAgent",
+        "SessionEnd",
+    ],
     nesting: Nesting::Grouped,
     command_key: "command",
     extra: &[("name", "\"agterm-backup\""), ("timeout", "10000")],

@@ -3,7 +3,7 @@
 // opencode has no command hooks: this plugin runs `agterm-backup hook opencode` with a Claude-style
 // payload on stdin at the moments the other agents' hooks fire. It prints nothing and never throws
 // (a throw in tool.execute.before would block the tool).
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 
 const BINARY = "__AGTERM_BACKUP_BINARY__";
 
@@ -12,14 +12,20 @@ export const AgtermBackup = async ({ directory }) => {
   if (!process.env.AGTERM_SESSION_ID) return {};
   const seen = new Set();
   const dirs = new Map();
+  // The session this pane's record names (the last one sent), and whether opencode is shutting down:
+  // an event after `dispose` (the aborted turn's session.idle) must not undo the end.
+  let current = null;
+  let disposed = false;
+  const payloadOf = (sessionID, event, extra) => ({
+    session_id: sessionID,
+    cwd: dirs.get(sessionID) || directory,
+    hook_event_name: event,
+    ...extra,
+  });
   const send = (sessionID, event, extra) => {
-    if (typeof sessionID !== "string" || !sessionID) return;
-    const payload = {
-      session_id: sessionID,
-      cwd: dirs.get(sessionID) || directory,
-      hook_event_name: event,
-      ...extra,
-    };
+    if (disposed || typeof sessionID !== "string" || !sessionID) return;
+    current = sessionID;
+    const payload = payloadOf(sessionID, event, extra);
     try {
       const child = spawn(BINARY, ["hook", "opencode"], { stdio: ["pipe", "ignore", "ignore"] });
       child.on("error", () => {});
@@ -62,6 +68,22 @@ export const AgtermBackup = async ({ directory }) => {
     "tool.execute.before": async (input) => {
       try {
         touch(input && input.sessionID, "PreToolUse");
+      } catch {}
+    },
+    // opencode 1.18.33 calls this on `/exit` and when its pty hangs up alike (no event reaches
+    // `event` then): it is the SessionEnd opencode does not send, and the hook's look at opencode's
+    // terminal tells the two apart. Run to its end here: the process exits right after.
+    dispose: async () => {
+      try {
+        if (disposed) return;
+        disposed = true;
+        if (!current) return;
+        const payload = payloadOf(current, "SessionEnd", { reason: "dispose" });
+        spawnSync(BINARY, ["hook", "opencode"], {
+          input: JSON.stringify(payload),
+          stdio: ["pipe", "ignore", "ignore"],
+          timeout: 5000,
+        });
       } catch {}
     },
   };

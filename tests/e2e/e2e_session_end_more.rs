@@ -1,11 +1,13 @@
-//! Issue 22 item 3 with the real Qwen Code and Copilot CLI (npm, node launchers) in the fake agterm's
-//! panes, wired by `installer apply --trust` (their SessionEnd included): both CLIs send one reason for
-//! a quit and for a dying terminal, so the hook's look at the terminal decides. A conversation the user
-//! quit (`/quit`, `/exit`) is recorded with its terminal `present` and stays ended; one whose pane died
-//! under it (a reboot kills every pty) comes back. One Copilot only: a second Copilot TUI starting beside
-//! the first drops its first prompt's keys under load, and the rig's retry then sends it twice. (A killed
-//! Copilot coming back is `e2e_restart_more_agents`' and `e2e_live_restart`'s.) Skipped with a SKIPPED line when the CLIs are absent
-//! (a failure when `CI` is set).
+//! Issue 22 item 3 with the real Qwen Code, Copilot CLI and Gemini CLI (npm, node launchers) and
+//! opencode (its native binary, our plugin) in the fake agterm's panes, wired by `installer apply
+//! --trust` (their SessionEnd included; opencode's plugin sends one from its `dispose`): every one sends
+//! one reason for a quit and for a dying terminal, so the hook's look at the terminal decides. A
+//! conversation the user quit (`/quit`, `/exit`) is recorded with its terminal `present` and stays
+//! ended; one whose pane died under it (a reboot kills every pty: a hangup) comes back — Gemini and
+//! opencode must report that end too, with the terminal `gone`. One Copilot only: a second Copilot TUI
+//! starting beside the first drops its first prompt's keys under load, and the rig's retry then sends
+//! it twice. (A killed Copilot coming back is `e2e_restart_more_agents`' and `e2e_live_restart`'s.)
+//! Skipped with a SKIPPED line when the CLIs are absent (a failure when `CI` is set).
 
 #[allow(dead_code)] // this binary uses the world and a few checks
 use crate::e2e_restart_common;
@@ -16,6 +18,7 @@ use agterm_backup_testkit::agents::{type_quit, Agent};
 use agterm_backup_testkit::fake_agterm::wait_until;
 use agterm_backup_testkit::paths::agent_cli;
 use e2e_restart_common::lineup::{spec, Lineup, PaneSpec};
+use e2e_restart_common::observe::HookCall;
 use e2e_restart_common::{text, AgentPane, World, TURN};
 use serde_json::Value;
 
@@ -37,6 +40,34 @@ const ENDINGS: Lineup = Lineup {
             dir: "copilot proj",
             prompt: "the copilot quit pane says hi",
             ..spec("copilot-quit", Agent::Copilot, 1, PaneRole::Left)
+        },
+    ],
+};
+
+const GEMINI_OPENCODE: Lineup = Lineup {
+    sessions: &[("gemini proj", true), ("opencode proj", true)],
+    panes: &[
+        PaneSpec {
+            dir: "gemini proj",
+            prompt: "the gemini quit pane says hi",
+            ..spec("gemini-quit", Agent::Gemini, 0, PaneRole::Left)
+        },
+        PaneSpec {
+            dir: "gemini proj",
+            flags: &["-m", "gemini-2.5-flash"],
+            prompt: "the gemini killed pane says hi",
+            ..spec("gemini-killed", Agent::Gemini, 0, PaneRole::Right)
+        },
+        PaneSpec {
+            dir: "opencode proj",
+            prompt: "the opencode quit pane says hi",
+            ..spec("opencode-quit", Agent::Opencode, 1, PaneRole::Left)
+        },
+        PaneSpec {
+            dir: "opencode proj",
+            flags: &["-m", "stub/stub-model"],
+            prompt: "the opencode killed pane says hi",
+            ..spec("opencode-killed", Agent::Opencode, 1, PaneRole::Right)
         },
     ],
 };
@@ -67,13 +98,24 @@ fn row(plan: &Value, p: &AgentPane) -> Value {
 
 #[test]
 fn quit_qwen_and_copilot_stay_ended_and_killed_ones_come_back() {
-    if !["qwen", "copilot"].iter().all(|c| agent_cli(c).is_some()) {
+    quit_stays_ended_and_killed_comes_back(&["qwen", "copilot"], &ENDINGS, false);
+}
+
+#[test]
+fn quit_gemini_and_opencode_stay_ended_and_killed_ones_come_back() {
+    quit_stays_ended_and_killed_comes_back(&["gemini", "opencode"], &GEMINI_OPENCODE, true);
+}
+
+/// The lineup's `*-quit` panes are quit, then a reboot kills the `*-killed` ones; `ends_at_hangup`: the
+/// agents report that end too (Gemini's signal handlers, opencode's `dispose`), which must say `gone`.
+fn quit_stays_ended_and_killed_comes_back(clis: &[&str], lineup: &Lineup, ends_at_hangup: bool) {
+    if !clis.iter().all(|c| agent_cli(c).is_some()) {
         return;
     }
     let Some(mut world) = World::start("0.34", RestoreMode::None) else {
         return;
     };
-    world.start_agents(&ENDINGS);
+    world.start_agents(lineup);
     let quit: Vec<AgentPane> = world
         .panes
         .iter()
@@ -112,11 +154,16 @@ fn quit_qwen_and_copilot_stay_ended_and_killed_ones_come_back() {
     world.reboot();
     // What the dying agents reported, if anything: a SessionEnd under a hung-up pty has no terminal.
     for pane in &killed {
-        let ended = world
-            .log
-            .calls()
-            .into_iter()
-            .find(|c| c.event() == "SessionEnd" && c.payload["session_id"] == pane.id.as_str());
+        let is_end =
+            |c: &HookCall| c.event() == "SessionEnd" && c.payload["session_id"] == pane.id.as_str();
+        if ends_at_hangup {
+            world.log.wait(
+                TURN,
+                &format!("{}'s SessionEnd at the reboot", pane.name),
+                is_end,
+            );
+        }
+        let ended = world.log.calls().into_iter().find(is_end);
         if let Some(call) = ended {
             eprintln!("{}: SessionEnd at the reboot {}", pane.name, call.payload);
             let gone = wait_until(TURN, || {

@@ -18,5 +18,6 @@ mod installer_shell;
 mod installer_shell_files;
 mod installer_shell_init_file;
 mod installer_tmux;
+mod installer_upgrade_session_end;
 mod packaging;
 mod tmux_continuum;

@@ -243,8 +243,9 @@ impl World {
             };
             let line = format!("{cd}{}\n", quote_words(&argv));
             self.fake.send_keys(&p.session, p.role, &line);
-            if p.spec.daemon {
-                // One TUI at a time starts or joins the shared daemon.
+            // One TUI at a time starts or joins Codex's shared daemon; opencode TUIs sharing the HOME
+            // start one at a time too (two starting together there: one never drew its screen).
+            if p.spec.daemon || p.agent == Agent::Opencode {
                 let tmux_pane = self.fake.pane_tmux_id(&p.session, p.role);
                 wait_ready(self.fake.tmux(), &tmux_pane, p.agent, AGENT_START);
             }

@@ -1,9 +1,9 @@
-//! The decision over what Gemini CLI 0.61.0, Copilot CLI 1.0.102 and Qwen Code 0.24.4 really send (the
-//! payloads and process argvs seen in `research/agents-offline-more.md` runs): payload → record, and
-//! their headless runs skipped.
+//! The decision over what Gemini CLI 0.61.0, Copilot CLI 1.0.102, Qwen Code 0.24.4 and opencode's plugin
+//! really send (the payloads and process argvs seen in `research/agents-offline-more.md` runs): payload →
+//! record, and their headless runs skipped.
 
 use super::*;
-use agterm_backup_core::agent::{COPILOT, GEMINI, QWEN};
+use agterm_backup_core::agent::{COPILOT, GEMINI, OPENCODE, QWEN};
 use agterm_backup_core::process::{agent_args, AgentProcess};
 
 const GEMINI_BEFORE_AGENT: &str = r#"{"session_id":"690b9e62-7ec9-42f1-a8f8-be5f078c33e2","transcript_path":"/h/.gemini/tmp/proj/chats/session-2026-12-01T11-19-690b9e62.jsonl","cwd":"/w/proj","hook_event_name":"BeforeAgent","timestamp":"2026-12-01T11:19:42.917Z","prompt":"hello gemini USE_TOOL"}"#;
@@ -184,4 +184,25 @@ fn gemini_turn_events_count_as_our_moments() {
     assert_eq!(at("BeforeTool"), Decision::Fresh);
     assert_eq!(GEMINI.moment("BeforeAgent"), "UserPromptSubmit");
     assert_eq!(QWEN.moment("Stop"), "Stop");
+}
+
+/// What Gemini CLI 0.61.0 sent at `/quit` and opencode's plugin at `dispose` (the e2e run's payloads): the
+/// record carries the end's reason, and the next event of the conversation clears it.
+#[test]
+fn gemini_and_opencode_ends_are_recorded_with_their_reason() {
+    const GEMINI_END: &str = r#"{"session_id":"690b9e62-7ec9-42f1-a8f8-be5f078c33e2","transcript_path":"/h/.gemini/tmp/proj/chats/session-2026-12-01T11-19-690b9e62.jsonl","cwd":"/w/proj","hook_event_name":"SessionEnd","timestamp":"2026-12-02T06:53:40.957Z","reason":"exit"}"#;
+    const OPENCODE_END: &str = r#"{"session_id":"ses_dca7870beffe7KdsO9KaJiGjKQ","cwd":"/w/proj","hook_event_name":"SessionEnd","reason":"dispose"}"#;
+    let gemini = "/usr/bin/node /p/node_modules/.bin/gemini";
+    let opencode = "/p/node_modules/opencode-linux-x64/bin/opencode -m stub/stub-model";
+    for (spec, payload, argv, reason) in [
+        (&GEMINI, GEMINI_END, gemini, "exit"),
+        (&OPENCODE, OPENCODE_END, opencode, "dispose"),
+    ] {
+        let ended = written(run(spec, payload, argv, None));
+        assert_eq!(ended.event, "SessionEnd", "{}", spec.name);
+        assert_eq!(ended.end_reason(), Some(reason), "{}", spec.name);
+        let later = payload.replace("\"SessionEnd\"", "\"SessionStart\"");
+        let resumed = written(run(spec, &later, argv, Some(&ended)));
+        assert_eq!(resumed.end_reason(), None, "{}", spec.name);
+    }
 }
