@@ -1,6 +1,7 @@
-//! Issue 22 item 3 with the real Qwen Code and Copilot CLI (npm, node launchers) in the fake agterm's
-//! panes, wired by `installer apply --trust` (their SessionEnd included): both CLIs send one reason for
-//! a quit and for a dying terminal, so the hook's look at the terminal decides. A conversation the user
+//! Issue 22 item 3 with the real Qwen Code and Copilot CLI (npm, node launchers), and issue 23's with
+//! the real Kimi Code 2.1.0, in the fake agterm's panes, wired by `installer apply --trust` (their
+//! SessionEnd included): each CLI sends one reason for a quit and for a dying terminal (Kimi's is
+//! `exit`), so the hook's look at the terminal decides. A conversation the user
 //! quit (`/quit`, `/exit`) is recorded with its terminal `present` and stays ended; one whose pane died
 //! under it (a reboot kills every pty) comes back. One Copilot only: a second Copilot TUI starting beside
 //! the first drops its first prompt's keys under load, and the rig's retry then sends it twice. (A killed
@@ -65,15 +66,46 @@ fn row(plan: &Value, p: &AgentPane) -> Value {
         .clone()
 }
 
+/// A Kimi the user quit with `/quit`, and one whose pane the reboot killed, in two directories.
+const KIMI_ENDINGS: Lineup = Lineup {
+    sessions: &[("kimi proj", true)],
+    panes: &[
+        PaneSpec {
+            dir: "kimi proj",
+            prompt: "the kimi quit pane says hi",
+            ..spec("kimi-quit", Agent::Kimi, 0, PaneRole::Left)
+        },
+        PaneSpec {
+            dir: "kimi two",
+            flags: &["--yolo"],
+            prompt: "the kimi killed pane says hi",
+            ..spec("kimi-killed", Agent::Kimi, 0, PaneRole::Right)
+        },
+    ],
+};
+
 #[test]
 fn quit_qwen_and_copilot_stay_ended_and_killed_ones_come_back() {
-    if !["qwen", "copilot"].iter().all(|c| agent_cli(c).is_some()) {
-        return;
+    if ["qwen", "copilot"].iter().all(|c| agent_cli(c).is_some()) {
+        quit_ones_stay_ended_and_killed_ones_come_back(&ENDINGS);
     }
+}
+
+#[test]
+fn a_quit_kimi_stays_ended_and_a_killed_one_comes_back() {
+    if agent_cli("kimi").is_some() {
+        quit_ones_stay_ended_and_killed_ones_come_back(&KIMI_ENDINGS);
+    }
+}
+
+/// The lineup's `-quit` panes are quit by the user, then a reboot kills the `-killed` ones: `restore`
+/// skips the first as ended and types the second's resume line, which brings its conversation back
+/// (the agent's own SessionStart `resume`, where it fires at start).
+fn quit_ones_stay_ended_and_killed_ones_come_back(lineup: &Lineup) {
     let Some(mut world) = World::start("0.34", RestoreMode::None) else {
         return;
     };
-    world.start_agents(&ENDINGS);
+    world.start_agents(lineup);
     let quit: Vec<AgentPane> = world
         .panes
         .iter()
@@ -152,4 +184,30 @@ fn quit_qwen_and_copilot_stay_ended_and_killed_ones_come_back() {
         );
     }
     assert_eq!(typed.len(), killed.len(), "{typed:?}");
+    for pane in killed.iter().filter(|p| !p.agent.lazy_session_start()) {
+        let start = world.log.wait(
+            TURN,
+            &format!("{}'s resumed SessionStart", pane.name),
+            |c| {
+                c.event() == "SessionStart"
+                    && c.payload["source"] == "resume"
+                    && c.payload["session_id"] == pane.id.as_str()
+            },
+        );
+        assert!(start.env_of(pane), "{}: {:?}", pane.name, start.meta);
+        assert_eq!(
+            start.payload["cwd"],
+            pane.dir.display().to_string().as_str()
+        );
+    }
+    for pane in &quit {
+        assert!(
+            !world.log.calls().iter().any(|c| c.event() == "SessionStart"
+                && c.payload["source"] == "resume"
+                && c.payload["session_id"] == pane.id.as_str()),
+            "{}: the quit conversation came back:\n{}",
+            pane.name,
+            world.log.dump()
+        );
+    }
 }
