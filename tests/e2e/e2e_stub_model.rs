@@ -1,7 +1,7 @@
 //! The `stub-model` binary as a process: it prints its URL once it listens on 127.0.0.1, answers a
 //! streamed Messages request with a tool call, and logs every request to the file it was given.
 
-use agterm_backup_testkit::paths::workspace_bin;
+use agterm_backup_testkit::fake_agterm::locate::testkit_bin;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -21,7 +21,7 @@ fn stub_model_binary_serves_on_loopback_and_logs_to_its_file() {
     let dir = agterm_backup_testkit::scratch::tempdir();
     let log = dir.path().join("requests.jsonl");
     let mut child = KillOnDrop(
-        Command::new(workspace_bin("stub-model"))
+        Command::new(testkit_bin("stub-model"))
             .arg("--log")
             .arg(&log)
             .stdout(Stdio::piped())
@@ -69,7 +69,7 @@ fn stub_model_binary_serves_on_loopback_and_logs_to_its_file() {
     assert_eq!(logged[0]["path"], "/v1/messages?beta=true");
     assert_eq!(logged[0]["body"], body);
 
-    let refused = Command::new(workspace_bin("stub-model"))
+    let refused = Command::new(testkit_bin("stub-model"))
         .args(["--port", "x"])
         .output()
         .unwrap();

@@ -25,7 +25,7 @@ pub fn profile_dir() -> PathBuf {
         .to_path_buf()
 }
 
-/// The path of a binary of this workspace (`agterm-backup`, `fake-agterm`, `stub-model`), building it
+/// The path of a binary of the root package (`agterm-backup`), building it
 /// with cargo first when it is not there yet.
 pub fn workspace_bin(name: &str) -> PathBuf {
     let path = profile_dir().join(name);
