@@ -2,11 +2,8 @@
 //! `installer apply --agents kimi`: its own hooks write the record of that pane, and after a reboot
 //! (`kill-server`, the layout rebuilt as tmux-resurrect does, its post-restore hook run) the conversation
 //! comes back in its own pane and directory, resumed (Kimi's own SessionStart `source: "resume"` with the
-//! same id), its resume line typed once. Skipped without the CLIs (a failure under `CI`).
-//!
-//! Not here yet: a zmx session. Under the test kit's fake zmx, Kimi 2.1.0 stops itself a few seconds
-//! after start (`[1]+ Stopped kimi --yolo`, in the foreground of its session) before its input box
-//! shows; Claude and Codex run there. Unexplained so far.
+//! same id), its resume line typed once. Skipped without the CLIs (a failure under `CI`). (A zmx
+//! session: `e2e_kimi_zmx`.)
 
 use crate::tmux_common;
 

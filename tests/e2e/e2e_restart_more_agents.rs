@@ -99,10 +99,7 @@ fn headless_runs_change_nothing(world: &World) {
         world
             .log
             .wait(TURN, &format!("{}'s headless hooks", pane.name), |c| {
-                c.env_of(pane)
-                    && c.payload["prompt"]
-                        .as_str()
-                        .is_some_and(|p| p.contains(&prompt))
+                c.env_of(pane) && c.prompt().is_some_and(|p| p.contains(&prompt))
             });
         std::thread::sleep(Duration::from_millis(500));
         let after = read();

@@ -1,5 +1,5 @@
-//! Issue 22 item 3 with the real Qwen Code, Copilot CLI and Gemini CLI (npm, node launchers) and
-//! opencode (its native binary, our plugin) in the fake agterm's panes, wired by `installer apply
+//! Issue 22 item 3 with the real Qwen Code, Copilot CLI and Gemini CLI (npm, node launchers),
+//! opencode (its native binary, our plugin) and Kimi Code 2.1.0 (issue 23) in the fake agterm's panes, wired by `installer apply
 //! --trust` (their SessionEnd included; opencode's plugin sends one from its `dispose`): every one sends
 //! one reason for a quit and for a dying terminal, so the hook's look at the terminal decides. A
 //! conversation the user quit (`/quit`, `/exit`) is recorded with its terminal `present` and stays
@@ -96,6 +96,24 @@ fn row(plan: &Value, p: &AgentPane) -> Value {
         .clone()
 }
 
+/// A Kimi the user quit with `/quit`, and one whose pane the reboot killed, in two directories.
+const KIMI_ENDINGS: Lineup = Lineup {
+    sessions: &[("kimi proj", true)],
+    panes: &[
+        PaneSpec {
+            dir: "kimi proj",
+            prompt: "the kimi quit pane says hi",
+            ..spec("kimi-quit", Agent::Kimi, 0, PaneRole::Left)
+        },
+        PaneSpec {
+            dir: "kimi two",
+            flags: &["--yolo"],
+            prompt: "the kimi killed pane says hi",
+            ..spec("kimi-killed", Agent::Kimi, 0, PaneRole::Right)
+        },
+    ],
+};
+
 #[test]
 fn quit_qwen_and_copilot_stay_ended_and_killed_ones_come_back() {
     quit_stays_ended_and_killed_comes_back(&["qwen", "copilot"], &ENDINGS, false);
@@ -104,6 +122,11 @@ fn quit_qwen_and_copilot_stay_ended_and_killed_ones_come_back() {
 #[test]
 fn quit_gemini_and_opencode_stay_ended_and_killed_ones_come_back() {
     quit_stays_ended_and_killed_comes_back(&["gemini", "opencode"], &GEMINI_OPENCODE, true);
+}
+
+#[test]
+fn a_quit_kimi_stays_ended_and_a_killed_one_comes_back() {
+    quit_stays_ended_and_killed_comes_back(&["kimi"], &KIMI_ENDINGS, false);
 }
 
 /// The lineup's `*-quit` panes are quit, then a reboot kills the `*-killed` ones; `ends_at_hangup`: the
@@ -199,4 +222,30 @@ fn quit_stays_ended_and_killed_comes_back(clis: &[&str], lineup: &Lineup, ends_a
         );
     }
     assert_eq!(typed.len(), killed.len(), "{typed:?}");
+    for pane in killed.iter().filter(|p| !p.agent.lazy_session_start()) {
+        let start = world.log.wait(
+            TURN,
+            &format!("{}'s resumed SessionStart", pane.name),
+            |c| {
+                c.event() == "SessionStart"
+                    && c.payload["source"] == "resume"
+                    && c.payload["session_id"] == pane.id.as_str()
+            },
+        );
+        assert!(start.env_of(pane), "{}: {:?}", pane.name, start.meta);
+        assert_eq!(
+            start.payload["cwd"],
+            pane.dir.display().to_string().as_str()
+        );
+    }
+    for pane in &quit {
+        assert!(
+            !world.log.calls().iter().any(|c| c.event() == "SessionStart"
+                && c.payload["source"] == "resume"
+                && c.payload["session_id"] == pane.id.as_str()),
+            "{}: the quit conversation came back:\n{}",
+            pane.name,
+            world.log.dump()
+        );
+    }
 }

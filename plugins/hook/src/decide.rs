@@ -177,6 +177,23 @@ fn is_fresh_copy(previous: &LiveRecord, next: &LiveRecord, now: DateTime<Utc>) -
     same == *previous
 }
 
+/// A TUI told by its raw terminal fires the SessionStart of a resumed conversation before it puts the
+/// terminal in raw mode (Kimi Code: at start, before its editor mounts): a `resume` SessionStart of the
+/// very conversation the pane's record holds is that TUI coming back, and moves the record onto its new
+/// process. (A headless `kimi -p -S <id>` of that same conversation in the pane would pass too: the
+/// record then names a process that ends, and still the same conversation and directory.)
+fn resumes_the_panes_conversation(input: &HookInput<'_>) -> bool {
+    let payload = input.payload;
+    payload
+        .hook_event_name
+        .as_deref()
+        .is_some_and(|e| input.spec.moment(e) == "SessionStart")
+        && payload.source.as_deref() == Some("resume")
+        && input
+            .previous
+            .is_some_and(|p| p.agent == input.spec.name && p.session_id == payload.session_id)
+}
+
 fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
     let HookInput {
         spec,
@@ -198,7 +215,10 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
             return Err(Skip::Headless(format!("{var}={v}")));
         }
     }
-    if spec.tui_raw_terminal && process.stdin_raw_terminal == Some(false) {
+    if spec.tui_raw_terminal
+        && process.stdin_raw_terminal == Some(false)
+        && !resumes_the_panes_conversation(input)
+    {
         return Err(Skip::Headless(
             "its stdin is not a raw terminal (no TUI)".into(),
         ));

@@ -120,6 +120,7 @@ fn on_disk(world: &World, pane: &AgentPane, transcripts: &[PathBuf], rollouts: &
                 .to_string()
                 .ends_with(&format!("-{}.jsonl", pane.id))
         }),
+        Agent::Kimi => !world.rig.home.kimi_conversation_files(&pane.id).is_empty(),
         other => world.rig.home.has_conversation(other.name(), &pane.id),
     }
 }

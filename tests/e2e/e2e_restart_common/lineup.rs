@@ -8,7 +8,7 @@ use agterm_backup_testkit::agents::{submit_until, wait_ready, Agent};
 use std::path::PathBuf;
 
 /// The project folders (under the rig's root; Claude trusts each).
-pub const DIRS: [&str; 12] = [
+pub const DIRS: [&str; 14] = [
     "main proj",
     "second proj",
     "third proj",
@@ -21,6 +21,8 @@ pub const DIRS: [&str; 12] = [
     "copilot proj",
     "qwen proj",
     "opencode proj",
+    "kimi proj",
+    "kimi two",
 ];
 
 /// One agent of a lineup.
@@ -172,6 +174,28 @@ pub const OPENCODE: Lineup = Lineup {
     }],
 };
 
+/// Kimi Code (its npm launcher on Node 22) in both panes of a session, the right one `cd`ed into a
+/// directory of its own, each with a launch flag (Kimi keeps it in the session; it renames its process,
+/// so no flag can be read back, and none is replayed).
+#[allow(dead_code)] // each test binary runs one lineup
+pub const KIMI: Lineup = Lineup {
+    sessions: &[("kimi proj", true)],
+    panes: &[
+        PaneSpec {
+            dir: "kimi proj",
+            flags: &["--yolo"],
+            prompt: "the left kimi pane says hi",
+            ..spec("kimi-left", Agent::Kimi, 0, PaneRole::Left)
+        },
+        PaneSpec {
+            dir: "kimi two",
+            flags: &["--yolo"],
+            prompt: "the right kimi pane says hi",
+            ..spec("kimi-right", Agent::Kimi, 0, PaneRole::Right)
+        },
+    ],
+};
+
 /// One agent in one pane, and what it must come back as.
 #[derive(Debug, Clone)]
 pub struct AgentPane {
@@ -183,7 +207,7 @@ pub struct AgentPane {
     pub role: PaneRole,
     /// The directory the conversation lives in (what it must resume from).
     pub dir: PathBuf,
-    /// The launch flags the resumed agent must carry again.
+    /// The launch flags the resumed agent must carry again (where its argv can be read).
     pub flags: Vec<String>,
     /// The first prompt; it must never be sent again.
     pub prompt: String,
@@ -260,7 +284,8 @@ impl World {
             let asked = self
                 .log
                 .wait(TURN, &format!("{}'s first prompt", p.name), |c| {
-                    c.event() == p.agent.prompt_event() && c.payload["prompt"] == p.prompt.as_str()
+                    c.event() == p.agent.prompt_event()
+                        && c.prompt().as_deref() == Some(p.prompt.as_str())
                 });
             let id = asked.payload["session_id"].as_str().expect("session_id");
             let stop_cwd = p.spec.stop_cwd.map(|d| self.rig.root.join(d));
@@ -281,10 +306,9 @@ impl World {
     pub fn submit_prompt(&self, pane: &AgentPane, prompt: &str) {
         let tmux_pane = self.fake.pane_tmux_id(&pane.session, pane.role);
         submit_until(self.fake.tmux(), &tmux_pane, prompt, TURN, || {
-            self.log
-                .calls()
-                .iter()
-                .any(|c| c.event() == pane.agent.prompt_event() && c.payload["prompt"] == prompt)
+            self.log.calls().iter().any(|c| {
+                c.event() == pane.agent.prompt_event() && c.prompt().as_deref() == Some(prompt)
+            })
         });
     }
 }

@@ -66,10 +66,10 @@ impl World {
         std::fs::create_dir_all(&agent_bin).unwrap();
         std::os::unix::fs::symlink(&claude, agent_bin.join("claude")).unwrap();
         std::os::unix::fs::symlink(native_codex(), agent_bin.join("codex")).unwrap();
-        // Gemini, Copilot and Qwen as npm installs them: node launchers (where installed; the lineups
+        // Gemini, Copilot, Qwen and Kimi as npm installs them: node launchers (where installed; the lineups
         // that run them check for them first).
         let clis = agent_cli_dir().expect("agent CLIs");
-        for name in ["gemini", "copilot", "qwen", "opencode"] {
+        for name in ["gemini", "copilot", "qwen", "opencode", "kimi"] {
             if clis.join(name).exists() {
                 std::os::unix::fs::symlink(clis.join(name), agent_bin.join(name)).unwrap();
             }
@@ -78,8 +78,21 @@ impl World {
         let dir_refs: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
         rig.home.seed_more_agents(&dir_refs, None);
         rig.home.seed_opencode(&rig.stub);
+        // Kimi Code runs on the Node 22 beside the CLIs (first on PATH there), against the stub.
+        let kimi = clis.join("kimi").exists();
+        if kimi {
+            rig.home.seed_kimi(&dir_refs, None);
+        }
 
         let mut env = rig.home.env(&rig.stub);
+        if kimi {
+            env.extend(
+                rig.home
+                    .kimi_env(&rig.stub)
+                    .into_iter()
+                    .filter(|(k, _)| k != "PATH"),
+            );
+        }
         for (k, v) in env.iter_mut() {
             if k == "PATH" {
                 *v = format!("{}:{v}", agent_bin.display());

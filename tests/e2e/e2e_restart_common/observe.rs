@@ -26,6 +26,15 @@ impl HookCall {
         self.payload["hook_event_name"].as_str().unwrap_or("")
     }
 
+    /// The submitted prompt's text: a string, or Kimi's content parts (`[{"type":"text","text":…}]`).
+    pub fn prompt(&self) -> Option<String> {
+        match &self.payload["prompt"] {
+            Value::String(s) => Some(s.clone()),
+            Value::Array(parts) => Some(parts.iter().filter_map(|p| p["text"].as_str()).collect()),
+            _ => None,
+        }
+    }
+
     /// Whether the hook ran with `pane`'s agterm environment (`AGTERM_SESSION_ID`, `AGTERM_PANE`). Under
     /// Codex's daemon that is the daemon's environment, which may be another pane's.
     pub fn env_of(&self, pane: &AgentPane) -> bool {
@@ -171,8 +180,9 @@ pub fn wait_resumed_process(world: &World, pane: &AgentPane, timeout: Duration) 
             .foreground_pid(&pane.session, pane.role)
             .and_then(process);
         last.as_ref().is_some_and(|p| {
-            agent_args(pane.spec(), &p.argv)
-                .is_some_and(|args| args.iter().any(|w| w.ends_with(pane.id.as_str())))
+            super::checks::renamed(pane, &p.argv)
+                || agent_args(pane.spec(), &p.argv)
+                    .is_some_and(|args| args.iter().any(|w| w.ends_with(pane.id.as_str())))
         })
     });
     assert!(

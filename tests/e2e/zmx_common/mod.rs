@@ -45,14 +45,17 @@ impl ZmxRig {
         rig.home
             .write_claude_hooks(&[payload_logger_command(&rig.payloads)]);
         let zmx = FakeZmx::new(&rig.root);
-        // The user's login shell: a bash with a plain prompt and no rc files (zmx starts `$SHELL` as a
-        // login shell, `-bash`).
+        // The user's login shell: a bash with a plain prompt and no rc files (zmx starts `$SHELL` bare as
+        // a login shell, `-bash`). Run with arguments it does what they say, as a real `$SHELL` does:
+        // Kimi Code reads the login PATH with `$SHELL -l -c /usr/bin/env` at start, and an interactive
+        // bash there would take the terminal's foreground from Kimi, which then stops (SIGTTIN).
         let shell_dir = rig.root.join("shell");
         std::fs::create_dir_all(&shell_dir).unwrap();
         let shell = shell_dir.join("bash");
         std::fs::write(
             &shell,
-            "#!/bin/sh\nPS1='pane$ ' exec /bin/bash --noprofile --norc -i\n",
+            "#!/bin/sh\n[ $# -eq 0 ] && PS1='pane$ ' exec /bin/bash --noprofile --norc -i\n\
+             exec /bin/bash --noprofile --norc \"$@\"\n",
         )
         .unwrap();
         std::fs::set_permissions(&shell, std::os::unix::fs::PermissionsExt::from_mode(0o755))

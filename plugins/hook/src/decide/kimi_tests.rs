@@ -9,7 +9,17 @@ use agterm_backup_core::process::{agent_args, AgentProcess};
 const SESSION_START: &str = r#"{"hook_event_name":"SessionStart","session_id":"session_e6d8c24b-e08f-4347-9d32-88cedcddb422","cwd":"/w/kimi proj","client_type":"kimi_code_cli","source":"startup","model":"__kimi_env_model__","profile":"agent"}"#;
 const PROMPT: &str = r#"{"hook_event_name":"UserPromptSubmit","session_id":"session_e6d8c24b-e08f-4347-9d32-88cedcddb422","cwd":"/w/kimi proj","client_type":"kimi_code_cli","session_title":"hello there","prompt":[{"type":"text","text":"hello there"}],"is_steer":false}"#;
 
+const RESUMED: &str = r#"{"hook_event_name":"SessionStart","session_id":"session_e6d8c24b-e08f-4347-9d32-88cedcddb422","cwd":"/w/kimi proj","client_type":"kimi_code_cli","source":"resume"}"#;
+
 fn run(payload: &str, stdin_raw_terminal: Option<bool>) -> Decision {
+    run_after(payload, stdin_raw_terminal, None)
+}
+
+fn run_after(
+    payload: &str,
+    stdin_raw_terminal: Option<bool>,
+    previous: Option<&LiveRecord>,
+) -> Decision {
     let env: Env = [
         ("AGTERM_SESSION_ID", "6b1e0c2a-aaaa-bbbb-cccc-0123456789ab"),
         ("AGTERM_PANE", "left"),
@@ -41,7 +51,7 @@ fn run(payload: &str, stdin_raw_terminal: Option<bool>) -> Decision {
         env: &env,
         payload: &payload,
         process: &process,
-        previous: None,
+        previous,
         tmux: None,
         zmx: None,
         now: Utc::now(),
@@ -77,6 +87,38 @@ fn the_tui_on_a_raw_terminal_is_recorded_with_its_session_and_directory() {
 fn kimi_p_on_a_canonical_terminal_or_a_pipe_is_headless() {
     assert!(matches!(
         run(PROMPT, Some(false)),
+        Decision::Skip(Skip::Headless(_))
+    ));
+}
+
+/// A resumed Kimi fires its SessionStart before its editor puts the terminal in raw mode: the pane's own
+/// conversation coming back moves the record onto the new process; another conversation, or a new one,
+/// on a canonical terminal stays headless.
+#[test]
+fn a_resumed_session_start_of_the_panes_conversation_is_recorded_before_raw_mode() {
+    let Decision::Write { record: first, .. } = run(PROMPT, Some(true)) else {
+        panic!("not written");
+    };
+    let mut old = *first;
+    old.agent_pid = Some(444);
+    let Decision::Write { record, .. } = run_after(RESUMED, Some(false), Some(&old)) else {
+        panic!("the resumed TUI is not recorded");
+    };
+    assert_eq!(record.agent_pid, Some(555));
+    assert_eq!(record.session_id, old.session_id);
+    let other = RESUMED.replace("e6d8c24b", "0000aaaa");
+    let startup = RESUMED.replace("\"resume\"", "\"startup\"");
+    for payload in [other.as_str(), startup.as_str()] {
+        assert!(
+            matches!(
+                run_after(payload, Some(false), Some(&old)),
+                Decision::Skip(Skip::Headless(_))
+            ),
+            "{payload}"
+        );
+    }
+    assert!(matches!(
+        run(RESUMED, Some(false)),
         Decision::Skip(Skip::Headless(_))
     ));
 }
