@@ -43,8 +43,10 @@ const BLOCK_NOTE: &str =
     "# agterm-backup resumes these agents itself; `agterm-backup installer remove` takes this block out.";
 
 /// The entries we add: agterm must not re-run a bare `claude`/`codex` (that would start a new
-/// conversation); agterm-backup types the resume line instead.
-pub const OUR_ENTRIES: [&str; 2] = ["claude", "codex"];
+/// conversation); agterm-backup types the resume line instead. `kimi-code` is the name Kimi Code gives
+/// its process (node's `process.title` overwrites its argv on Linux), which agterm's Linux ports capture
+/// and would replay as a command no install has ("command not found").
+pub const OUR_ENTRIES: [&str; 3] = ["claude", "codex", "kimi-code"];
 
 /// Swift's `CharacterSet.whitespaces`: tab plus Unicode general category Zs.
 fn is_swift_whitespace(c: char) -> bool {

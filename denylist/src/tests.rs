@@ -37,7 +37,7 @@ fn absent_file_gets_starter_then_our_block() {
     assert!(text.starts_with(STARTER));
     assert_eq!(
         parse(&text),
-        vec!["tmux", "screen", "zellij", "claude", "codex"]
+        vec!["tmux", "screen", "zellij", "claude", "codex", "kimi-code"]
     );
     assert!(!text.contains('\r'));
     assert!(has_our_block(&text));
@@ -136,7 +136,7 @@ fn a_lone_end_marker_does_not_make_every_apply_add_a_block() {
 #[test]
 fn entries_the_user_put_between_our_markers_stay_theirs() {
     let applied = with_our_block(Some("tmux\n"));
-    let with_vim = applied.replace("codex\n", "codex\nvim\n");
+    let with_vim = applied.replace("kimi-code\n", "kimi-code\nvim\n");
     assert_eq!(with_our_block(Some(&with_vim)), with_vim);
     assert!(
         notes(&with_vim)[0].contains("`vim`"),

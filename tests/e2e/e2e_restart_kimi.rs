@@ -3,11 +3,12 @@
 //! flavour per test:
 //!
 //! - **0.15** ("restore running commands" on): a clean quit. agterm captures each pane's foreground argv,
-//!   which for Kimi is the title it gave its process, `kimi-code` alone (no flag, no conversation), and
-//!   replays it into a fresh shell. No install has a `kimi-code` command (npm's is `kimi`), so the shell
-//!   says "command not found" and is idle again; `restore --yes` types each pane's resume line, once.
-//! - **Live after a reboot** (agterm 0.44, with `session.restart`): the same failed replay, so there is
-//!   no replayed agent to restart: each pane is an idle shell and `restore --yes` types its line.
+//!   which for Kimi is the title it gave its process, `kimi-code` alone (no flag, no conversation). Our
+//!   denylist block names `kimi-code` (no install has that command: npm's is `kimi`), so agterm gives the
+//!   pane a plain shell instead of a replay the shell would refuse; `restore --yes` types each pane's
+//!   resume line, once.
+//! - **Live after a reboot** (agterm 0.44, with `session.restart`): the same denial, so there is no
+//!   replayed agent to restart: each pane is an idle shell and `restore --yes` types its line.
 //! - **0.34 rerun with pins**: the hook pinned each resume line and agterm types it itself.
 //!
 //! Every pane must come back with Kimi's own SessionStart `source: "resume"`, its conversation id and its
@@ -22,31 +23,29 @@ use crate::e2e_restart_common::{World, TURN};
 use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::RestoreMode;
-use agterm_backup_testkit::agents::wait_screen;
 use agterm_backup_testkit::fake_agterm::{wait_until, RestartKind};
 use agterm_backup_testkit::paths::agent_cli;
 
-/// agterm replayed each Kimi pane's captured `kimi-code`, and the shell refused it.
-fn replay_of_the_title_fails(world: &World) {
+/// agterm captured each Kimi pane as `kimi-code` and, told by our denylist block, gave it a plain shell.
+fn the_title_is_denied(world: &World) {
     for pane in &world.panes {
-        let actions = world.fake.launch_actions(&pane.session);
-        assert!(
-            actions
+        let denied = wait_until(TURN, || {
+            world
+                .fake
+                .launch_actions(&pane.session)
                 .iter()
-                .any(|(r, a)| *r == pane.role && a == "replay"),
-            "{}: agterm's launch did {actions:?}; launch log: {:?}",
+                .any(|(r, a)| *r == pane.role && a == "denied")
+        });
+        assert!(
+            denied,
+            "{}: agterm's launch log: {:?}",
             pane.name,
             world.fake.launch_log()
         );
-        let tmux_pane = world.fake.pane_tmux_id(&pane.session, pane.role);
-        wait_screen(
-            world.fake.tmux(),
-            &tmux_pane,
-            TURN,
-            "the shell refusing the replayed `kimi-code`",
-            |s| s.contains("kimi-code: command not found"),
-        );
         world.fake.wait_for_prompt(&pane.session, pane.role);
+        let tmux_pane = world.fake.pane_tmux_id(&pane.session, pane.role);
+        let screen = world.fake.tmux().capture(&tmux_pane, true);
+        assert!(!screen.contains("command not found"), "{screen}");
     }
 }
 
@@ -65,7 +64,7 @@ fn restart_then_restore(version: &str, mode: RestoreMode) {
         RestoreMode::Live => world.reboot(),
         _ => world.fake.restart(RestartKind::CleanQuit),
     }
-    replay_of_the_title_fails(&world);
+    the_title_is_denied(&world);
     assert_restore_typed_each_pane_once(&world);
     assert_all_resumed(&world, &before);
     assert_record_names_the_resumed_process(&world);

@@ -34,7 +34,7 @@ fn fresh_machine_gets_every_file_and_remove_takes_them_away() {
     );
     assert_eq!(
         agterm_backup_denylist::parse(&denylist),
-        vec!["tmux", "screen", "zellij", "claude", "codex"]
+        vec!["tmux", "screen", "zellij", "claude", "codex", "kimi-code"]
     );
     let files = [
         s.claude_settings(),
