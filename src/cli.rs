@@ -336,8 +336,11 @@ pub struct ShellStartArgs {
 #[derive(Debug, Args, Clone)]
 pub struct TmuxLayoutArgs {
     /// The post-restore hook: the panes there are now are the ones the layout restorer rebuilt
-    #[arg(long)]
+    #[arg(long, conflicts_with = "saved")]
     pub rebuilt: bool,
+    /// tmux-resurrect's post-save hook: the layout now is the one its save holds
+    #[arg(long)]
+    pub saved: bool,
 }
 
 #[derive(Debug, Args, Clone)]

@@ -50,6 +50,24 @@ pub struct ServerLayout {
     /// among them was opened later by the user, and is a new pane, never a restored one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rebuilt: Option<Vec<String>>,
+    /// The layout at tmux-resurrect's last save on this server (its post-save hook said so): a restore
+    /// from that save rebuilds these panes at these places, whatever tmux moved since.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub saved: Option<SavedLayout>,
+}
+
+/// The panes of a server when tmux-resurrect saved it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedLayout {
+    pub listed_at: DateTime<Utc>,
+    pub panes: Vec<LaidOutPane>,
+}
+
+impl SavedLayout {
+    /// The pane `%N`, if the server had it at the save.
+    pub fn pane(&self, pane_id: &str) -> Option<&LaidOutPane> {
+        self.panes.iter().find(|p| p.pane_id == pane_id)
+    }
 }
 
 impl ServerLayout {
@@ -111,7 +129,7 @@ pub fn read_layouts(state_root: &Path) -> Vec<ServerLayout> {
 
 /// Writes `layout` atomically (a private temp file renamed over the old one) and drops the layouts of
 /// all but the newest [`KEEP_PER_SOCKET`] server lives on the same socket. A layout without `rebuilt`
-/// keeps the one the file had.
+/// (or `saved`) keeps the one the file had.
 pub fn write_layout(state_root: &Path, layout: &ServerLayout) -> io::Result<()> {
     let path = layout_path(
         state_root,
@@ -120,8 +138,11 @@ pub fn write_layout(state_root: &Path, layout: &ServerLayout) -> io::Result<()> 
         layout.server_started,
     );
     let mut layout = layout.clone();
-    if layout.rebuilt.is_none() {
-        layout.rebuilt = read_layout(&path).and_then(|old| old.rebuilt);
+    if layout.rebuilt.is_none() || layout.saved.is_none() {
+        let old = read_layout(&path);
+        let old = old.as_ref();
+        layout.rebuilt = layout.rebuilt.or_else(|| old?.rebuilt.clone());
+        layout.saved = layout.saved.or_else(|| old?.saved.clone());
     }
     let dir = path.parent().expect("a file in <state>/tmux");
     fs::create_dir_all(dir)?;
@@ -193,12 +214,17 @@ mod tests {
             listed_at: Utc::now(),
             panes: with_positions(vec![pane("%0", "w", 0, 0)]),
             rebuilt: Some(vec!["%0".into()]),
+            saved: Some(SavedLayout {
+                listed_at: Utc::now(),
+                panes: vec![pane("%0", "w", 0, 0)],
+            }),
         };
         write_layout(tmp.path(), &layout).unwrap();
         assert_eq!(read_layouts(tmp.path()), vec![layout.clone()]);
-        // A later layout of the same server keeps what was rebuilt.
+        // A later layout of the same server keeps what was rebuilt and what was saved.
         let later = ServerLayout {
             rebuilt: None,
+            saved: None,
             ..layout.clone()
         };
         write_layout(tmp.path(), &later).unwrap();

@@ -1,6 +1,7 @@
 //! The user's tmux config: a marked block that sets tmux-resurrect's post-restore hook to run
-//! `agterm-backup restore --terminal tmux --yes`, so a restored layout gets its conversations back, and
-//! tmux hooks that keep the server's layout known to restore (`agterm-backup tmux-layout`) whenever a pane
+//! `agterm-backup restore --terminal tmux --yes`, so a restored layout gets its conversations back, its
+//! post-save hook to note the layout each save holds (`agterm-backup tmux-layout --saved`: the restore
+//! rebuilds that one, not the last), and tmux hooks that keep the server's layout known to restore (`agterm-backup tmux-layout`) whenever a pane
 //! is closed, moved or renumbered.
 //!
 //! tmux (3.x) reads, in this order and every one that exists, `~/.tmux.conf`,
@@ -25,7 +26,8 @@ use crate::refusal::Refusal;
 use crate::status::TargetReport;
 use agterm_backup_denylist::{appended, find_block, BLOCK_END, BLOCK_START};
 use agterm_backup_terminals::tmux::resurrect::{
-    hook_line, layout_hooks, processes_warning, POST_RESTORE_OPTION, PROCESSES_OPTION,
+    hook_line, layout_hooks, processes_warning, save_hook_line, POST_RESTORE_OPTION,
+    POST_SAVE_OPTION, PROCESSES_OPTION,
 };
 use std::path::{Path, PathBuf};
 
@@ -71,11 +73,22 @@ pub fn our_block_above(binary: &str) -> String {
     block(binary, BLOCK_NOTE_ABOVE)
 }
 
+/// The resurrect hook options we set, each with the line it runs for `binary`.
+fn resurrect_hooks(binary: &str) -> [(&'static str, String); 2] {
+    [
+        (POST_RESTORE_OPTION, hook_line(binary)),
+        (POST_SAVE_OPTION, save_hook_line(binary)),
+    ]
+}
+
 fn block(binary: &str, note: &str) -> String {
-    let mut out = format!(
-        "{BLOCK_START}\n{note}\nset -g {POST_RESTORE_OPTION} \"{}\"\n",
-        tmux_double_quoted(&hook_line(binary))
-    );
+    let mut out = format!("{BLOCK_START}\n{note}\n");
+    for (option, line) in resurrect_hooks(binary) {
+        out.push_str(&format!(
+            "set -g {option} \"{}\"\n",
+            tmux_double_quoted(&line)
+        ));
+    }
     for (hook, command) in layout_hooks(binary) {
         out.push_str(&format!(
             "set-hook -g {hook} \"{}\"\n",
@@ -90,21 +103,22 @@ fn block(binary: &str, note: &str) -> String {
 /// `text` with our block for `binary` in place: above the first plugin line (TPM's `run`, a `run-shell`
 /// of resurrect or continuum), else appended after a blank line. A block already there is taken out
 /// first ([`remove`] is byte-exact), so an old block below the plugin lines moves up. Refuses when the
-/// user sets the post-restore hook themselves.
+/// user sets the post-restore or the post-save hook themselves.
 pub fn apply(original: Option<&str>, binary: &str) -> Result<String, Refusal> {
     let Some(text) = original else {
         return Ok(our_block(binary));
     };
-    if let Some(offset) = user_setting(text, POST_RESTORE_OPTION) {
-        return Err(Refusal::at_offset(
-            text,
-            offset,
-            format!(
-                "{POST_RESTORE_OPTION} is already set here; tmux keeps one value, so add \
-                 `; {}` to your hook yourself, or remove yours and run again",
-                hook_line(binary)
-            ),
-        ));
+    for (option, line) in resurrect_hooks(binary) {
+        if let Some(offset) = user_setting(text, option) {
+            return Err(Refusal::at_offset(
+                text,
+                offset,
+                format!(
+                    "{option} is already set here; tmux keeps one value, so add `; {line}` to your \
+                     hook yourself, or remove yours and run again"
+                ),
+            ));
+        }
     }
     let base = remove(text);
     let plugins_at = plugin_line(&base).map(|(at, _)| at);
@@ -226,11 +240,13 @@ pub fn report(report: &mut TargetReport, text: Option<&str>, binary: &str) {
     {
         report.warnings.push(warning);
     }
-    if user_setting(text, POST_RESTORE_OPTION).is_some() {
-        report.warnings.push(format!(
-            "{POST_RESTORE_OPTION} is set by you, so `installer apply` leaves this file alone: add              `; {}` to your hook",
-            hook_line(binary)
-        ));
+    for (option, line) in resurrect_hooks(binary) {
+        if user_setting(text, option).is_some() {
+            report.warnings.push(format!(
+                "{option} is set by you, so `installer apply` leaves this file alone: add `; {line}` to \
+                 your hook"
+            ));
+        }
     }
 }
 
@@ -351,6 +367,10 @@ mod tests {
         let e = apply(Some(text), BIN).unwrap_err();
         assert_eq!((e.line, e.column), (2, 1));
         assert!(e.reason.contains("already set"), "{}", e.reason);
+        let text = "set -g @resurrect-hook-post-save-all \"save-geometry\"\n";
+        let e = apply(Some(text), BIN).unwrap_err();
+        assert_eq!((e.line, e.column), (1, 1));
+        assert!(e.reason.contains("tmux-layout --saved"), "{}", e.reason);
     }
 
     #[test]

@@ -54,7 +54,7 @@ pub fn run(cli: Cli) -> CliResult {
             let socket = a.agterm.socket.clone().or(socket);
             shell_answer::run(a, socket)
         }
-        Command::TmuxLayout(a) => tmux_layout::run(a.rebuilt),
+        Command::TmuxLayout(a) => tmux_layout::run(a.rebuilt, a.saved),
         Command::Completions(a) => completions::run(a),
         Command::Man => completions::man(),
     }

@@ -67,6 +67,12 @@ fn apply_wires_the_resurrect_hook_tmux_reads_and_remove_gives_back_the_bytes() {
         )),
         "{hook}"
     );
+    assert_eq!(
+        tmux_reads(&s, &s.tmux_conf(), "@resurrect-hook-post-save-all"),
+        agterm_backup_terminals::tmux::resurrect::save_hook_line(
+            &canonical_binary().display().to_string()
+        )
+    );
     let layout_hook = tmux_reads(&s, &s.tmux_conf(), "after-kill-pane[47]");
     assert!(layout_hook.contains("tmux-layout"), "{layout_hook:?}");
     let report = status(&s);
@@ -104,28 +110,35 @@ fn the_xdg_config_tmux_reads_gets_the_block_and_a_users_own_hook_keeps_ours_out(
     assert!(tmux_reads(&s, &xdg, "@resurrect-hook-post-restore-all").contains("--terminal tmux"));
     s.run(&["installer", "remove"]);
 
-    let mine = "set -g @resurrect-hook-post-restore-all 'my-restore.sh'\n";
-    std::fs::write(&xdg, mine).unwrap();
-    let out = s.run(&["installer", "apply"]);
-    assert!(
-        out.status.success(),
-        "the agents are wired all the same: {}",
-        text(&out.stderr)
-    );
-    assert!(
-        text(&out.stderr).contains("tmux.conf:1:1"),
-        "{}",
-        text(&out.stderr)
-    );
-    assert_eq!(
-        std::fs::read_to_string(&xdg).unwrap(),
-        mine,
-        "left untouched"
-    );
-    assert!(s.claude_settings().exists());
-    let report = status(&s);
-    assert!(
-        report["warnings"].to_string().contains("set by you"),
-        "{report:#}"
-    );
+    // A resurrect hook the user set is theirs: the post-restore one, and the post-save one (which keeps
+    // the saved layout known) alike.
+    for mine in [
+        "set -g @resurrect-hook-post-restore-all 'my-restore.sh'\n",
+        "set -g mouse on\nset -g @resurrect-hook-post-save-all 'save-geometry.sh'\n",
+    ] {
+        std::fs::write(&xdg, mine).unwrap();
+        let out = s.run(&["installer", "apply"]);
+        assert!(
+            out.status.success(),
+            "the agents are wired all the same: {}",
+            text(&out.stderr)
+        );
+        let line = if mine.contains("mouse") { 2 } else { 1 };
+        assert!(
+            text(&out.stderr).contains(&format!("tmux.conf:{line}:1")),
+            "{}",
+            text(&out.stderr)
+        );
+        assert_eq!(
+            std::fs::read_to_string(&xdg).unwrap(),
+            mine,
+            "left untouched"
+        );
+        assert!(s.claude_settings().exists());
+        let report = status(&s);
+        assert!(
+            report["warnings"].to_string().contains("set by you"),
+            "{report:#}"
+        );
+    }
 }

@@ -286,10 +286,15 @@ fn continuum_restores_at_tmux_start_with_tpm_and_the_hook_fires() {
         String::from_utf8_lossy(&out.stderr)
     );
     let applied = std::fs::read_to_string(r.home.join(".tmux.conf")).unwrap();
-    assert!(
-        applied.find("@resurrect-hook-post-restore-all") < applied.find("run '~/.tmux/plugins/tpm"),
-        "{applied}"
-    );
+    for option in [
+        "@resurrect-hook-post-restore-all",
+        "@resurrect-hook-post-save-all",
+    ] {
+        assert!(
+            applied.find(option) < applied.find("run '~/.tmux/plugins/tpm"),
+            "{applied}"
+        );
+    }
     let status = String::from_utf8_lossy(&r.run(&["installer", "status"]).stdout).into_owned();
     assert!(!status.contains("comes after"), "{status}");
     r.earlier_life();

@@ -22,4 +22,5 @@ mod snap_fake;
 mod status_fake;
 mod terminals_everywhere;
 mod tmux_join_members;
+mod tmux_join_saved;
 mod upgrade_state;

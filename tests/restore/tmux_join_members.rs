@@ -15,21 +15,21 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-const A: &str = "77e8ca85-2b1c-4a8e-9d0b-0c1d2e3f4a5b";
-const B: &str = "0c9d6a41-5f3e-4b2a-8c1d-9e8f7a6b5c4d";
+pub(crate) const A: &str = "77e8ca85-2b1c-4a8e-9d0b-0c1d2e3f4a5b";
+pub(crate) const B: &str = "0c9d6a41-5f3e-4b2a-8c1d-9e8f7a6b5c4d";
 
-struct Rig {
+pub(crate) struct Rig {
     _dir: agterm_backup_testkit::scratch::ScratchDir,
-    home: PathBuf,
+    pub(crate) home: PathBuf,
     state: PathBuf,
     work: PathBuf,
-    bin: PathBuf,
-    tmux: Tmux,
+    pub(crate) bin: PathBuf,
+    pub(crate) tmux: Tmux,
 }
 
 impl Rig {
     /// A user with the installer's tmux block in `~/.tmux.conf` (plus `extra` lines) and a project dir.
-    fn new(extra: &str) -> Rig {
+    pub(crate) fn new(extra: &str) -> Rig {
         let dir = agterm_backup_testkit::scratch::tempdir();
         let root = dir.path().canonicalize().unwrap();
         let (home, state, work) = (root.join("h"), root.join("state"), root.join("work"));
@@ -61,12 +61,12 @@ impl Rig {
         }
     }
 
-    fn dir(&self) -> String {
+    pub(crate) fn dir(&self) -> String {
         self.work.display().to_string()
     }
 
     /// A session `name` of `panes` panes (one window), every pane in the project dir.
-    fn session(&self, name: &str, panes: usize) {
+    pub(crate) fn session(&self, name: &str, panes: usize) {
         let d = self.dir();
         self.new_session(&[
             "new-session",
@@ -88,7 +88,7 @@ impl Rig {
 
     /// The real hook, as Claude Code runs it from the pane `target`: a `SessionStart` of conversation
     /// `id`, its transcript on disk. Returns the pane's `%N`.
-    fn record(&self, target: &str, id: &str) -> String {
+    pub(crate) fn record(&self, target: &str, id: &str) -> String {
         let pane = self
             .tmux
             .ok(&["display-message", "-p", "-t", target, "#{pane_id}"]);
@@ -127,7 +127,7 @@ impl Rig {
     }
 
     /// Waits until the server's kept layout (written by the tmux hooks) satisfies `ok`.
-    fn wait_layout(&self, what: &str, ok: impl Fn(&Value) -> bool) {
+    pub(crate) fn wait_layout(&self, what: &str, ok: impl Fn(&Value) -> bool) {
         let pid: u32 = self
             .tmux
             .ok(&["display-message", "-p", "#{pid}"])
@@ -148,7 +148,7 @@ impl Rig {
     }
 
     /// Where `%N` sits in the kept layout: `session:window.pane`.
-    fn laid_out(l: &Value, pane: &str) -> Option<String> {
+    pub(crate) fn laid_out(l: &Value, pane: &str) -> Option<String> {
         l["panes"]
             .as_array()?
             .iter()
@@ -170,7 +170,7 @@ impl Rig {
     }
 
     /// The same, from a save taken earlier.
-    fn reboot_and_rebuild_saved(
+    pub(crate) fn reboot_and_rebuild_saved(
         &self,
         saved: Vec<agterm_backup_testkit::layout::SavedPane>,
         before_restore: &[&[&str]],
@@ -208,7 +208,7 @@ impl Rig {
     }
 
     /// `restore --terminal tmux --dry-run --json`: for conversation `id`, `type <pane>` or `skip <code>`.
-    fn plan(&self) -> Value {
+    pub(crate) fn plan(&self) -> Value {
         let out = Command::new(&self.bin)
             .args([
                 "restore",
@@ -246,7 +246,7 @@ impl Rig {
         }
     }
 
-    fn expect(&self, want: &[(&str, &str)]) {
+    pub(crate) fn expect(&self, want: &[(&str, &str)]) {
         let plan = self.plan();
         for (id, outcome) in want {
             assert_eq!(Rig::outcome(&plan, id), *outcome, "{id}: {plan:#}");

@@ -14,6 +14,14 @@
 //! to the place its `%N` had in its server's last layout listed after it, or marks it closed when that
 //! layout no longer has the pane (the pane was closed: pane gone, not the pane now at its old place).
 //!
+//! **The save a restore rebuilt.** tmux-resurrect rebuilds the layout of its last save, not the last
+//! layout: its post-save hook (the installer's block) keeps the layout at each save (`saved`). When a
+//! later server on the same socket noted the panes its restorer rebuilt and this server's save is the last
+//! one before it, a record goes to its pane's place in that save: the pane is rebuilt there. A pane
+//! closed after the save is rebuilt too, but its conversation ended with it (pane gone: the rebuilt pane
+//! gets nothing rather than a neighbour's); a pane opened after the save was not rebuilt at all (pane
+//! gone). Without a save or a rebuild noted (tmuxp, an older install) the last layout is followed.
+//!
 //! **Never a guess.** An uncertain join is skipped with the reason: a directory that does not confirm, a
 //! pane that wrote a newer record elsewhere (it moved), two records of different panes claiming the same
 //! pane. A record of the running server itself joins its `%N`, exactly.
@@ -23,7 +31,7 @@ use agterm_backup_core::pane::tmux::TmuxPane;
 use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::terminal::PaneView;
-use agterm_backup_core::tmux_layout::ServerLayout;
+use agterm_backup_core::tmux_layout::{SavedLayout, ServerLayout};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -117,26 +125,69 @@ fn follow(rec: &mut LiveRecord, layouts: &[ServerLayout]) {
         closed_by: None,
         written_at_place: place.clone(),
     };
-    match layout.pane(&id) {
-        Some(now) if after_record => {
-            (place.session, place.window, place.pane) = (now.session.clone(), now.window, now.pane);
-            followed.position = Some(now.position);
-            rec.set_tmux(&place);
+    if let Some(saved) = rebuilt_from(layouts, layout) {
+        match saved.pane(&id) {
+            // Rebuilt, but closed after the save: its conversation ended with the pane.
+            Some(_) if layout.pane(&id).is_none() && layout.listed_at >= saved.listed_at => {
+                followed.closed_by = Some(layout.listed_at)
+            }
+            Some(then) => {
+                (place.session, place.window, place.pane) =
+                    (then.session.clone(), then.window, then.pane);
+                followed.position = Some(then.position);
+                rec.set_tmux(&place);
+            }
+            // Opened after the save (or closed before it): nothing was rebuilt for it.
+            None => followed.closed_by = Some(saved.listed_at),
         }
-        // A layout from before the record: it confirms the position only where the record still stood.
-        Some(then)
-            if (then.session.as_str(), then.window, then.pane)
-                == (&*place.session, place.window, place.pane) =>
-        {
-            followed.position = Some(then.position);
+    } else {
+        match layout.pane(&id) {
+            Some(now) if after_record => {
+                (place.session, place.window, place.pane) =
+                    (now.session.clone(), now.window, now.pane);
+                followed.position = Some(now.position);
+                rec.set_tmux(&place);
+            }
+            // A layout from before the record: it confirms the position only where the record still
+            // stood.
+            Some(then)
+                if (then.session.as_str(), then.window, then.pane)
+                    == (&*place.session, place.window, place.pane) =>
+            {
+                followed.position = Some(then.position);
+            }
+            Some(_) => return,
+            None if after_record => followed.closed_by = Some(layout.listed_at),
+            None => return,
         }
-        Some(_) => return,
-        None if after_record => followed.closed_by = Some(layout.listed_at),
-        None => return,
     }
     if let Ok(v) = serde_json::to_value(&followed) {
         rec.extra.insert(FOLLOWED_KEY.into(), v);
     }
+}
+
+/// The save a layout restorer rebuilt the panes from, when it is the save of `layout`'s server: the
+/// post-restore hook noted a later server life on the same socket rebuilt, and this server's is the last
+/// save before that server started (tmux-resurrect restores its one last save, whichever server made it).
+/// `None` without a rebuild or a save noted (tmuxp, an older install): the last layout is all there is.
+fn rebuilt_from<'a>(layouts: &[ServerLayout], layout: &'a ServerLayout) -> Option<&'a SavedLayout> {
+    let saved = layout.saved.as_ref()?;
+    let is_last_save_before = |started: i64, restorer: &ServerLayout| {
+        !layouts
+            .iter()
+            .filter(|o| !std::ptr::eq(*o, restorer))
+            .filter_map(|o| o.saved.as_ref())
+            .any(|o| o.listed_at > saved.listed_at && o.listed_at.timestamp() <= started)
+    };
+    layouts
+        .iter()
+        .filter(|l| l.socket == layout.socket && l.rebuilt.is_some())
+        .filter(|l| (l.server_pid, l.server_started) != (layout.server_pid, layout.server_started))
+        .any(|l| {
+            l.server_started >= saved.listed_at.timestamp()
+                && is_last_save_before(l.server_started, l)
+        })
+        .then_some(saved)
 }
 
 fn followed(rec: &LiveRecord) -> Option<Followed> {

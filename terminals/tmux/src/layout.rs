@@ -9,7 +9,7 @@
 
 use crate::command::{TmuxError, TmuxServer};
 use agterm_backup_core::tmux_layout::{
-    layout_path, read_layout, with_positions, write_layout, LaidOutPane, ServerLayout,
+    layout_path, read_layout, with_positions, write_layout, LaidOutPane, SavedLayout, ServerLayout,
 };
 use std::fs::{self, OpenOptions};
 use std::os::unix::io::AsRawFd;
@@ -59,6 +59,7 @@ pub fn parse_layout(socket: &str, out: &str) -> Option<ServerLayout> {
         listed_at: chrono::Utc::now(),
         panes: with_positions(panes),
         rebuilt: None,
+        saved: None,
     })
 }
 
@@ -109,7 +110,7 @@ pub fn keep_coalesced(server: &TmuxServer, state_root: &Path, rounds: usize) {
 /// What the post-restore hook runs before restore: the panes there are now are the ones the layout
 /// restorer rebuilt (added to those of an earlier restore of this server).
 pub fn mark_rebuilt(server: &TmuxServer, state_root: &Path) -> Result<(), TmuxError> {
-    let _lock = LayoutLock::take(state_root);
+    let _lock = LayoutLock::wait(state_root);
     let mut layout = list(server)?;
     let path = layout_path(
         state_root,
@@ -124,6 +125,18 @@ pub fn mark_rebuilt(server: &TmuxServer, state_root: &Path) -> Result<(), TmuxEr
     ids.sort();
     ids.dedup();
     layout.rebuilt = Some(ids);
+    write_layout(state_root, &layout).map_err(|e| TmuxError::Refused(e.to_string()))
+}
+
+/// What tmux-resurrect's post-save hook runs: the layout now is the one its save holds (`saved`), so a
+/// restore from that save rebuilds each of these panes at its place here, whatever tmux moved later.
+pub fn mark_saved(server: &TmuxServer, state_root: &Path) -> Result<(), TmuxError> {
+    let _lock = LayoutLock::wait(state_root);
+    let mut layout = list(server)?;
+    layout.saved = Some(SavedLayout {
+        listed_at: layout.listed_at,
+        panes: layout.panes.clone(),
+    });
     write_layout(state_root, &layout).map_err(|e| TmuxError::Refused(e.to_string()))
 }
 
@@ -159,6 +172,21 @@ impl LayoutLock {
             }
         }
         Some(LayoutLock(file))
+    }
+
+    /// The lock, waiting a moment for a layout job that holds it (they are quick); after that, none: a
+    /// marking must not be lost, and an unordered write loses less than none.
+    fn wait(state_root: &Path) -> LayoutLock {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(500);
+        loop {
+            if let Some(lock) = LayoutLock::take(state_root) {
+                return lock;
+            }
+            if std::time::Instant::now() > deadline {
+                return LayoutLock(None);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
     }
 }
 

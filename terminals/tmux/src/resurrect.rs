@@ -12,6 +12,9 @@ use agterm_backup_core::quote::quote;
 
 /// The option resurrect runs after the whole restore.
 pub const POST_RESTORE_OPTION: &str = "@resurrect-hook-post-restore-all";
+/// The option resurrect runs at the end of every save (`save_all`'s last step, before the spinner stops):
+/// continuum's timed saves and the user's `prefix + C-s` alike.
+pub const POST_SAVE_OPTION: &str = "@resurrect-hook-post-save-all";
 /// The option listing the programs resurrect re-runs.
 pub const PROCESSES_OPTION: &str = "@resurrect-processes";
 
@@ -28,6 +31,15 @@ pub fn hook_line(binary: &str) -> String {
          >/dev/null 2>&1 &",
         b = quote(binary)
     )
+}
+
+/// The shell line our post-save hook runs: it notes the layout resurrect just saved
+/// (`tmux-layout --saved`), so a restore from this save puts each conversation in the pane rebuilt for
+/// its own pane (a pane closed, moved or opened after the save moved nothing in the save). In the
+/// foreground (it takes one `list-panes`, at most two seconds), printing nothing into the pane resurrect's
+/// `run-shell` shows; resurrect `eval`s it with `$TMUX` set, like the restore hook.
+pub fn save_hook_line(binary: &str) -> String {
+    format!("{} tmux-layout --saved >/dev/null 2>&1", quote(binary))
 }
 
 /// Where [`hook_line`] keeps restore's outcome, under the state directory.

@@ -80,12 +80,23 @@ pub fn restore_process(tmux: &Tmux, target: &str, command: &str) {
 /// `execute_hook "post-restore-all"` as restore.sh runs it: from `run-shell` (so `$TMUX` names the
 /// server), the option's value `eval`ed by bash. Returns once the hook line returned.
 pub fn run_post_restore_hook(tmux: &Tmux, scratch: &Path) {
-    let script = scratch.join("resurrect-execute-hook.sh");
+    run_hook(tmux, scratch, "post-restore-all");
+}
+
+/// `execute_hook "post-save-all"`: the last step of `save.sh`'s `save_all`, the same way.
+pub fn run_post_save_hook(tmux: &Tmux, scratch: &Path) {
+    run_hook(tmux, scratch, "post-save-all");
+}
+
+fn run_hook(tmux: &Tmux, scratch: &Path, kind: &str) {
+    let script = scratch.join(format!("resurrect-execute-hook-{kind}.sh"));
     std::fs::write(
         &script,
-        "#!/usr/bin/env bash\n\
-         hook=$(tmux show-option -gqv \"@resurrect-hook-post-restore-all\")\n\
-         if [ -n \"$hook\" ]; then\n\teval \"$hook \"\nfi\n",
+        format!(
+            "#!/usr/bin/env bash\n\
+             hook=$(tmux show-option -gqv \"@resurrect-hook-{kind}\")\n\
+             if [ -n \"$hook\" ]; then\n\teval \"$hook \"\nfi\n"
+        ),
     )
     .expect("write the hook runner");
     tmux.ok(&["run-shell", &format!("bash '{}'", script.display())]);
