@@ -65,12 +65,12 @@ pub fn target_path(
 /// Our block for `binary` as appended at the end of a config, exactly as written (LF, ending with a
 /// newline).
 pub fn our_block(binary: &str) -> String {
-    block(binary, BLOCK_NOTE)
+    block(binary, BLOCK_NOTE, true)
 }
 
 /// Our block for `binary` as written above the plugin lines.
 pub fn our_block_above(binary: &str) -> String {
-    block(binary, BLOCK_NOTE_ABOVE)
+    block(binary, BLOCK_NOTE_ABOVE, true)
 }
 
 /// The resurrect hook options we set, each with the line it runs for `binary`.
@@ -81,9 +81,15 @@ fn resurrect_hooks(binary: &str) -> [(&'static str, String); 2] {
     ]
 }
 
-fn block(binary: &str, note: &str) -> String {
+/// `with_save`: the post-save hook too (left out where the user sets their own: joins then follow the
+/// last layout, and `status` says so).
+fn block(binary: &str, note: &str, with_save: bool) -> String {
     let mut out = format!("{BLOCK_START}\n{note}\n");
-    for (option, line) in resurrect_hooks(binary) {
+    let hooks = resurrect_hooks(binary);
+    for (option, line) in hooks
+        .iter()
+        .filter(|(o, _)| with_save || *o != POST_SAVE_OPTION)
+    {
         out.push_str(&format!(
             "set -g {option} \"{}\"\n",
             tmux_double_quoted(&line)
@@ -103,12 +109,21 @@ fn block(binary: &str, note: &str) -> String {
 /// `text` with our block for `binary` in place: above the first plugin line (TPM's `run`, a `run-shell`
 /// of resurrect or continuum), else appended after a blank line. A block already there is taken out
 /// first ([`remove`] is byte-exact), so an old block below the plugin lines moves up. Refuses when the
-/// user sets the post-restore or the post-save hook themselves.
+/// user sets the post-restore hook themselves (the block's reason to be); a post-save hook of theirs
+/// stays theirs and the block goes without ours.
 pub fn apply(original: Option<&str>, binary: &str) -> Result<String, Refusal> {
     let Some(text) = original else {
         return Ok(our_block(binary));
     };
+    let with_save = user_setting(text, POST_SAVE_OPTION).is_none();
+    let (appended_form, above_form) = (
+        block(binary, BLOCK_NOTE, with_save),
+        block(binary, BLOCK_NOTE_ABOVE, with_save),
+    );
     for (option, line) in resurrect_hooks(binary) {
+        if option == POST_SAVE_OPTION {
+            continue;
+        }
         if let Some(offset) = user_setting(text, option) {
             return Err(Refusal::at_offset(
                 text,
@@ -126,8 +141,8 @@ pub fn apply(original: Option<&str>, binary: &str) -> Result<String, Refusal> {
         // Where it is, unless it is below the plugin line: then it moves.
         if plugins_at.is_none_or(|at| range.start <= at) {
             let form = match text[range.clone()].contains(BLOCK_NOTE_ABOVE) {
-                true => our_block_above(binary),
-                false => our_block(binary),
+                true => &above_form,
+                false => &appended_form,
             };
             return Ok(format!(
                 "{}{form}{}",
@@ -138,8 +153,8 @@ pub fn apply(original: Option<&str>, binary: &str) -> Result<String, Refusal> {
     }
     // A byte order mark stays with the line it starts (before it, our start marker would not be ours).
     Ok(match plugins_at {
-        Some(at) => format!("{}{}{}", &base[..at], our_block_above(binary), &base[at..]),
-        None => appended(&base, &our_block(binary)),
+        Some(at) => format!("{}{above_form}{}", &base[..at], &base[at..]),
+        None => appended(&base, &appended_form),
     })
 }
 
@@ -214,7 +229,11 @@ fn outside_block_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
 /// ([`crate::tmux_checks`]).
 pub fn report(report: &mut TargetReport, text: Option<&str>, binary: &str) {
     let text = text.unwrap_or("");
-    let ours = [our_block(binary), our_block_above(binary)];
+    let with_save = user_setting(text, POST_SAVE_OPTION).is_none();
+    let ours = [
+        block(binary, BLOCK_NOTE, with_save),
+        block(binary, BLOCK_NOTE_ABOVE, with_save),
+    ];
     report.state = match find_block(text) {
         Some(range)
             if ours
@@ -241,12 +260,20 @@ pub fn report(report: &mut TargetReport, text: Option<&str>, binary: &str) {
         report.warnings.push(warning);
     }
     for (option, line) in resurrect_hooks(binary) {
-        if user_setting(text, option).is_some() {
-            report.warnings.push(format!(
+        if user_setting(text, option).is_none() {
+            continue;
+        }
+        report.warnings.push(if option == POST_SAVE_OPTION {
+            format!(
+                "{option} is set by you, so our block goes without it and a restore follows the last \
+                 layout instead of the one resurrect saved: add `; {line}` to your hook"
+            )
+        } else {
+            format!(
                 "{option} is set by you, so `installer apply` leaves this file alone: add `; {line}` to \
                  your hook"
-            ));
-        }
+            )
+        });
     }
 }
 
@@ -362,15 +389,19 @@ mod tests {
     }
 
     #[test]
-    fn a_users_own_hook_is_refused_with_its_place() {
+    fn a_users_own_restore_hook_is_refused_with_its_place_and_a_save_hook_kept() {
         let text = "set -g mouse on\nset -g @resurrect-hook-post-restore-all 'my-script'\n";
         let e = apply(Some(text), BIN).unwrap_err();
         assert_eq!((e.line, e.column), (2, 1));
         assert!(e.reason.contains("already set"), "{}", e.reason);
+        // A post-save hook of the user's stays theirs: the block goes without ours, the rest in place.
         let text = "set -g @resurrect-hook-post-save-all \"save-geometry\"\n";
-        let e = apply(Some(text), BIN).unwrap_err();
-        assert_eq!((e.line, e.column), (1, 1));
-        assert!(e.reason.contains("tmux-layout --saved"), "{}", e.reason);
+        let applied = apply(Some(text), BIN).unwrap();
+        assert!(applied.starts_with(text), "{applied}");
+        assert!(!applied.contains("tmux-layout --saved"), "{applied}");
+        assert!(applied.contains(&tmux_double_quoted(&hook_line(BIN))));
+        assert_eq!(apply(Some(&applied), BIN).unwrap(), applied, "idempotent");
+        assert_eq!(remove(&applied), text, "byte-exact");
     }
 
     #[test]

@@ -110,35 +110,51 @@ fn the_xdg_config_tmux_reads_gets_the_block_and_a_users_own_hook_keeps_ours_out(
     assert!(tmux_reads(&s, &xdg, "@resurrect-hook-post-restore-all").contains("--terminal tmux"));
     s.run(&["installer", "remove"]);
 
-    // A resurrect hook the user set is theirs: the post-restore one, and the post-save one (which keeps
-    // the saved layout known) alike.
-    for mine in [
-        "set -g @resurrect-hook-post-restore-all 'my-restore.sh'\n",
-        "set -g mouse on\nset -g @resurrect-hook-post-save-all 'save-geometry.sh'\n",
-    ] {
-        std::fs::write(&xdg, mine).unwrap();
-        let out = s.run(&["installer", "apply"]);
-        assert!(
-            out.status.success(),
-            "the agents are wired all the same: {}",
-            text(&out.stderr)
-        );
-        let line = if mine.contains("mouse") { 2 } else { 1 };
-        assert!(
-            text(&out.stderr).contains(&format!("tmux.conf:{line}:1")),
-            "{}",
-            text(&out.stderr)
-        );
-        assert_eq!(
-            std::fs::read_to_string(&xdg).unwrap(),
-            mine,
-            "left untouched"
-        );
-        assert!(s.claude_settings().exists());
-        let report = status(&s);
-        assert!(
-            report["warnings"].to_string().contains("set by you"),
-            "{report:#}"
-        );
-    }
+    // A post-restore hook the user set is theirs: the file is left alone, and said so.
+    let mine = "set -g @resurrect-hook-post-restore-all 'my-restore.sh'\n";
+    std::fs::write(&xdg, mine).unwrap();
+    let out = s.run(&["installer", "apply"]);
+    assert!(
+        out.status.success(),
+        "the agents are wired all the same: {}",
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stderr).contains("tmux.conf:1:1"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&xdg).unwrap(),
+        mine,
+        "left untouched"
+    );
+    assert!(s.claude_settings().exists());
+    assert!(status(&s)["warnings"].to_string().contains("set by you"));
+    s.run(&["installer", "remove"]);
+
+    // A post-save hook of theirs stays theirs: our block goes in without ours, tmux keeps their value,
+    // and `status` says what that costs.
+    let mine = "set -g mouse on\nset -g @resurrect-hook-post-save-all 'save-geometry.sh'\n";
+    std::fs::write(&xdg, mine).unwrap();
+    let out = s.run(&["installer", "apply"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        tmux_reads(&s, &xdg, "@resurrect-hook-post-save-all"),
+        "save-geometry.sh"
+    );
+    assert!(tmux_reads(&s, &xdg, "@resurrect-hook-post-restore-all").contains("--terminal tmux"));
+    let report = status(&s);
+    assert!(
+        report["warnings"]
+            .to_string()
+            .contains("follows the last layout"),
+        "{report:#}"
+    );
+    s.run(&["installer", "remove"]);
+    assert_eq!(
+        std::fs::read_to_string(&xdg).unwrap(),
+        mine,
+        "byte-exact remove"
+    );
 }
