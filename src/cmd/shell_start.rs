@@ -263,7 +263,14 @@ fn agterm_runs(socket: &Path) -> bool {
         let folder = socket
             .parent()
             .map(|d| d.as_os_str().as_encoded_bytes().to_vec());
-        procs.flatten().any(|p| {
+        // Process folders only (`/proc/<pid>`): the rest of `/proc` has no `comm` to open.
+        let mut pids = procs.flatten().filter(|p| {
+            p.file_name()
+                .as_encoded_bytes()
+                .iter()
+                .all(u8::is_ascii_digit)
+        });
+        pids.any(|p| {
             let Ok(comm) = std::fs::read_to_string(p.path().join("comm")) else {
                 return false;
             };
