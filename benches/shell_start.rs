@@ -1,245 +1,275 @@
 //! Benchmark of the shell integration (`cargo bench --bench shell_start`): what the line `installer
-//! apply` writes in ~/.zshrc (`if <in a pane> && [ -x … ]; then . <state>/init.zsh (else eval "$(…
-//! init zsh)"); fi`, with the init file `apply` writes) adds to a zsh start, against the same zsh without
-//! it, in the same run; and, for comparison, the line before the init file (which ran `init`).
+//! apply` writes in the rc file (it sources `<state>/init.<shell>`, the init file `apply` writes, else runs
+//! `init`) adds to the start of zsh, bash and fish, against the same shell without it, in the same run —
+//! the three costs of issue 20's item 5:
 //!
-//! - `zsh -i -c exit` (the issue's measure: the rc file is read, no prompt is drawn), outside any
-//!   terminal and in an agterm pane: the cost of `init` and of the snippet's environment checks;
-//! - `zsh -i` with stdin at its end (`/dev/null`): the first prompt is reached, so its `precmd` runs, and
-//!   the end of input exits (nothing waits on stdin, as on a fresh pane's tty) — outside
-//!   any terminal (the hook is never installed) and in an agterm pane with nothing to resume (the hook
-//!   runs `shell-start`, which finds no record and asks no terminal).
+//! - outside any terminal: the line's test of three variables, no process;
+//! - in an agterm pane with nothing to resume: the snippet runs `shell-start` once (zsh and bash from the
+//!   first prompt, fish as config.fish is read), which finds no record and asks no terminal;
+//! - in an agterm pane whose terminal is gone (agterm quit, `AGTERM_*` left in the environment, no
+//!   socket) and whose record says there is something to resume: `shell-start` asks, and must give up at
+//!   once;
 //!
-//! - the same in an agterm pane whose terminal is gone (agterm quit, `AGTERM_*` left in the environment,
-//!   no socket) and whose record says there is something to resume: `shell-start` asks, and must give up
-//!   at once.
+//! and, for comparison, the line before the init file (it ran `init` at every start in a pane).
 //!
-//! Kinds are interleaved so drift hits them alike. Prints wall-time medians and means and CPU-time
-//! medians (user + system of the whole start, which a loaded machine does not inflate), and each snippet case's
-//! difference and ratio against its baseline. Targets (issue 20): outside any terminal within 1 ms of
-//! the baseline (no process started), a pane with nothing to resume within 10 ms, a gone terminal
-//! within 50 ms.
+//! Each start is `<shell> -i` on a terminal of its own (util-linux `script`), ended by the rc file at its
+//! first prompt (after the integration's hook). Kinds are interleaved so drift hits them alike; the run
+//! stops after [`ROUNDS`] rounds or [`MEASURE`], whichever comes first. Prints wall-time medians and
+//! means and CPU-time medians (user + system of the whole start, which a loaded machine inflates far
+//! less), each case's difference and ratio against its shell's baseline, and the load average. Targets
+//! (issue 20): outside any terminal within 1 ms of the baseline, a pane with nothing to resume within
+//! 10 ms, a gone terminal within 50 ms.
 
 use agterm_backup_core::quote::quote;
-use agterm_backup_installer::shell_rc::files::ZSHRC;
+use agterm_backup_installer::shell_rc::files::{BASHRC, FISH_CONFIG, ZSHRC};
+use agterm_backup_installer::shell_rc::RcFile;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const ROUNDS: usize = 60;
+const MEASURE: Duration = Duration::from_secs(80);
 const PANE: [(&str, &str); 3] = [
     ("AGTERM_SESSION_ID", "6B1E0C2A-AAAA-BBBB-CCCC-0123456789AB"),
     ("AGTERM_PANE", "left"),
     ("AGTERM_SOCKET", "/nonexistent/agterm.sock"),
 ];
+const SHELLS: [&str; 3] = ["zsh", "bash", "fish"];
+/// The cases of each shell, in order; the first is the baseline.
+const CASES: [&str; 5] = [
+    "to its first prompt (baseline)",
+    "  + line, outside any terminal",
+    "  + line, pane with nothing to resume",
+    "  + line, terminal gone (no socket)",
+    "  + line before the init file (ran init)",
+];
 
-/// One way of starting zsh.
+/// One way of starting a shell.
 struct Kind {
-    name: &'static str,
-    zdotdir: PathBuf,
+    shell: &'static str,
+    case: usize,
+    home: PathBuf,
     in_pane: bool,
-    /// Reach the first prompt (stdin at its end) instead of `-c exit`.
-    prompt: bool,
-    /// The state directory holds a record for the pane (a terminal that is gone: its socket is not there).
-    captured: Option<PathBuf>,
+    state: PathBuf,
     times: Vec<Duration>,
-    /// CPU time (user + system) of the start and every process it waited for: what the machine's load
-    /// does not inflate, unlike the wall time.
+    /// CPU time (user + system) of the start and every process it waited for.
     cpu: Vec<Duration>,
 }
 
 impl Kind {
-    fn run(&mut self, state: &Path) {
-        let mut cmd = zsh(self.prompt);
-        cmd.env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("HOME", &self.zdotdir)
-            .env("ZDOTDIR", &self.zdotdir)
-            .env(
-                "AGTERM_BACKUP_HOME",
-                self.captured.as_deref().unwrap_or(state),
-            )
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
+    fn run(&mut self) {
+        let mut cmd = start(self.shell, &self.home, &self.state);
         if self.in_pane {
             cmd.envs(PANE);
         }
-        cmd.stdin(Stdio::null());
         let (t, cpu) = (Instant::now(), children_cpu());
-        let status = cmd.status().expect("zsh runs");
+        let status = cmd.status().expect("the shell runs");
         self.times.push(t.elapsed());
         self.cpu.push(children_cpu() - cpu);
-        assert!(status.success(), "{}: {status}", self.name);
-    }
-
-    fn median(&self) -> Duration {
-        median(&self.times)
-    }
-
-    fn mean(&self) -> Duration {
-        self.times.iter().sum::<Duration>() / self.times.len() as u32
+        assert!(status.success(), "{} {}: {status}", self.shell, self.case);
     }
 }
 
-/// `zsh -i -c exit`, or (`prompt`) `zsh -i` on a terminal of its own (util-linux `script`), which the
-/// rc file's last precmd function ends at the first prompt — after the integration's.
-fn zsh(prompt: bool) -> Command {
-    if prompt {
-        let mut cmd = Command::new("script");
-        cmd.args(["-qec", "zsh -i", "/dev/null"]);
-        cmd
-    } else {
-        let mut cmd = Command::new("zsh");
-        cmd.args(["-i", "-c", "exit"]);
-        cmd
+/// `<shell> -i` on a terminal of its own (util-linux `script`), HOME `home`, state folder `state`, stdin
+/// at its end (nothing waits on it, as on a fresh pane's tty); its rc file exits at the first prompt.
+fn start(shell: &str, home: &Path, state: &Path) -> Command {
+    let mut cmd = Command::new("script");
+    cmd.args(["-qec", &format!("{shell} -i"), "/dev/null"])
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("TERM", "xterm")
+        .env("HOME", home)
+        .env("ZDOTDIR", home)
+        .env("AGTERM_BACKUP_HOME", state)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    cmd
+}
+
+/// The rc file of `shell`, its path under HOME and its text: a plain prompt, `line`, and an exit at the
+/// first prompt, after the integration's hook.
+fn rc_file(shell: &str, line: &str) -> (&'static str, String) {
+    match shell {
+        "zsh" => (
+            ".zshrc",
+            format!("PROMPT='$ '\n{line}\n__bench_exit() {{ exit 0 }}\nprecmd_functions+=(__bench_exit)\n"),
+        ),
+        "bash" => (
+            ".bashrc",
+            format!(
+                "PS1='$ '\n{line}\n__bench_exit() {{ exit 0; }}\n[[ -z ${{PROMPT_COMMAND-}} ]] || \
+                 PROMPT_COMMAND+=$'\\n'\nPROMPT_COMMAND+=__bench_exit\n"
+            ),
+        ),
+        _ => (
+            ".config/fish/config.fish",
+            format!(
+                "set -g fish_greeting ''\nfunction fish_prompt; printf '$ '; end\n{line}\n\
+                 function __bench_exit --on-event fish_prompt; exit 0; end\n"
+            ),
+        ),
     }
 }
 
-fn zdotdir(root: &Path, name: &str, rc: &str) -> PathBuf {
-    let dir = root.join(name);
-    std::fs::create_dir_all(&dir).unwrap();
-    let exit_at_the_first_prompt = "__bench_exit() { exit 0 }\nprecmd_functions+=(__bench_exit)\n";
-    std::fs::write(
-        dir.join(".zshrc"),
-        format!("{rc}{exit_at_the_first_prompt}"),
-    )
-    .unwrap();
+/// A HOME whose rc file for `shell` holds `line`.
+fn home(root: &Path, name: &str, shell: &str, line: &str) -> PathBuf {
+    let dir = root.join(format!("{shell}-{name}"));
+    let (file, text) = rc_file(shell, line);
+    let path = dir.join(file);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
     dir
+}
+
+fn rc(shell: &str) -> RcFile {
+    match shell {
+        "zsh" => ZSHRC,
+        "bash" => BASHRC,
+        _ => FISH_CONFIG,
+    }
+}
+
+/// The line of the release before the init file, which ran `init` at every start in a pane.
+fn line_before(shell: &str, bin: &str) -> String {
+    let b = quote(bin);
+    match shell {
+        "fish" => format!(
+            "if test -n \"$TMUX_PANE$ZMX_SESSION$AGTERM_PANE\" -a -x {b}; {b} init fish | source; end"
+        ),
+        sh => format!(
+            "if [ -n \"${{TMUX_PANE-}}${{ZMX_SESSION-}}${{AGTERM_PANE-}}\" ] && [ -x {b} ]; then eval \"$({b} init {sh})\"; fi"
+        ),
+    }
 }
 
 fn main() {
     let bin = env!("CARGO_BIN_EXE_agterm-backup");
     let dir = tempfile::tempdir().unwrap();
-    let state = dir.path().join("state");
-    let plain = zdotdir(dir.path(), "plain", "PROMPT='$ '\n");
-    // Today's line, which sources the init file `installer apply --shell` writes in the state folder,
-    // and the one before it, which ran `init` at every start (measured alike, for the difference).
-    let with = zdotdir(
-        dir.path(),
-        "with",
-        &format!("PROMPT='$ '\n{}\n", ZSHRC.line(bin)),
-    );
-    let with_init_process = zdotdir(
-        dir.path(),
-        "with-init-process",
-        &format!(
-            "PROMPT='$ '\nif [ -n \"${{TMUX_PANE-}}${{ZMX_SESSION-}}${{AGTERM_PANE-}}\" ] && [ -x {0} ]; then eval \"$({0} init zsh)\"; fi\n",
-            quote(bin)
-        ),
-    );
-    write_init_file(bin, &state);
-    let gone = dir.path().join("gone");
+    let root = dir.path();
+    let state = root.join("state");
+    let gone = root.join("gone");
     write_record(&gone);
-    write_init_file(bin, &gone);
-    let kind = |name, zdotdir: &PathBuf, in_pane, prompt| Kind {
-        name,
-        zdotdir: zdotdir.clone(),
-        in_pane,
-        prompt,
-        captured: None,
-        times: Vec::new(),
-        cpu: Vec::new(),
-    };
-    let mut kinds = [
-        kind("zsh -i -c exit", &plain, false, false),
-        kind("  + snippet, outside any terminal", &with, false, false),
-        kind("  + snippet, in an agterm pane", &with, true, false),
-        kind("zsh -i to its first prompt", &plain, false, true),
-        kind("  + snippet, outside any terminal", &with, false, true),
-        kind(
-            "  + snippet, pane with nothing to resume",
-            &with,
-            true,
-            true,
-        ),
-        Kind {
-            captured: Some(gone.clone()),
-            ..kind("  + snippet, terminal gone (no socket)", &with, true, true)
-        },
-        kind(
-            "  + old line (runs init), nothing to resume",
-            &with_init_process,
-            true,
-            true,
-        ),
-    ];
-    assert_reaches_shell_start(dir.path(), &with);
+    for shell in SHELLS {
+        write_init_file(bin, shell, &state);
+        write_init_file(bin, shell, &gone);
+    }
+    let mut kinds = Vec::new();
+    for shell in SHELLS {
+        let plain = home(root, "plain", shell, "");
+        let with = home(root, "with", shell, &rc(shell).line(bin));
+        let before = home(root, "before", shell, &line_before(shell, bin));
+        assert_reaches_shell_start(root, shell, &with);
+        let cases = [
+            (&plain, true, &state),
+            (&with, false, &state),
+            (&with, true, &state),
+            (&with, true, &gone),
+            (&before, true, &state),
+        ];
+        for (case, (home, in_pane, state)) in cases.into_iter().enumerate() {
+            kinds.push(Kind {
+                shell,
+                case,
+                home: home.clone(),
+                in_pane,
+                state: state.clone(),
+                times: Vec::new(),
+                cpu: Vec::new(),
+            });
+        }
+    }
     for _ in 0..3 {
-        kinds.iter_mut().for_each(|k| k.run(&state));
+        kinds.iter_mut().for_each(Kind::run);
     }
     kinds.iter_mut().for_each(|k| {
         k.times.clear();
         k.cpu.clear();
     });
-    for _ in 0..ROUNDS {
-        kinds.iter_mut().for_each(|k| k.run(&state));
+    let load_before = load();
+    let began = Instant::now();
+    let mut rounds = 0;
+    while rounds < ROUNDS && (rounds < 15 || began.elapsed() < MEASURE) {
+        kinds.iter_mut().for_each(Kind::run);
+        rounds += 1;
     }
-    let left: Vec<_> = std::fs::read_dir(&state)
+    let mut left: Vec<_> = std::fs::read_dir(&state)
         .unwrap()
-        .map(|e| e.unwrap().file_name())
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
+    left.sort();
     assert_eq!(
         left,
-        ["init.zsh"],
+        ["init.bash", "init.fish", "init.zsh"],
         "a pane with nothing to resume writes nothing in the state directory"
     );
-    println!("shell start, {ROUNDS} rounds each (wall median / mean, CPU median):");
-    for (i, k) in kinds.iter().enumerate() {
-        let base = &kinds[if i < 3 { 0 } else { 3 }];
+    println!(
+        "shell start, {rounds} rounds in {:.0} s, load average {load_before} -> {} \
+         (wall median / mean, CPU median; difference and ratio against the shell's baseline):",
+        began.elapsed().as_secs_f64(),
+        load()
+    );
+    for shell in SHELLS {
+        report(shell, &kinds);
+    }
+}
+
+/// The table of `shell` and its targets line.
+fn report(shell: &str, kinds: &[Kind]) {
+    let mine: Vec<&Kind> = kinds.iter().filter(|k| k.shell == shell).collect();
+    let base = mine[0];
+    for k in &mine {
         let line = format!(
-            "{:<44} {:>8.2} ms / {:>8.2} ms  cpu {:>6.2} ms",
-            k.name,
-            ms(k.median()),
-            ms(k.mean()),
+            "{shell:<5} {:<42} {:>7.2} ms / {:>7.2} ms  cpu {:>6.2} ms",
+            CASES[k.case],
+            ms(median(&k.times)),
+            ms(mean(&k.times)),
             ms(median(&k.cpu))
         );
-        if std::ptr::eq(base, k) {
+        if k.case == 0 {
             println!("{line}");
         } else {
-            let delta = ms(k.median()) - ms(base.median());
-            let ratio = ms(k.median()) / ms(base.median());
-            let cpu = ms(median(&k.cpu)) - ms(median(&base.cpu));
-            println!("{line}   {delta:+.2} ms, x{ratio:.2}, cpu {cpu:+.2} ms");
+            let (wall, cpu) = delta(k, base);
+            let ratio = ms(median(&k.times)) / ms(median(&base.times));
+            println!("{line}   {wall:+6.2} ms x{ratio:.2}, cpu {cpu:+6.2} ms");
         }
     }
-    let delta = |i: usize, base: usize| ms(kinds[i].median()) - ms(kinds[base].median());
-    let outside = delta(1, 0).max(delta(4, 3));
-    let pane = delta(5, 3).max(delta(2, 0));
-    let gone = delta(6, 3);
+    let [outside, pane, gone, before] = [1, 2, 3, 4].map(|i| delta(mine[i], base));
     println!(
-        "targets: outside any terminal {outside:+.2} ms (<= 1), pane with nothing to resume {pane:+.2} ms \
-         (<= 10), terminal gone {gone:+.2} ms (<= 50); the line that ran `init`: {:+.2} ms",
-        delta(7, 3)
+        "{shell:<5} targets (wall / cpu over the baseline): outside {:+.2} / {:+.2} ms (<= 1), nothing to \
+         resume {:+.2} / {:+.2} ms (<= 10), terminal gone {:+.2} / {:+.2} ms (<= 50); the line that ran \
+         init: {:+.2} / {:+.2} ms",
+        outside.0, outside.1, pane.0, pane.1, gone.0, gone.1, before.0, before.1
     );
 }
 
-/// The measured thing is real: in a pane whose record says there is something to resume, the same zsh
-/// start reaches `shell-start` from its first prompt, which asks the terminal (a socket held here).
-fn assert_reaches_shell_start(root: &Path, zdotdir: &Path) {
-    let state = root.join("captured");
+/// Wall and CPU medians of `k` over `base`'s, in milliseconds.
+fn delta(k: &Kind, base: &Kind) -> (f64, f64) {
+    (
+        ms(median(&k.times)) - ms(median(&base.times)),
+        ms(median(&k.cpu)) - ms(median(&base.cpu)),
+    )
+}
+
+/// The measured thing is real: in a pane whose record says there is something to resume, the same
+/// start of `shell` reaches `shell-start`, which asks the terminal (a socket held here).
+fn assert_reaches_shell_start(root: &Path, shell: &str, home: &Path) {
+    let state = root.join(format!("captured-{shell}"));
     write_record(&state);
-    write_init_file(env!("CARGO_BIN_EXE_agterm-backup"), &state);
-    let socket = root.join("agterm.sock");
+    write_init_file(env!("CARGO_BIN_EXE_agterm-backup"), shell, &state);
+    let socket = root.join(format!("agterm-{shell}.sock"));
     let listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
     listener.set_nonblocking(true).unwrap();
-    let status = zsh(true)
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", zdotdir)
-        .env("ZDOTDIR", zdotdir)
-        .env("AGTERM_BACKUP_HOME", &state)
+    let status = start(shell, home, &state)
         .envs(PANE[..2].iter().copied())
         .env("AGTERM_SOCKET", &socket)
         .env("AGTERM_BACKUP_SHELL_START_BUDGET_MS", "300")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
         .status()
         .unwrap();
-    assert!(status.success());
+    assert!(status.success(), "{shell}");
     assert!(
         listener.accept().is_ok(),
-        "the first prompt never ran shell-start"
+        "{shell}: the start never ran shell-start"
     );
 }
 
@@ -253,18 +283,31 @@ fn write_record(state: &Path) {
     std::fs::write(state.join(format!("live/{}-left.json", PANE[0].1)), record).unwrap();
 }
 
-/// The init file `installer apply --shell` writes in the state folder `state`: `init zsh`'s output.
-fn write_init_file(bin: &str, state: &Path) {
-    let out = Command::new(bin).args(["init", "zsh"]).output().unwrap();
+/// The init file `installer apply --shell` writes in the state folder `state`: `init <shell>`'s output.
+fn write_init_file(bin: &str, shell: &str, state: &Path) {
+    let out = Command::new(bin).args(["init", shell]).output().unwrap();
     assert!(out.status.success());
     std::fs::create_dir_all(state).unwrap();
-    std::fs::write(state.join("init.zsh"), out.stdout).unwrap();
+    std::fs::write(state.join(format!("init.{shell}")), out.stdout).unwrap();
+}
+
+/// The 1-, 5- and 15-minute load averages.
+fn load() -> String {
+    let text = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    text.split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn median(times: &[Duration]) -> Duration {
     let mut t = times.to_vec();
     t.sort();
     t[t.len() / 2]
+}
+
+fn mean(times: &[Duration]) -> Duration {
+    times.iter().sum::<Duration>() / times.len() as u32
 }
 
 /// The CPU time the waited-for children of this process used so far.

@@ -48,24 +48,22 @@ pub fn snippet(shell: Shell, bin: &str) -> String {
 }
 
 /// The init file of `shell` in the state folder: `init`'s snippet, which the installer's rc line sources
-/// (zsh, bash) instead of running `init` at every shell start — one process less in every pane. Kept in
-/// the state folder, not a config folder, since the binary writes and rewrites it (nobody edits it),
-/// and the rc line finds it as the binary does (`$AGTERM_BACKUP_HOME`, else `~/.agterm-backup`).
-pub fn init_file(state: &StateDir, shell: Shell) -> Option<PathBuf> {
+/// instead of running `init` at every shell start — one process less in every pane. Kept in the state
+/// folder, not a config folder, since the binary writes and rewrites it (nobody edits it), and the rc
+/// line finds it as the binary does (`$AGTERM_BACKUP_HOME`, else `~/.agterm-backup`).
+pub fn init_file(state: &StateDir, shell: Shell) -> PathBuf {
     let name = match shell {
         Shell::Zsh => "zsh",
         Shell::Bash => "bash",
-        Shell::Fish => return None,
+        Shell::Fish => "fish",
     };
-    Some(state.root().join(format!("init.{name}")))
+    state.root().join(format!("init.{name}"))
 }
 
 /// Writes `shell`'s init file for the binary at `bin` (mode 0644, atomically) unless it already holds
 /// exactly that; whether it wrote.
 pub fn write_init_file(state: &StateDir, shell: Shell, bin: &str) -> std::io::Result<bool> {
-    let Some(path) = init_file(state, shell) else {
-        return Ok(false);
-    };
+    let path = init_file(state, shell);
     let text = snippet(shell, bin);
     if std::fs::read(&path).is_ok_and(|old| old == text.as_bytes()) {
         return Ok(false);
@@ -79,9 +77,10 @@ pub fn write_init_file(state: &StateDir, shell: Shell, bin: &str) -> std::io::Re
 /// this binary's snippet; one nobody wrote stays absent (a hand-written `eval "$(agterm-backup init
 /// zsh)"` needs none).
 pub fn refresh_init_file(state: &StateDir, shell: Shell, bin: &str) -> std::io::Result<bool> {
-    match init_file(state, shell) {
-        Some(path) if path.exists() => write_init_file(state, shell, bin),
-        _ => Ok(false),
+    if init_file(state, shell).exists() {
+        write_init_file(state, shell, bin)
+    } else {
+        Ok(false)
     }
 }
 

@@ -12,13 +12,15 @@
 //!   starts no process, where `init` was one more per pane; without it the line runs `init` as before;
 //! - bash's `~/.profile`, which `sh` and `dash` read too: `[ -n "${BASH_VERSION-}" ] && ` first in the
 //!   condition, so only bash runs it;
-//! - fish: `if test -n "$TMUX_PANE$ZMX_SESSION$AGTERM_PANE" -a -x '<binary>'; '<binary>' init fish |
-//!   source; end`.
+//! - fish: `if test -n "$TMUX_PANE$ZMX_SESSION$AGTERM_PANE" -a -x '<binary>'; set -l s
+//!   "$AGTERM_BACKUP_HOME"; test -n "$s"; or set s "$HOME/.agterm-backup"; if test -r "$s/init.fish";
+//!   source "$s/init.fish"; else; '<binary>' init fish | source; end; end` (`s` spelled
+//!   `__agterm_backup_state`, local to the `if`): the same init file, found the same way.
 //!
 //! The lines earlier releases wrote (`eval "$('<binary>' init zsh)"`, the same in
 //! `if [ -n "${BASH_VERSION-}" ]; then …; fi` or in today's condition without the init file,
-//! `'<binary>' init fish | source`) are ours too: `apply` refreshes them to today's, `remove` takes them
-//! out.
+//! `'<binary>' init fish | source`, bare or in today's condition) are ours too: `apply` refreshes them
+//! to today's, `remove` takes them out.
 //!
 //! [`files`] says which files take the block. The block has the markers of the denylist's and the tmux
 //! config's. Unlike those, a file whose markers do not pair up (a lone marker, a second block) is refused
@@ -54,6 +56,12 @@ fn init_file_sh(shell: Shell) -> String {
         shell.name()
     )
 }
+
+/// The same for fish, which has no `${…:-…}`: a variable local to the line's `if` holds the state
+/// folder. What comes before the fallback `'<binary>' init fish | source` (then `; end`).
+const INIT_FILE_FISH: &str = "set -l __agterm_backup_state \"$AGTERM_BACKUP_HOME\"; \
+     test -n \"$__agterm_backup_state\"; or set __agterm_backup_state \"$HOME/.agterm-backup\"; \
+     if test -r \"$__agterm_backup_state/init.fish\"; source \"$__agterm_backup_state/init.fish\"; else; ";
 
 /// A login shell we wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,7 +112,8 @@ impl RcFile {
         let program = quote(binary);
         match self.shell {
             Shell::Fish => format!(
-                "if test {IN_A_PANE_FISH} -a -x {program}; {program} init fish | source; end"
+                "if test {IN_A_PANE_FISH} -a -x {program}; {INIT_FILE_FISH}{program} init fish | source; \
+                 end; end"
             ),
             shell => {
                 let only_bash = if self.read_by_sh { BASH_ONLY } else { "" };
@@ -122,14 +131,19 @@ impl RcFile {
     pub fn binary_in(self, line: &str) -> Option<String> {
         let line = line.trim();
         let command = match self.shell {
-            Shell::Fish => match line.strip_prefix("if test ") {
-                Some(guarded) => guarded
-                    .strip_suffix("; end")?
-                    .split_once("; ")?
-                    .1
-                    .strip_suffix("| source")?,
-                None => line.strip_suffix("| source")?,
-            },
+            Shell::Fish => {
+                // `if test <condition>; <command>; end`, the command bare in the oldest lines.
+                let command = match line.strip_prefix("if test ") {
+                    Some(guarded) => guarded.strip_suffix("; end")?.split_once("; ")?.1,
+                    None => line,
+                };
+                // Today's: the init file sourced, `init`'s output when the file is not there.
+                let command = match command.strip_prefix(INIT_FILE_FISH) {
+                    Some(fallback) => fallback.strip_suffix("; end")?,
+                    None => command,
+                };
+                command.strip_suffix("| source")?
+            }
             _ => {
                 // `if <condition>; then <eval>; fi` (today's, and earlier `~/.profile` lines), or the bare
                 // eval earlier releases wrote elsewhere.

@@ -46,9 +46,19 @@ if [[ $- == *i* && ${AGTERM_BACKUP_AUTO-} != 0 && -z ${__agterm_backup_tries-} ]
     fi
     return 0
   }
-  __agterm_backup_decl=$(declare -p PROMPT_COMMAND 2>/dev/null) || __agterm_backup_decl=
-  __agterm_backup_decl=${__agterm_backup_decl#declare -}
-  case ${__agterm_backup_decl%% *} in
+  # PROMPT_COMMAND's attributes: bash 4.4+ tells them without a subshell (one process less per pane;
+  # an unset name is an error under `set -u`, off for that one expansion), older bash through `declare -p`.
+  if ((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] >= 404)); then
+    case $- in
+    *u*) set +u && eval '__agterm_backup_decl=${PROMPT_COMMAND@a}' && set -u ;;
+    *) eval '__agterm_backup_decl=${PROMPT_COMMAND@a}' ;;
+    esac
+  else
+    __agterm_backup_decl=$(declare -p PROMPT_COMMAND 2>/dev/null) || __agterm_backup_decl=
+    __agterm_backup_decl=${__agterm_backup_decl#declare -}
+    __agterm_backup_decl=${__agterm_backup_decl%% *}
+  fi
+  case $__agterm_backup_decl in
   *r*) __agterm_backup_tries=0 ;; # readonly: no hook to add, nothing said
   *a*) PROMPT_COMMAND+=(__agterm_backup_start) ;;
   *)

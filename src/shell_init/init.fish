@@ -1,4 +1,5 @@
-# agterm-backup shell integration for fish (config.fish; `agterm-backup installer apply` writes the line).
+# agterm-backup shell integration for fish (config.fish; `agterm-backup installer apply` writes the line,
+# which sources this file from the state folder, else runs `agterm-backup init fish | source`).
 # In a pane agterm, tmux or zmx brought back after a restart, it asks agterm-backup once whether this
 # pane resumes an agent conversation, and if so runs the resume line here, in this shell. Anywhere else,
 # with AGTERM_BACKUP_AUTO=0, or read a second time, it does nothing.
@@ -6,9 +7,9 @@
 # fish hands the terminal to no job an event handler starts (`fish_prompt` included), so this runs as
 # config.fish is read, with full job control: the agent is a job of its own that owns the terminal's
 # foreground, and fish takes the terminal back when it exits. Put the line last in config.fish.
-# It runs only with stdout and stderr on a terminal, stdin too unless it is `| source`'s pipe (then the
-# agent reads stderr's terminal: no `/dev/tty`, which a fish without a controlling terminal cannot open),
-# and not in `fish -c CMD` (`-i -c` too): CMD runs, not a resume.
+# It runs only with stdout and stderr on a terminal, and not in `fish -c CMD` (`-i -c` too): CMD runs,
+# not a resume. The agent reads stderr's terminal: stdin is `| source`'s pipe when read that way (and
+# no `/dev/tty`, which a fish without a controlling terminal cannot open).
 if status is-interactive; and not set -q __agterm_backup_done; and test "$AGTERM_BACKUP_AUTO" != 0
     and isatty stdout; and isatty stderr
     and begin

@@ -22,7 +22,10 @@ fn the_lines_are_the_contract_with_init() {
     assert_eq!(
         FISH_CONFIG.line("/a b/agterm-backup"),
         "if test -n \"$TMUX_PANE$ZMX_SESSION$AGTERM_PANE\" -a -x '/a b/agterm-backup'; \
-         '/a b/agterm-backup' init fish | source; end"
+         set -l __agterm_backup_state \"$AGTERM_BACKUP_HOME\"; test -n \"$__agterm_backup_state\"; \
+         or set __agterm_backup_state \"$HOME/.agterm-backup\"; \
+         if test -r \"$__agterm_backup_state/init.fish\"; source \"$__agterm_backup_state/init.fish\"; \
+         else; '/a b/agterm-backup' init fish | source; end; end"
     );
     assert_eq!(
         BASH_LOGIN[2].line("/b/agterm-backup"),
@@ -42,6 +45,12 @@ fn the_lines_are_the_contract_with_init() {
         ),
         (BASHRC, "eval \"$('/b/agterm-backup' init bash)\""),
         (FISH_CONFIG, "'/b/agterm-backup' init fish | source"),
+        // fish's guarded line of the release before its init file.
+        (
+            FISH_CONFIG,
+            "if test -n \"$TMUX_PANE$ZMX_SESSION$AGTERM_PANE\" -a -x '/b/agterm-backup'; \
+             '/b/agterm-backup' init fish | source; end",
+        ),
         (
             BASH_LOGIN[2],
             "if [ -n \"${BASH_VERSION-}\" ]; then eval \"$('/b/agterm-backup' init bash)\"; fi",

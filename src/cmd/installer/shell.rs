@@ -125,14 +125,17 @@ fn union(mut first: Vec<Target>, second: Vec<Target>) -> Vec<Target> {
     first
 }
 
-/// The shells whose rc files `targets` wire through an init file (zsh, bash), once each.
+/// The shells whose rc files `targets` wire (each through its init file), once each.
 fn init_shells(targets: &[Target]) -> Vec<Shell> {
     let mut shells = Vec::new();
     for t in targets {
-        let shell = match t.kind {
-            TargetKind::ShellRc(rc) if rc.shell == RcShell::Zsh => Shell::Zsh,
-            TargetKind::ShellRc(rc) if rc.shell == RcShell::Bash => Shell::Bash,
-            _ => continue,
+        let TargetKind::ShellRc(rc) = t.kind else {
+            continue;
+        };
+        let shell = match rc.shell {
+            RcShell::Zsh => Shell::Zsh,
+            RcShell::Bash => Shell::Bash,
+            RcShell::Fish => Shell::Fish,
         };
         if !shells.contains(&shell) {
             shells.push(shell);
@@ -147,7 +150,7 @@ pub fn write_init_files(targets: &[Target], binary: &Path, dry_run: bool) -> Opt
     let state = StateDir::from_env()?;
     let bin = binary.to_str()?;
     for shell in init_shells(targets) {
-        let path = init_file(&state, shell)?;
+        let path = init_file(&state, shell);
         if dry_run {
             say!(
                 "shell     {}: the init file the line sources",
@@ -172,10 +175,7 @@ pub fn remove_init_files(binary: &Path) {
     if !files::holders(&Process, binary).is_empty() {
         return;
     }
-    for path in [Shell::Zsh, Shell::Bash]
-        .into_iter()
-        .filter_map(|s| init_file(&state, s))
-    {
+    for path in [Shell::Zsh, Shell::Bash, Shell::Fish].map(|s| init_file(&state, s)) {
         if path.exists() && std::fs::remove_file(&path).is_ok() {
             say!("shell     {}: deleted", path.display());
         }

@@ -77,7 +77,10 @@ pub fn rc_line(bin: &Path, shell: &str, profile: bool) -> String {
     let b = format!("'{}/agterm-backup'", bin.display());
     match shell {
         "fish" => format!(
-            "if test -n \"$TMUX_PANE$ZMX_SESSION$AGTERM_PANE\" -a -x {b}; {b} init fish | source; end"
+            "if test -n \"$TMUX_PANE$ZMX_SESSION$AGTERM_PANE\" -a -x {b}; set -l {v} \"$AGTERM_BACKUP_HOME\"; \
+             test -n \"${v}\"; or set {v} \"$HOME/.agterm-backup\"; if test -r \"${v}/init.fish\"; \
+             source \"${v}/init.fish\"; else; {b} init fish | source; end; end",
+            v = "__agterm_backup_state"
         ),
         sh => format!(
             "if {}[ -n \"${{TMUX_PANE-}}${{ZMX_SESSION-}}${{AGTERM_PANE-}}\" ] && [ -x {b} ]; then \
