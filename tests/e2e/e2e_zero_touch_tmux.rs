@@ -98,8 +98,6 @@ fn rebuilt_panes_come_back_once(t: &TmuxRig, with_hook: bool) -> [(&'static str,
 
     let saved = save(tmux);
     t.reboot();
-    // A moment past the records: the new server's start (whole seconds) is the journal rule's cutoff.
-    std::thread::sleep(Duration::from_millis(1100));
     rebuild(tmux, &saved);
     if with_hook {
         run_post_restore_hook(tmux, &t.rig.root);

@@ -148,6 +148,19 @@ impl TmuxRig {
         });
     }
 
+    /// The state dir's tmux layout files, for a failure's message.
+    fn layouts(&self) -> String {
+        let dir = self.rig.state_dir.join("tmux");
+        std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("layout-"))
+            .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
     /// Every live record in the state dir.
     pub fn records(&self) -> Vec<Value> {
         let live = self.rig.state_dir.join("live");
@@ -202,11 +215,38 @@ impl TmuxRig {
                 || (!Path::new(&format!("/proc/{pid}")).exists()).then_some(()),
             );
         }
-        // Agents the shells started may take a moment after SIGHUP.
-        Tmux::wait_for(Duration::from_secs(15), "the agents to end", || {
-            let agents = [self.claude.as_path(), self.codex.as_path()];
-            (!agents.iter().any(|a| running_under(&self.rig.root, a))).then_some(())
-        });
+        // Agents the shells started may take a moment after SIGHUP, and so may the hooks they started.
+        Tmux::wait_for(
+            Duration::from_secs(15),
+            "the agents and hooks to end",
+            || {
+                let programs = [
+                    self.claude.as_path(),
+                    self.codex.as_path(),
+                    self.bin.as_path(),
+                ];
+                (!programs.iter().any(|a| running_under(&self.rig.root, a))).then_some(())
+            },
+        );
+        // A reboot outlasts the second of the last record written before it, and the new server's start
+        // (tmux gives whole seconds) is the journal rule's cutoff: end it past that second, or a record
+        // written in the second the rebuild starts reads as written after it.
+        let newest = self
+            .records()
+            .iter()
+            .filter_map(|r| {
+                r["ts"]
+                    .as_str()
+                    .and_then(|t| t.parse::<chrono::DateTime<chrono::Utc>>().ok())
+            })
+            .max();
+        if let Some(newest) = newest {
+            Tmux::wait_for(
+                Duration::from_secs(5),
+                "the clock past the last record's second",
+                || (chrono::Utc::now().timestamp() > newest.timestamp()).then_some(()),
+            );
+        }
     }
 
     /// The pane's foreground argv is the agent, resuming `id`.
@@ -228,9 +268,12 @@ impl TmuxRig {
             assert!(
                 start.elapsed() < COMEBACK,
                 "{agent} did not come back resuming {id} in {target} within {COMEBACK:?}; \
-                 the pane shows:\n{}\nhook log:\n{}",
+                 the pane shows:\n{}\nhook log:\n{}\nrestore log:\n{}\nlayouts:\n{}",
                 self.tmux.capture(target, true),
-                std::fs::read_to_string(self.rig.state_dir.join("hook.log")).unwrap_or_default()
+                std::fs::read_to_string(self.rig.state_dir.join("hook.log")).unwrap_or_default(),
+                std::fs::read_to_string(self.rig.state_dir.join("tmux/restore.log"))
+                    .unwrap_or_default(),
+                self.layouts()
             );
             std::thread::sleep(Duration::from_millis(150));
         }
