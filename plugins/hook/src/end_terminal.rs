@@ -6,7 +6,25 @@
 //! `/proc/<pid>/stat` (`tty_nr`), elsewhere one `ps -o tty=` (the hook's budget is about a process start,
 //! and this runs on SessionEnd only).
 
-use agterm_backup_core::record::EndTerminal;
+use agterm_backup_core::record::{EndTerminal, LiveRecord};
+
+/// A second `SessionEnd` of a conversation the user already quit in this pane keeps that quit: an agent
+/// still exiting when its pane hangs up moments later may report its end again (Gemini CLI from its
+/// signal handler), now without a terminal, and that cannot turn a quit conversation into one that died
+/// under its user. Returns whether `record` took the earlier end (reason and terminal).
+pub fn keep_the_users_quit(previous: Option<&LiveRecord>, record: &mut LiveRecord) -> bool {
+    let Some(p) = previous.filter(|p| {
+        p.agent == record.agent
+            && p.session_id == record.session_id
+            && p.end_reason().is_some()
+            && p.end_terminal() == Some(EndTerminal::Present)
+    }) else {
+        return false;
+    };
+    record.set_end_reason(p.end_reason());
+    record.set_end_terminal(Some(EndTerminal::Present));
+    true
+}
 
 /// The terminal of process `pid` (the agent), `None` when it cannot be read (the process is gone).
 #[cfg(target_os = "linux")]
@@ -45,6 +63,36 @@ pub fn from_ps_tty(out: &str) -> Option<EndTerminal> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn ended(id: &str, reason: &str, terminal: Option<EndTerminal>) -> LiveRecord {
+        let mut r: LiveRecord = serde_json::from_value(serde_json::json!({
+            "v": 1, "agent": "gemini", "session_id": id, "agterm_session": "S", "role": "left",
+            "agent_cwd": "/w", "hook_cwd": "/w", "flags": [], "event": "SessionEnd",
+            "ts": "2026-12-02T10:00:00Z", "terminal": "agterm"
+        }))
+        .unwrap();
+        r.set_end_reason(Some(reason));
+        r.set_end_terminal(terminal);
+        r
+    }
+
+    #[test]
+    fn a_second_end_of_a_quit_conversation_keeps_the_quit() {
+        let quit = ended("a", "exit", Some(EndTerminal::Present));
+        let mut again = ended("a", "other", None);
+        assert!(keep_the_users_quit(Some(&quit), &mut again));
+        assert_eq!(again.end_terminal(), Some(EndTerminal::Present));
+        assert_eq!(again.end_reason(), Some("exit"));
+        // Another conversation, a first end, or an earlier end that was no quit: the probe decides.
+        for previous in [
+            ended("b", "exit", Some(EndTerminal::Present)),
+            ended("a", "exit", Some(EndTerminal::Gone)),
+        ] {
+            let mut end = ended("a", "exit", None);
+            assert!(!keep_the_users_quit(Some(&previous), &mut end));
+        }
+        assert!(!keep_the_users_quit(None, &mut ended("a", "exit", None)));
+    }
 
     #[test]
     fn a_zero_tty_nr_is_a_terminal_gone() {

@@ -244,8 +244,11 @@ pub fn decide_write(event: &Event, pane: &HookPane) -> Option<Write> {
             mut record,
             journal,
         } => {
-            // SessionEnd only: whether the agent still has the pane's terminal says who ended it.
-            if record.end_reason().is_some() {
+            // SessionEnd only: whether the agent still has the pane's terminal says who ended it,
+            // unless the user already quit this very conversation here.
+            if record.end_reason().is_some()
+                && !crate::end_terminal::keep_the_users_quit(previous.as_ref(), &mut record)
+            {
                 record.set_end_terminal(crate::end_terminal::probe(agent_pid));
             }
             Some(Write {
