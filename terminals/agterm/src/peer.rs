@@ -43,7 +43,7 @@ impl Launch {
 fn proc_launch(pid: u32) -> Option<Launch> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     let hz = clock_ticks_per_sec()?;
-    let btime = btime_ms(&std::fs::read_to_string("/proc/stat").ok()?)?;
+    let btime = boot_btime_ms()?;
     let started_at = start_time_from_proc(&stat, precise_boot_ms().unwrap_or(btime), hz)?;
     Some(Launch {
         pid,
@@ -119,14 +119,9 @@ pub(crate) fn disable_sigpipe(fd: &impl std::os::fd::AsFd) {
     let _ = fd;
 }
 
-/// When process `pid` started: `/proc` on Linux, else `ps`.
+/// When process `pid` started: `/proc` on Linux, else `ps` ([`Launch::of_pid`]).
 pub fn process_start_time(pid: u32) -> Option<DateTime<Utc>> {
-    if cfg!(any(target_os = "linux", target_os = "android")) {
-        if let Some(t) = proc_start_time(pid) {
-            return Some(t);
-        }
-    }
-    ps_start_time(pid)
+    Launch::of_pid(pid).map(|l| l.started_at)
 }
 
 /// Linux: `starttime` (clock ticks after boot) from `/proc/<pid>/stat`, plus `btime` from `/proc/stat`.
@@ -145,6 +140,13 @@ fn precise_boot_ms() -> Option<i64> {
         let uptime = std::fs::read_to_string("/proc/uptime").ok()?;
         boot_ms_from_uptime(&uptime, Utc::now().timestamp_millis())
     })
+}
+
+/// `btime` of `/proc/stat`, read once per process like [`precise_boot_ms`] (a clock step between two
+/// readings would move it, and a launch's stamp must compare equal to itself).
+fn boot_btime_ms() -> Option<i64> {
+    static BTIME_MS: std::sync::OnceLock<Option<i64>> = std::sync::OnceLock::new();
+    *BTIME_MS.get_or_init(|| btime_ms(&std::fs::read_to_string("/proc/stat").ok()?))
 }
 
 /// Pure part of [`precise_boot_ms`]: `/proc/uptime` is `<seconds since boot> <idle seconds>`.
