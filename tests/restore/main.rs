@@ -17,6 +17,7 @@ mod restore_promises;
 mod shell_frameworks;
 mod shell_frameworks_real;
 mod shell_init_file_resume;
+mod shell_starship_real;
 mod shell_start_standin;
 mod snap_fake;
 mod status_fake;

@@ -37,7 +37,8 @@ pub struct Pane {
 }
 
 impl Pane {
-    /// `rc`: (path under HOME, text); `@BIN@` is the binary (quoted), `@HOME@` the home folder.
+    /// `rc`: (path under HOME, text); `@BIN@` is the binary (quoted), `@HOME@` the home folder; a file
+    /// under `bin/` is made executable (it is on the pane's PATH).
     /// `stand_in`: whether `claude` is on the pane's PATH.
     pub fn start(shell: &str, rc: &[(&str, String)], stand_in: bool) -> Pane {
         let home = agterm_backup_testkit::scratch::tempdir();
@@ -53,7 +54,11 @@ impl Pane {
         for (rel, text) in rc {
             let path = h.join(rel);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, fill(text, h)).unwrap();
+            std::fs::write(&path, fill(text, h)).unwrap();
+            // A program on the pane's PATH (a framework's stand-in binary).
+            if rel.starts_with("bin/") {
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+            }
         }
         let path = format!(
             "{}:{}",
@@ -146,8 +151,6 @@ impl Pane {
         assert!(settled, "the marker never aged");
         self.keys("q\n");
         self.wait_screen("STANDIN bye");
-        self.keys(&format!("{probe}\n"));
-        self.keys(&format!("{probe}\n"));
         // Lines the probe printed (its typed text is on a line of its own, after the prompt).
         let printed = |screen: &str| {
             screen
@@ -155,6 +158,11 @@ impl Pane {
                 .filter(|l| l.trim_start().starts_with(output))
                 .count()
         };
+        // One at a time: a probe typed ahead is echoed into the first one's output line.
+        self.keys(&format!("{probe}\n"));
+        let once = wait_until(WITHIN, || printed(&self.screen()) >= 1);
+        assert!(once, "the probe did not run:\n{}", self.screen());
+        self.keys(&format!("{probe}\n"));
         let twice = wait_until(WITHIN, || printed(&self.screen()) >= 2);
         let screen = self.screen();
         assert!(twice, "the probe did not run twice:\n{screen}");

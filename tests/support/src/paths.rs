@@ -50,6 +50,16 @@ pub fn agent_cli_or_fail_in_ci(name: &str) -> Option<PathBuf> {
     agent_cli(name)
 }
 
+/// The starship release whose init scripts `tests/install-deps.sh` unpacks into the tools folder.
+pub const STARSHIP: &str = "1.27.0";
+
+/// The folder of starship's own init scripts (`starship.{bash,zsh,fish}`, from its crate on crates.io),
+/// as `tests/install-deps.sh` unpacks them into the tools folder; `None` when they are not there.
+pub fn starship_init_dir() -> Option<PathBuf> {
+    let dir = agent_clis_home()?.join(format!("starship-{STARSHIP}/src/init"));
+    dir.join("starship.fish").exists().then_some(dir)
+}
+
 /// The path of a real agent CLI, or `None` (with a line on stderr saying how to get it) when absent. With
 /// `CI` set an absent CLI fails the test instead: CI installs them (`tests/install-deps.sh`), so a skip
 /// there would hide a broken set-up.
