@@ -149,7 +149,18 @@ fn resume_words(spec: &AgentSpec, id: &str, launch: &[String], world: &World) ->
     line.argv[1..].to_vec()
 }
 
-/// Every kept flag of `spec`, each alone on a resume line: the ones the CLI did not parse.
+/// How many CLIs run at once: each start is mostly one core's work for a second or two.
+const WORKERS: usize = 3;
+
+/// What the CLI made of one kept flag: the verdict and the value it was last tried with.
+struct Tried {
+    name: &'static str,
+    value: Option<String>,
+    verdict: Parsed,
+}
+
+/// Every kept flag of `spec`, each alone on a resume line: the ones the CLI did not parse. The flags are
+/// dealt out to [`WORKERS`] threads, each with a HOME of its own (a CLI writes its config there).
 fn unparsed_flags(
     spec: &AgentSpec,
     cli: &Path,
@@ -157,49 +168,92 @@ fn unparsed_flags(
     past_parsing: &str,
     allowed_elsewhere: &[(&str, &str)],
 ) -> Vec<String> {
-    let world = World::new();
+    let flags: Vec<(&'static str, bool)> = spec
+        .flags
+        .iter()
+        .filter(|r| r.role == FlagRole::Keep)
+        .flat_map(|r| r.names.iter().map(|n| (*n, r.takes != Takes::Nothing)))
+        .collect();
+    let tried: Vec<Tried> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..WORKERS)
+            .map(|w| {
+                let mine: Vec<(&'static str, bool)> =
+                    flags.iter().copied().skip(w).step_by(WORKERS).collect();
+                s.spawn(move || {
+                    let world = World::new();
+                    mine.into_iter()
+                        .map(|flag| try_flag(spec, cli, id, past_parsing, &world, flag))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a worker panicked"))
+            .collect()
+    });
     let mut problems = Vec::new();
     let mut parsed = 0;
-    for row in spec.flags.iter().filter(|r| r.role == FlagRole::Keep) {
-        for name in row.names {
-            let mut value = (row.takes != Takes::Nothing).then(|| world.value_for(name));
-            let mut verdict = Parsed::No(String::new());
-            for _attempt in 0..3 {
-                let mut launch = vec![name.to_string()];
-                launch.extend(value.clone());
-                if *name == "--remote-auth-token-env" {
-                    launch.extend(["--remote".into(), "ws://127.0.0.1:9".into()]);
-                }
-                let (_, out) = run(cli, &world, &resume_words(spec, id, &launch, &world));
-                verdict = judge(&out, past_parsing);
-                match (
-                    &verdict,
-                    value.is_some().then(|| choice_from(&out)).flatten(),
-                ) {
-                    (Parsed::No(_) | Parsed::Elsewhere(_), Some(better))
-                        if value.as_ref() != Some(&better) =>
-                    {
-                        value = Some(better)
-                    }
-                    _ => break,
+    for Tried {
+        name,
+        value,
+        verdict,
+    } in tried
+    {
+        match verdict {
+            Parsed::Yes => parsed += 1,
+            Parsed::Elsewhere(why) => {
+                let expected = allowed_elsewhere
+                    .iter()
+                    .any(|(flag, says)| *flag == name && why.contains(says));
+                if !expected {
+                    problems.push(format!("{name} {value:?}: stopped elsewhere: {why}"));
                 }
             }
-            match verdict {
-                Parsed::Yes => parsed += 1,
-                Parsed::Elsewhere(why) => {
-                    let expected = allowed_elsewhere
-                        .iter()
-                        .any(|(flag, says)| flag == name && why.contains(says));
-                    if !expected {
-                        problems.push(format!("{name} {value:?}: stopped elsewhere: {why}"));
-                    }
-                }
-                Parsed::No(why) => problems.push(format!("{name} {value:?}: {why}")),
-            }
+            Parsed::No(why) => problems.push(format!("{name} {value:?}: {why}")),
         }
     }
     assert!(parsed > 10, "only {parsed} flags reached {past_parsing:?}");
     problems
+}
+
+/// One kept flag (its name, whether it takes a value) on a resume line, with a value the CLI accepts
+/// when it names its choices.
+fn try_flag(
+    spec: &AgentSpec,
+    cli: &Path,
+    id: &str,
+    past_parsing: &str,
+    world: &World,
+    (name, takes_value): (&'static str, bool),
+) -> Tried {
+    let mut value = takes_value.then(|| world.value_for(name));
+    let mut verdict = Parsed::No(String::new());
+    for _attempt in 0..3 {
+        let mut launch = vec![name.to_string()];
+        launch.extend(value.clone());
+        if name == "--remote-auth-token-env" {
+            launch.extend(["--remote".into(), "ws://127.0.0.1:9".into()]);
+        }
+        let (_, out) = run(cli, world, &resume_words(spec, id, &launch, world));
+        verdict = judge(&out, past_parsing);
+        match (
+            &verdict,
+            value.is_some().then(|| choice_from(&out)).flatten(),
+        ) {
+            (Parsed::No(_) | Parsed::Elsewhere(_), Some(better))
+                if value.as_ref() != Some(&better) =>
+            {
+                value = Some(better)
+            }
+            _ => break,
+        }
+    }
+    Tried {
+        name,
+        value,
+        verdict,
+    }
 }
 
 #[test]
