@@ -104,7 +104,10 @@ mod tests {
             "bash /tmp/x/resurrect-execute-hook-post-restore-all.sh",
             STARTERS
         ));
-        assert!(!is_one_of(&format!("{bin} shell-answer --pane p"), STARTERS));
+        assert!(!is_one_of(
+            &format!("{bin} shell-answer --pane p"),
+            STARTERS
+        ));
         assert!(!is_one_of(&format!("{bin} hook codex"), STARTERS));
         assert!(!is_one_of("/usr/bin/claude --resume restore", STARTERS));
     }
