@@ -71,6 +71,9 @@ fn the_active_mode_is_read_not_guessed() {
     );
 }
 
+/// A process start time's resolution (`USER_HZ` 100).
+const CLOCK_TICK: Duration = Duration::from_millis(10);
+
 #[test]
 fn a_relaunch_is_seen_as_a_new_launch() {
     let (mut fake, _home) = start("0.34", RestoreMode::Rerun);
@@ -78,8 +81,9 @@ fn a_relaunch_is_seen_as_a_new_launch() {
     let first = term.info().unwrap();
     assert_eq!(term.info().unwrap(), first, "same launch, same answers");
     let old_pid = fake.pid();
-    // Process start times have 10 ms resolution (clock ticks); make sure the next one differs.
-    std::thread::sleep(Duration::from_millis(50));
+    // Process start times have 10 ms resolution (clock ticks): the old process started before now, the
+    // new one starts a tick after, so the two differ.
+    agterm_backup_testkit::clock::wait_clock_past(std::time::SystemTime::now() + CLOCK_TICK);
     fake.restart(RestartKind::CleanQuit);
     assert_ne!(fake.pid(), old_pid);
     let second = term.info().unwrap();

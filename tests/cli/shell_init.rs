@@ -7,6 +7,7 @@
 
 use agterm_backup::shell_init::{snippet, Shell};
 use agterm_backup_core::quote::quote;
+use agterm_backup_testkit::settle::{wait_runs_gone, Runs};
 use agterm_backup_testkit::tmux::{unset_ci_args, Tmux};
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
@@ -299,7 +300,24 @@ fn a_tool_running_an_interactive_shell_command_spawns_nothing() {
             );
             std::thread::sleep(Duration::from_millis(50));
         }
-        std::thread::sleep(Duration::from_millis(300));
+        // Once the pane's `sh` has exec'd `sleep`, the pipeline is over: any call the tool's shell made
+        // (waited for, in a `$(...)`) is in the calls file.
+        let pane_pid = tmux.pane_pid(&case.pane);
+        Tmux::wait_for(
+            Duration::from_secs(15),
+            "the pane's sh to exec sleep",
+            || {
+                std::fs::read_to_string(format!("/proc/{pane_pid}/comm"))
+                    .is_ok_and(|c| c.trim_end() == "sleep")
+                    .then_some(())
+            },
+        );
+        // And nothing it left in the background is still asking the stub.
+        let asking = Runs {
+            subcommands: &["shell-start"],
+            scripts: &[],
+        };
+        wait_runs_gone(&case.root, asking, Duration::from_secs(15));
         assert_eq!(
             case.calls(),
             0,

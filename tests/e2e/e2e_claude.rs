@@ -8,6 +8,7 @@ use agterm_backup_testkit::agents::{
     find_descendant, read_payloads, run_cli, start_in_pane, type_prompt, wait_screen,
 };
 use agterm_backup_testkit::paths::agent_cli;
+use agterm_backup_testkit::settle::wait_hooks_done;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -146,7 +147,8 @@ fn claude_pane_record_names_its_session_dir_flags_and_pid_and_headless_changes_n
         "the headless run fired its own SessionStart: {starts:?}"
     );
     assert_ne!(starts[1]["session_id"], session_id.as_str());
-    std::thread::sleep(Duration::from_millis(500)); // let any straggling hook finish
+    // The headless run's hooks have all started before it exits; the files are compared once they are done.
+    wait_hooks_done(&rig.root, TURN);
     assert_eq!(
         file_bytes(&pane.record_path()),
         record_before,

@@ -18,6 +18,7 @@ use agterm_backup_testkit::agents::{
     start_in_pane, submit_until, wait_ready, wait_screen, Agent, AgtermPane,
 };
 use agterm_backup_testkit::paths::agent_cli;
+use agterm_backup_testkit::settle::{wait_runs_gone, Runs, HOOKS};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -356,7 +357,13 @@ fn daemon_run_hooks_go_to_their_own_pane_or_nowhere() {
     );
     // And the product agrees: nothing for pane C, pane A keeps its own thread, and the uncertainty is
     // written down for `status`.
-    std::thread::sleep(Duration::from_secs(1));
+    // Every hook seen was released: the product's verdicts are on disk once no held script (still
+    // waiting for its release) and no `hook codex` it became is left.
+    let held_hooks = Runs {
+        subcommands: HOOKS.subcommands,
+        scripts: &[&script.display().to_string()],
+    };
+    wait_runs_gone(&rig.root, held_hooks, TURN);
     assert_eq!(recorded_id(&c.agterm), None, "pane C must get no record");
     assert_eq!(
         recorded_id(&a.agterm),

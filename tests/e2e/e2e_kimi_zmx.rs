@@ -10,10 +10,10 @@
 use crate::zmx_common::{ZmxRig, AGENT_START, COMEBACK, TURN};
 use agterm_backup_testkit::agents::{payload_logger_command, type_prompt, wait_ready, Agent};
 use agterm_backup_testkit::paths::agent_cli;
+use agterm_backup_testkit::settle::wait_settled;
 use agterm_backup_testkit::tmux::Tmux;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// Kimi's prompt payload: content parts (`[{"type":"text","text":…}]`).
 fn prompt_text(p: &Value) -> String {
@@ -138,7 +138,12 @@ fn kimi_in_a_zmx_session_is_recorded_and_comes_back_after_a_reboot() {
     // A second restore finds it running: nothing typed, nothing created, nothing started again.
     let again = t.restore(&["--yes"]);
     assert!(again.status.success(), "{again:?}");
-    std::thread::sleep(Duration::from_secs(3));
+    let said = String::from_utf8_lossy(&again.stdout);
+    assert!(
+        said.contains("nothing to type"),
+        "the second restore:\n{said}"
+    );
+    wait_settled(&t.rig.root, COMEBACK);
     assert_eq!(kimis_in(pid, &dir).len(), 1);
     let starts = t.rig.payloads_of("SessionStart");
     assert_eq!(starts.len(), marks + 1, "{starts:?}");

@@ -24,6 +24,7 @@ use agterm_backup_core::terminal::RestoreMode;
 use agterm_backup_testkit::agents::{run_cli, type_quit, wait_ready, Agent};
 use agterm_backup_testkit::fake_agterm::RestartKind;
 use agterm_backup_testkit::paths::agent_cli;
+use agterm_backup_testkit::settle::wait_hooks_done;
 use std::time::Duration;
 
 fn clis_present() -> bool {
@@ -101,7 +102,8 @@ fn headless_runs_change_nothing(world: &World) {
             .wait(TURN, &format!("{}'s headless hooks", pane.name), |c| {
                 c.env_of(pane) && c.prompt().is_some_and(|p| p.contains(&prompt))
             });
-        std::thread::sleep(Duration::from_millis(500));
+        // The record is compared once every hook run (the wrapper, the real hook it execs) is done.
+        wait_hooks_done(&world.rig.root, TURN);
         let after = read();
         assert!(
             after == before,

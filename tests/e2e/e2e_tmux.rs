@@ -8,10 +8,11 @@
 use crate::tmux_common;
 
 use crate::tmux_common::{git_worktree, TmuxRig, USER_TMUX_CONF};
+use agterm_backup_terminals::tmux::resurrect::RESTORE_LOG;
 use agterm_backup_testkit::layout::{
     rebuild, restore_process, run_post_restore_hook, save, tmuxp_load, tmuxp_workspace,
 };
-use std::time::Duration;
+use agterm_backup_testkit::settle::wait_settled;
 
 #[test]
 fn tmux_panes_come_back_resumed_after_a_reboot_and_a_resurrect_restore() {
@@ -160,11 +161,24 @@ fn tmux_panes_come_back_resumed_after_a_reboot_and_a_resurrect_restore() {
         );
     }
 
-    // Running the hook again types nothing more: no new agent, no line sent to a running one.
+    // Running the hook again types nothing more: no new agent, no line sent to a running one. (The
+    // first run's `restore` is done before the counts are taken.)
+    wait_settled(&t.rig.root, tmux_common::COMEBACK);
     let requests = t.model_requests();
     let starts = t.rig.payloads_of("SessionStart").len();
+    let restore_log = t.rig.state_dir.join(RESTORE_LOG);
+    std::fs::remove_file(&restore_log).expect("the first hook run's restore log");
     run_post_restore_hook(tmux, &t.rig.root);
-    std::thread::sleep(Duration::from_secs(8));
+    // The hook line's pipeline (`tmux-layout`, then `restore`) runs in the background: its log, once
+    // every run of it is gone, says what it decided.
+    wait_settled(&t.rig.root, tmux_common::COMEBACK);
+    let said = std::fs::read_to_string(&restore_log).unwrap_or_else(|e| {
+        panic!("{}: {e}", restore_log.display());
+    });
+    assert!(
+        said.contains("nothing to type"),
+        "the second restore:\n{said}"
+    );
     for (pane, agent, id) in resumed_panes {
         assert_eq!(t.agents_running(pane, agent, id), 1, "{pane}: still once");
     }

@@ -20,9 +20,15 @@ use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::quote::quote;
 use agterm_backup_core::terminal::RestoreMode;
 use agterm_backup_testkit::agents::{type_prompt, Agent};
+use agterm_backup_testkit::clock::wait_clock_past;
 use agterm_backup_testkit::fake_agterm::{wait_until, RestartKind};
+use agterm_backup_testkit::settle::wait_settled;
 use serde_json::json;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
+
+/// restore's settle time (`AGTERM_BACKUP_SETTLE_SECS` unset): how long an agent must stay up after its
+/// claim for its shell to keep the claim.
+const SETTLE: Duration = Duration::from_secs(2);
 
 /// What the shell prints before it runs a resume line.
 const RESUMING: &str = "agterm-backup: resuming";
@@ -214,8 +220,9 @@ fn assert_restore_types_nothing(world: &World) {
 /// A pane that must get nothing: at its prompt, no resume announced, nothing in front.
 fn assert_gets_nothing(world: &World, session: &str, role: PaneRole, what: &str) {
     world.fake.wait_for_prompt(session, role);
-    // The prompt is drawn after the prompt hook returned: the decision is made by now.
-    std::thread::sleep(Duration::from_millis(500));
+    // The prompt is drawn after the prompt hook's `shell-start` returned; once no `shell-start` of the
+    // rig is left (a retry, a give-back), the decision is made.
+    wait_settled(&world.rig.root, TURN);
     let screen = world.fake.screen(session, role);
     assert!(!screen.contains(RESUMING), "{what}: {screen}");
     assert_eq!(
@@ -259,6 +266,10 @@ fn zsh_fresh_each_pane_resumes_itself_once_and_new_ended_split_and_second_shells
 /// The agent of `pane` dies (SIGKILL: no SessionEnd), and the user starts a second zsh in the pane:
 /// its first prompt must not bring the conversation back again.
 fn second_shell_gets_nothing(world: &World, pane: &AgentPane) {
+    // An agent that exits within restore's settle time of its claim did not stay up, and its shell gives
+    // the claim back: this one stayed up, as a person's does.
+    let claimed = claimed_at(world, pane).expect("the shell's claim of the conversation");
+    wait_clock_past(claimed + SETTLE);
     let agent = world.fake.foreground_pid(&pane.session, pane.role).unwrap();
     // SAFETY: kill has no memory preconditions; the pid is this test's agent.
     unsafe { libc::kill(agent as i32, libc::SIGKILL) };
@@ -281,6 +292,19 @@ fn second_shell_gets_nothing(world: &World, pane: &AgentPane) {
     assert!(nested, "{}", world.fake.screen(&pane.session, pane.role));
     assert_gets_nothing(world, &pane.session, pane.role, "a second shell");
     assert_eq!(resumed_by(world, pane), ["shell-start"], "still once");
+}
+
+/// When the pane's conversation was claimed in this launch (the marker's `ts`).
+fn claimed_at(world: &World, pane: &AgentPane) -> Option<SystemTime> {
+    let name = format!("conversation.{}.{}", pane.agent_name(), pane.id);
+    let launches = std::fs::read_dir(world.rig.state_dir.join("resumed")).ok()?;
+    launches
+        .flatten()
+        .filter_map(|l| std::fs::read_to_string(l.path().join(&name)).ok())
+        .filter_map(|t| serde_json::from_str::<serde_json::Value>(t.trim()).ok())
+        .filter_map(|v| chrono::DateTime::parse_from_rfc3339(v["ts"].as_str()?).ok())
+        .map(SystemTime::from)
+        .max()
 }
 
 fn is_shell(pid: u32) -> bool {

@@ -8,9 +8,11 @@
 //! plans no line. Skipped (SKIPPED line) without the CLIs.
 
 use crate::tmux_common::TmuxRig;
+use crate::tmux_common::COMEBACK;
 use agterm_backup_core::quote::quote;
+use agterm_backup_terminals::tmux::resurrect::RESTORE_LOG;
 use agterm_backup_testkit::layout::{rebuild, run_post_restore_hook, save};
-use std::time::Duration;
+use agterm_backup_testkit::settle::wait_settled;
 
 /// The user's tmux config: their panes run an interactive zsh.
 const TMUX_CONF: &str = "# my tmux\nset -g default-command \"zsh -i\"\nset -g history-limit 5000\n";
@@ -27,8 +29,15 @@ fn tmux_panes_resume_themselves_once_after_a_layout_rebuild() {
             "{id}: the shell resumed it"
         );
     }
-    // The resurrect hook run afterwards types nothing.
+    // The resurrect hook run afterwards types nothing: its `restore` (in the background) says so once done.
     run_post_restore_hook(&t.tmux, &t.rig.root);
+    wait_settled(&t.rig.root, COMEBACK);
+    let log = t.rig.state_dir.join(RESTORE_LOG);
+    let said = std::fs::read_to_string(&log).unwrap_or_else(|e| panic!("{}: {e}", log.display()));
+    assert!(
+        said.contains("nothing to type"),
+        "the hook's restore:\n{said}"
+    );
     assert_eq!(t.any_resume_lines("work:0.0"), 0);
     assert_eq!(t.any_resume_lines("work:0.1"), 0);
 }
@@ -108,8 +117,16 @@ fn rebuilt_panes_come_back_once(t: &TmuxRig, with_hook: bool) -> [(&'static str,
     for p in ["side:0.0", "side:0.1"] {
         t.wait_prompt(p);
     }
-    // Whoever got there first, the conversations run once and keep running once.
-    std::thread::sleep(Duration::from_secs(5));
+    // Whoever got there first, the conversations run once and keep running once: every shell has drawn
+    // its first prompt (its `shell-start` ran), and once no `shell-start`, hook line or `restore` is left
+    // nothing else can start them. Claude's resumed SessionStart is counted once it has come.
+    t.rig
+        .wait_payload(COMEBACK, "claude's resumed SessionStart", |p| {
+            p["hook_event_name"] == "SessionStart"
+                && p["source"] == "resume"
+                && p["session_id"] == alpha["session_id"]
+        });
+    wait_settled(&t.rig.root, COMEBACK);
     assert_eq!(t.agents_running("work:0.0", "claude", id(&alpha)), 1);
     assert_eq!(t.agents_running("work:0.1", "codex", id(&beta)), 1);
     let starts = t

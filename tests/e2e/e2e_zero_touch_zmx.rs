@@ -9,6 +9,7 @@
 use crate::zmx_common::{id, ZmxRig, COMEBACK, TURN};
 use agterm_backup_core::quote::quote;
 use agterm_backup_testkit::agents::type_prompt;
+use agterm_backup_testkit::settle::wait_settled;
 use agterm_backup_testkit::tmux::Tmux;
 use std::time::Duration;
 
@@ -86,8 +87,9 @@ fn zmx_sessions_the_user_reattaches_resume_themselves_once_after_a_reboot() {
         t.zmx.wait_for_session(name, Duration::from_secs(15));
         t.wait_prompt(name);
     }
-    // Whatever else could start them has had its chance: each runs once, and resumed once.
-    std::thread::sleep(Duration::from_secs(5));
+    // Whatever else could start them has had its chance: every session's shell has drawn its prompt (its
+    // `shell-start` ran), and no `shell-start` or `restore` is left. Each runs once, and resumed once.
+    wait_settled(&t.rig.root, COMEBACK);
     for (name, agent, id, _) in &comeback {
         assert_eq!(
             t.agents_running(name, agent, id).len(),

@@ -11,6 +11,7 @@ use crate::tmux_common;
 
 use crate::zmx_common::{id, ZmxRig, COMEBACK};
 use agterm_backup_core::quote::quote;
+use agterm_backup_testkit::settle::{wait_hooks_done, wait_settled};
 use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 
@@ -79,7 +80,8 @@ fn zmx_sessions_come_back_resumed_after_a_reboot() {
         .unwrap();
     assert!(out.status.success(), "{out:?}");
     t.zmx.wait_gone("closed", Duration::from_secs(15));
-    std::thread::sleep(Duration::from_millis(500));
+    // The killed Claude's last hooks write its record: the plan reads it once they are done.
+    wait_hooks_done(&t.rig.root, COMEBACK);
 
     let plan = t.dry_run_plan();
     let action = |name: &str| {
@@ -143,12 +145,18 @@ fn zmx_sessions_come_back_resumed_after_a_reboot() {
     assert!(t.zmx.session("plain").is_none(), "no record, no session");
     assert!(t.zmx.session("closed").is_none(), "closed after the boot");
 
-    std::thread::sleep(Duration::from_secs(3));
+    // The counts are taken once nothing that could start an agent is left running.
+    wait_settled(&t.rig.root, COMEBACK);
     let requests = t.model_requests();
     let starts = t.rig.payloads_of("SessionStart").len();
     let out = t.restore(&["--yes"]);
     assert!(out.status.success(), "{out:?}");
-    std::thread::sleep(Duration::from_secs(5));
+    let again = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        again.contains("nothing to type"),
+        "the second restore:\n{again}"
+    );
+    wait_settled(&t.rig.root, COMEBACK);
     for (name, agent, id, _) in &comeback {
         assert_eq!(
             t.agents_running(name, agent, id).len(),
@@ -269,7 +277,9 @@ exit $rc
         };
         assert!(said.contains(how), "{said}");
         t.wait_resumed("race", "claude", id(&rec));
-        std::thread::sleep(Duration::from_secs(4));
+        // The user's attach and restore are both done; once no `restore` is left, nothing else can start
+        // the conversation a second time.
+        wait_settled(&t.rig.root, COMEBACK);
         assert_eq!(
             t.agents_running("race", "claude", id(&rec)).len(),
             1,

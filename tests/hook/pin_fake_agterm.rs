@@ -225,17 +225,20 @@ fn after_a_rerun_restart_the_pin_resumes_the_agent_in_its_directory() {
 
     s.fake.restart(RestartKind::Reboot);
     let argv_file = s.home.path().join("resumed.argv");
+    let cwd_file = s.home.path().join("resumed.cwd");
+    // The stub writes its argv, then its folder: a whole line in the second means both are written.
     assert!(
-        wait_until(Duration::from_secs(10), || argv_file.exists()),
+        wait_until(Duration::from_secs(10), || {
+            std::fs::read_to_string(&cwd_file).is_ok_and(|t| t.ends_with('\n'))
+        }),
         "the stub agent never ran; right pane:\n{}",
         s.fake.screen(&sess.id, PaneRole::Right)
     );
-    std::thread::sleep(Duration::from_millis(100));
     let argv = std::fs::read_to_string(&argv_file).unwrap();
     assert_eq!(
         argv,
         format!("--resume\n{RIGHT_ID}\n--model\nopus\n--add-dir\n/tmp\n")
     );
-    let cwd = std::fs::read_to_string(s.home.path().join("resumed.cwd")).unwrap();
+    let cwd = std::fs::read_to_string(&cwd_file).unwrap();
     assert_eq!(cwd.trim_end(), dir.to_str().unwrap());
 }

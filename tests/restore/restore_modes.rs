@@ -114,9 +114,12 @@ fn live_after_a_reboot_without_the_denylist_a_replayed_bare_agent_never_wins() {
     env.record(&s.id, PaneRole::Left, &id, &dir, &transcript, 30);
     env.start_agent(&s.id, PaneRole::Left, "claude");
     env.fake.restart(RestartKind::Reboot);
+    let relaunched = std::time::SystemTime::now();
     // agterm replays the bare `claude`: a new conversation, whose SessionStart overwrites the record.
     env.wait_agent(&s.id, PaneRole::Left);
-    std::thread::sleep(Duration::from_millis(1500));
+    // The new conversation's record is written after the launch: in a later second than the launch, as
+    // records and the launch as restore reads it may be whole seconds.
+    agterm_backup_testkit::clock::wait_past_second(relaunched);
     let new_id = uuid();
     let (_, new_t) = env.project("api-new", &new_id);
     env.record(&s.id, PaneRole::Left, &new_id, &dir, &new_t, 0);

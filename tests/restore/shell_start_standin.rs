@@ -12,6 +12,7 @@ use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::quote::quote;
 use agterm_backup_core::terminal::RestoreMode;
 use agterm_backup_testkit::fake_agterm::RestartKind;
+use agterm_backup_testkit::settle::{wait_runs_gone, wait_settled, Runs};
 use std::time::Duration;
 
 /// Appends `AGTERM_BACKUP_HOME` and `extra` and the shell integration to the stand-in's .bash_profile.
@@ -45,7 +46,9 @@ fn two_panes_holding_one_conversation_resume_it_once_in_the_pane_that_held_it_la
         Duration::from_secs(30),
     );
     env.fake.wait_for_prompt(&a.id, PaneRole::Left);
-    std::thread::sleep(Duration::from_secs(2));
+    // Pane A's prompt is drawn after its `shell-start` returned; once no `shell-start` is left, nothing
+    // more happens in it.
+    wait_settled(&home, Duration::from_secs(60));
     let screen = env.fake.screen(&a.id, PaneRole::Left);
     assert!(!screen.contains("STANDIN"), "resumed twice:\n{screen}");
     assert!(env.fake.typed_log().is_empty(), "nothing typed");
@@ -89,7 +92,13 @@ fn a_shell_resumed_claude_gets_its_question_answered_as_configured_in_its_own_pa
     wait(&three.id, PaneRole::Left, "STANDIN answered: 3");
     let asking = wait(&s.id, PaneRole::Right, "Resume full session as-is");
     assert!(asking.contains(&format!("--resume {}", ids[1])), "{asking}");
-    std::thread::sleep(Duration::from_secs(3));
+    // Whoever could answer the right pane's question: a `shell-start` and the answerers it leaves. Once
+    // none is left, the question stays the user's.
+    let answerers = Runs {
+        subcommands: &["shell-start", "shell-answer", "restore"],
+        scripts: &[],
+    };
+    wait_runs_gone(&home, answerers, Duration::from_secs(60));
     let still = env.fake.screen(&s.id, PaneRole::Right);
     assert!(
         !still.contains("STANDIN answered"),

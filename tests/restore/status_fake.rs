@@ -75,7 +75,8 @@ fn agents_captured_in_this_launch_are_not_called_uncaptured() {
     let id = uuid();
     let (dir, t) = env.project("api", &id);
     let s = env.fake.add_session(None, None, env.home.path(), false);
-    std::thread::sleep(std::time::Duration::from_millis(1100));
+    // The record must be newer than the launch in whole seconds too: written in a later second.
+    agterm_backup_testkit::clock::wait_past_second(std::time::SystemTime::now());
     env.start_agent(&s.id, PaneRole::Left, "claude --model sonnet");
     env.record(&s.id, PaneRole::Left, &id, &dir, &t, 0);
     let out = env.run(&["status", "--json"]);

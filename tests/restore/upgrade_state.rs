@@ -222,7 +222,8 @@ fn the_previous_releases_state_restores_beside_tmux_records_and_each_terminal_ge
     );
     hook_in_tmux(&env, &tmux, &pane, &payload);
     tmux.kill_server();
-    std::thread::sleep(std::time::Duration::from_millis(1100));
+    // The new server's start (whole seconds) is the cutoff: it must be a later second than the record's.
+    agterm_backup_testkit::clock::wait_past_second(std::time::SystemTime::now());
     let shell = ["/bin/bash", "--noprofile", "--norc", "-i"];
     let prompt = [("PS1".to_string(), "pane$ ".to_string())];
     let pane = tmux.spawn("work", &work, &prompt, &shell);

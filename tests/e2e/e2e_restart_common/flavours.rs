@@ -11,8 +11,15 @@ use super::observe::wait_resumed_process;
 use super::{text, AgentPane, World, AGENT_START, TURN};
 use agterm_backup_core::terminal::RestoreMode;
 use agterm_backup_testkit::agents::Agent;
+use agterm_backup_testkit::clock::{newest_write_in, wait_clock_past};
 use agterm_backup_testkit::fake_agterm::{wait_until, RestartKind};
+use agterm_backup_testkit::settle::wait_hooks_done;
 use std::path::PathBuf;
+use std::time::{Duration, SystemTime};
+
+/// How much earlier than the real launch restore may read it: `btime` is whole seconds, and the
+/// process's start is in clock ticks (10 ms), each rounded down.
+const LAUNCH_READ_EARLY: Duration = Duration::from_millis(1020);
 
 /// 0.15 (no `session.restore`; "restore running commands" on): a clean quit, the denylist refuses the
 /// captured agents, `restore --yes` types one line per pane.
@@ -155,8 +162,11 @@ pub fn before_restart(world: &World) -> Before {
     // restore's cutoff is agterm's launch time as read from /proc (boot time in whole seconds plus
     // clock ticks), so it may be up to a second early: a hook that wrote its record a few milliseconds
     // before the launch could count as written after it. A person's restart is never that close to the
-    // agents' last turn; keep the test clear of that window.
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // agents' last turn; keep the test clear of that window: the restart comes after the clock passed
+    // the newest record's write by that much, once no hook is left to write another.
+    wait_hooks_done(&world.rig.root, TURN);
+    let newest = newest_write_in(&world.rig.state_dir.join("live")).unwrap_or_else(SystemTime::now);
+    wait_clock_past(newest + LAUNCH_READ_EARLY);
     Before {
         transcripts,
         rollouts,

@@ -318,11 +318,12 @@ impl TmuxRig {
 }
 
 /// The processes in `root`'s tree (`root` included) that are `agent` running conversation `id`: the
-/// native binaries, not their node wrappers.
+/// native binaries, not their node wrappers nor an agent's fork about to exec (a hook), never a 2nd agent.
 pub fn agents_under(root: u32, agent: &str, id: &str) -> Vec<u32> {
     let mut tree = process_tree(root);
     tree.push(root);
-    tree.into_iter()
+    let agents: Vec<u32> = tree
+        .into_iter()
         .filter(|pid| {
             let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok();
             let argv = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
@@ -335,7 +336,18 @@ pub fn agents_under(root: u32, agent: &str, id: &str) -> Vec<u32> {
             let node = exe.is_some_and(|e| e.file_name().is_some_and(|n| n == "node"));
             named && !node && argv.contains(id)
         })
+        .collect();
+    agents
+        .iter()
+        .copied()
+        .filter(|pid| parent_of(*pid).is_none_or(|parent| !agents.contains(&parent)))
         .collect()
+}
+
+/// The parent pid of `pid` (`/proc/<pid>/stat`'s fourth field, after the parenthesised name).
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat.rsplit_once(") ")?.1.split(' ').nth(1)?.parse().ok()
 }
 
 /// Whether a process whose argv mentions `program` runs with its cwd under `root`.

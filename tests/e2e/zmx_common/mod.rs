@@ -11,12 +11,13 @@ use agterm_backup_testkit::agents::{
     payload_logger_command, type_at_prompt, type_prompt, wait_ready, wait_screen,
     wait_shell_prompt, Agent,
 };
+use agterm_backup_testkit::clock::wait_past_second;
 use agterm_backup_testkit::fake_zmx::FakeZmx;
 use agterm_backup_testkit::tmux::Tmux;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 pub const AGENT_START: Duration = agterm_backup_testkit::agents::AGENT_START;
 pub const TURN: Duration = agterm_backup_testkit::agents::TURN;
@@ -214,13 +215,19 @@ impl ZmxRig {
 
     /// "Reboot": every zmx daemon and session process is killed; then the machine's boot time is now
     /// (restore reads it from `AGTERM_BACKUP_BOOT_TIME`, the tests' stand-in for `/proc/stat`).
+    /// The boot time is whole seconds and the journal rule compares records with it: every record
+    /// written before the kill must be older than the boot's second, every one written after the boot
+    /// newer, so the boot's second is one the clock entered after the kill, and left before this returns.
     pub fn reboot(&mut self) {
         self.zmx.reboot();
-        std::thread::sleep(Duration::from_millis(1100));
-        let boot = chrono::Utc::now().timestamp().to_string();
+        let killed = SystemTime::now();
+        wait_past_second(killed);
+        let booted = SystemTime::now();
+        let boot = booted.duration_since(UNIX_EPOCH).unwrap().as_secs();
         self.env.retain(|(k, _)| k != "AGTERM_BACKUP_BOOT_TIME");
-        self.env.push(("AGTERM_BACKUP_BOOT_TIME".into(), boot));
-        std::thread::sleep(Duration::from_millis(1100));
+        self.env
+            .push(("AGTERM_BACKUP_BOOT_TIME".into(), boot.to_string()));
+        wait_past_second(booted);
     }
 
     /// `agterm-backup restore <args>` as the user runs it (their environment, no terminal).

@@ -3,10 +3,12 @@
 //! OpenAI streaming APIs on 127.0.0.1 for the real agent CLIs, and helpers to find and drive them.
 
 pub mod agents;
+pub mod clock;
 pub mod fake_agterm;
 pub mod fake_zmx;
 pub mod layout;
 pub mod paths;
 pub mod scratch;
+pub mod settle;
 pub mod stub_model;
 pub mod tmux;

@@ -4,7 +4,6 @@
 
 use crate::fake_zmx_common::*;
 use agterm_backup_testkit::tmux::Tmux;
-use std::time::Duration;
 
 #[test]
 fn send_writes_raw_bytes_and_appends_nothing() {
@@ -13,10 +12,10 @@ fn send_writes_raw_bytes_and_appends_nothing() {
     zmx.wait_for_session("s", WAIT);
     assert_eq!(ok(&zmx.send("s", "one")), "");
     assert_eq!(ok(&zmx.run(&["send", "s", "two", "words"])), "");
-    std::thread::sleep(Duration::from_millis(300));
+    // Both sends are echoed; had either appended a newline, `cat -v` would print a line after the echo.
+    let echoed = zmx.wait_for_history("s", "onetwo words", WAIT);
     assert_eq!(
-        zmx.history("s"),
-        "onetwo words",
+        echoed, "onetwo words",
         "echoed, not entered: no newline was sent"
     );
     zmx.send("s", "\x01\r");
