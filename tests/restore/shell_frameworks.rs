@@ -216,3 +216,45 @@ fn the_rc_line_of_a_removed_binary_says_nothing() {
         assert!(out.status.success(), "{shell}: {line}: {:?}", out.status);
     }
 }
+
+/// oh-my-zsh (termsupport's title hooks, the async prompt's `zle -F` handler, a theme showing its
+/// output), our line after it as the installer appends it, and before it: resumed once with the
+/// terminal, and oh-my-zsh's async prompt still repaints every later prompt.
+#[test]
+fn zsh_with_oh_my_zsh_and_its_async_prompt_keeps_both() {
+    for ours_first in [false, true] {
+        let omz = framework_doubles::oh_my_zsh().to_string();
+        let (first, second) = match ours_first {
+            true => (rc_line("zsh"), omz),
+            false => (omz, rc_line("zsh")),
+        };
+        let zshrc = format!("PATH=@HOME@/bin:$PATH\n{first}\n{second}\n");
+        let pane = Pane::start("zsh", &[(".zshrc", zshrc)], true);
+        pane.assert_resumed_with_a_terminal();
+        let screen = pane.quit_and_probe("echo probe-42", "probe-42");
+        pane.assert_quiet_after(&screen);
+        // Each prompt after the agent quit asked again: the last one shows a later request's output.
+        let repainted = agterm_backup_testkit::fake_agterm::wait_until(shell_rig::WITHIN, || {
+            async_requests_after_quit(&pane.screen()).is_some_and(|n| n.len() >= 3)
+        });
+        let screen = pane.screen();
+        assert!(
+            repainted,
+            "oh-my-zsh's async prompt repainted each prompt after the agent quit (ours first: {ours_first}):\n{screen}"
+        );
+        pane.assert_quiet_after(&screen);
+    }
+}
+
+/// The async outputs the prompts after the agent's goodbye show, when they count up and the last line
+/// is such a prompt.
+fn async_requests_after_quit(screen: &str) -> Option<Vec<u32>> {
+    let after = &screen[screen.find("STANDIN bye")?..];
+    let numbers: Vec<u32> = after
+        .split("omz[async-")
+        .skip(1)
+        .filter_map(|s| s.split(']').next()?.parse().ok())
+        .collect();
+    let last = screen.lines().rev().find(|l| !l.trim().is_empty())?;
+    (last.starts_with("omz[async-") && numbers.windows(2).all(|w| w[0] < w[1])).then_some(numbers)
+}

@@ -4,6 +4,9 @@
 
 #![allow(dead_code)]
 
+mod oh_my_zsh;
+pub use oh_my_zsh::oh_my_zsh;
+
 /// powerlevel10k's instant prompt, as the preamble `p10k` dumps and `~/.zshrc` sources first
 /// (romkatv/powerlevel10k 604f19a9eaa18e76db2e60b8d446d5f879065f90, internal/p10k.zsh,
 /// `_p9k_dump_instant_prompt`): stdin is parked on /dev/null and stdout/stderr on a temp file while the
