@@ -136,8 +136,13 @@ fn decide(env: &Env, socket: Option<PathBuf>, deadline: Instant) -> Option<Resum
     let state = StateDir::resolve(|k| env.get(k).cloned())?;
     let scope = fast_path(&found, &state)?;
     // The pane the environment names, proven by this shell's tty (an inherited environment is not).
-    let own_tty = agterm_backup_core::pane::tty::controlling_tty(std::process::id());
-    if !found.is_own(env, own_tty) {
+    let own_tty = agterm_backup_core::pane::tty::own_terminal();
+    let ancestry = || {
+        let shell = std::os::unix::process::parent_id();
+        let pids: Vec<u32> = agterm_backup_core::process::ancestors(&*src, shell).collect();
+        agterm_backup_core::pane::tty::controlling_ttys(&pids)
+    };
+    if !found.is_own(env, own_tty, ancestry) {
         return log(
             &state,
             "not this pane's own terminal (an inherited environment)",

@@ -10,6 +10,7 @@ mod shell_rig;
 mod agterm_restart_fake;
 mod json_schema_readme;
 mod output_printable;
+mod pane_identity_agterm;
 mod restore_cases;
 mod restore_claude_ready;
 mod restore_modes;

@@ -28,6 +28,51 @@ pub fn controlling_tty(pid: u32) -> Option<u64> {
     }
 }
 
+/// The terminal this process runs on: its controlling terminal, else (under a shell started by `setsid`,
+/// whose descriptors are still on the terminal) the device of its stdin.
+pub fn own_terminal() -> Option<u64> {
+    controlling_tty(std::process::id()).or_else(|| device_of(Path::new("/dev/stdin")))
+}
+
+/// The controlling terminal of each of `pids`, in their order (see [`controlling_tty`]); one `ps` run
+/// for all of them where `/proc` is missing.
+pub fn controlling_ttys(pids: &[u32]) -> Vec<Option<u64>> {
+    #[cfg(target_os = "linux")]
+    {
+        pids.iter().map(|pid| controlling_tty(*pid)).collect()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let list: Vec<String> = pids.iter().map(u32::to_string).collect();
+        let out = std::process::Command::new("ps")
+            .args(["-o", "pid=,tty=", "-p", &list.join(",")])
+            .stderr(std::process::Stdio::null())
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default();
+        let names = parse_ps_ttys(&out);
+        pids.iter()
+            .map(|pid| {
+                let name = names.iter().find(|(p, _)| p == pid)?.1.as_str();
+                device_of(&Path::new("/dev").join(name))
+            })
+            .collect()
+    }
+}
+
+/// `ps -o pid=,tty=` lines: (pid, terminal name), without the rows of processes with no terminal
+/// (`?`, `??`).
+pub fn parse_ps_ttys(out: &str) -> Vec<(u32, String)> {
+    out.lines()
+        .filter_map(|l| {
+            let mut words = l.split_whitespace();
+            let pid = words.next()?.parse().ok()?;
+            let name = words.next()?;
+            (!name.starts_with('?')).then(|| (pid, name.to_string()))
+        })
+        .collect()
+}
+
 /// The device number a terminal device file stands for (`st_rdev`), as [`controlling_tty`] reports it.
 pub fn device_of(path: &Path) -> Option<u64> {
     use std::os::unix::fs::{FileTypeExt, MetadataExt};
@@ -60,6 +105,17 @@ fn linux_rdev(nr: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ps_rows_name_each_pids_terminal_and_skip_the_ones_without() {
+        // `ps -o pid=,tty= -p 501,77,1` on macOS: a pane's shell and login, and launchd.
+        let out = "  501 ttys003\n   77 ttys003\n    1 ??\n";
+        assert_eq!(
+            parse_ps_ttys(out),
+            [(501, "ttys003".to_string()), (77, "ttys003".to_string())]
+        );
+        assert!(parse_ps_ttys("").is_empty());
+    }
 
     #[test]
     fn tty_nr_is_field_seven_after_the_command_name() {

@@ -133,18 +133,24 @@ impl FoundPane {
         }
     }
 
-    /// Whether a process on the terminal device `own_tty` (its controlling tty,
-    /// [`controlling_tty`](agterm_backup_core::pane::tty::controlling_tty)) is this pane's own shell,
-    /// not one that inherited the pane's environment. Asks tmux or zmx for the pane's tty (one short
-    /// command); `false` when either side is unknown.
-    pub fn is_own(&self, env: &Env, own_tty: Option<u64>) -> bool {
+    /// Whether a process on the terminal device `own_tty` (its controlling tty, else its stdin's:
+    /// [`own_terminal`](agterm_backup_core::pane::tty::own_terminal)) is this pane's own shell, not one
+    /// that inherited the pane's environment. Asks tmux or zmx for the pane's tty (one short command);
+    /// `false` when either side is unknown. agterm names no tty: `ancestry` (the controlling terminal of
+    /// each ancestor of the asking process, nearest first) is read then, and only then.
+    pub fn is_own(
+        &self,
+        env: &Env,
+        own_tty: Option<u64>,
+        ancestry: impl FnOnce() -> Vec<Option<u64>>,
+    ) -> bool {
         match self {
             FoundPane::Agterm(_) => {
                 let other_terminal = env
                     .get("TERM_PROGRAM")
                     .is_some_and(|t| !t.is_empty() && t != "agterm");
                 let in_screen = env.get("STY").is_some_and(|s| !s.is_empty());
-                !other_terminal && !in_screen
+                !other_terminal && !in_screen && !nested_in_another_terminal(own_tty, &ancestry())
             }
             FoundPane::Tmux(_) | FoundPane::Zmx(_) => {
                 let (scope, pane) = self.place();
@@ -177,6 +183,21 @@ impl FoundPane {
         };
         Some((key, scope))
     }
+}
+
+/// Whether a process on `own` runs in a terminal started inside a pane (`script`, a second terminal
+/// app, `ssh -t` to this machine): walking up its ancestors (`ancestry`, nearest first), one on another
+/// terminal comes before one on none. A pane's own shell reaches a process with no terminal first (agterm
+/// itself, a login's parent, a multiplexer's server) with every process on the way on its own terminal.
+pub fn nested_in_another_terminal(own: Option<u64>, ancestry: &[Option<u64>]) -> bool {
+    for tty in ancestry {
+        match tty {
+            None => return false,
+            Some(t) if Some(*t) != own => return true,
+            Some(_) => {}
+        }
+    }
+    false
 }
 
 /// The nearest ancestor of `start` (itself included) that is a zmx daemon (a fork of `zmx attach` or

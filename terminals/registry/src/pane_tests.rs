@@ -123,3 +123,42 @@ fn a_panes_record_key_comes_from_files_alone_except_a_recorded_tmux_name() {
     let tmux = find(&tmux, &none(), 0).unwrap();
     assert_eq!(tmux.recorded_key(&state), None);
 }
+
+/// pts/3 and pts/7 as `st_rdev` numbers.
+const PANE_PTY: Option<u64> = Some(34819);
+const SCRIPT_PTY: Option<u64> = Some(34823);
+
+#[test]
+fn a_pane_shell_reaches_a_process_with_no_terminal_first() {
+    // shell-start's parent chain in an agterm pane: the `$(…)` subshell, zsh, login, then agterm.
+    let pane = [PANE_PTY, PANE_PTY, PANE_PTY, None];
+    assert!(!nested_in_another_terminal(PANE_PTY, &pane));
+    // A shell started by `setsid` in the pane: no controlling terminal of its own, stdin on the pane.
+    assert!(!nested_in_another_terminal(PANE_PTY, &[None, PANE_PTY]));
+    assert!(!nested_in_another_terminal(PANE_PTY, &[]));
+}
+
+#[test]
+fn a_shell_in_a_terminal_started_in_the_pane_meets_the_panes_terminal_on_the_way_up() {
+    // `script` (or a second terminal app) run from the pane's shell: the inner shell sits on script's pty,
+    // script on the pane's.
+    let nested = [SCRIPT_PTY, SCRIPT_PTY, PANE_PTY, PANE_PTY, None];
+    assert!(nested_in_another_terminal(SCRIPT_PTY, &nested));
+    // Unknown terminal of its own: any ancestor on a terminal is another one.
+    assert!(nested_in_another_terminal(None, &[PANE_PTY, None]));
+}
+
+#[test]
+fn an_agterm_pane_is_its_own_unless_another_terminal_shows() {
+    let pane = FoundPane::Agterm(PaneEnv::from_env(&env(&AGTERM)).unwrap());
+    let ancestry = || vec![PANE_PTY, None];
+    assert!(pane.is_own(&env(&AGTERM), PANE_PTY, ancestry));
+    let mut vscode = env(&AGTERM);
+    vscode.insert("TERM_PROGRAM".into(), "vscode".into());
+    assert!(!pane.is_own(&vscode, PANE_PTY, ancestry));
+    let mut screen = env(&AGTERM);
+    screen.insert("STY".into(), "1234.pts-3.host".into());
+    assert!(!pane.is_own(&screen, PANE_PTY, ancestry));
+    let in_script = || vec![SCRIPT_PTY, PANE_PTY, None];
+    assert!(!pane.is_own(&env(&AGTERM), SCRIPT_PTY, in_script));
+}
