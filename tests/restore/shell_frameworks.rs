@@ -259,3 +259,32 @@ fn async_requests_after_quit(screen: &str) -> Option<Vec<u32>> {
     let last = screen.lines().rev().find(|l| !l.trim().is_empty())?;
     (last.starts_with("omz[async-") && numbers.windows(2).all(|w| w[0] < w[1])).then_some(numbers)
 }
+
+/// iTerm2's shell integration (its precmd and preexec hooks, `PS1` wrapped in prompt marks), our line
+/// after it and before it: resumed once with the terminal, and iTerm2's precmd still runs at every
+/// later prompt.
+#[test]
+fn zsh_with_iterm2s_shell_integration_keeps_both() {
+    for ours_first in [false, true] {
+        let iterm2 = framework_doubles::iterm2_zsh().to_string();
+        let (first, second) = match ours_first {
+            true => (rc_line("zsh"), iterm2),
+            false => (iterm2, rc_line("zsh")),
+        };
+        let zshrc = format!("PATH=@HOME@/bin:$PATH\nPROMPT='$ '\n{first}\n{second}\n");
+        let pane = Pane::start("zsh", &[(".zshrc", zshrc)], true);
+        pane.assert_resumed_with_a_terminal();
+        let screen =
+            pane.quit_and_probe("echo iterm2-precmds=$__iterm2_precmds", "iterm2-precmds=");
+        pane.assert_quiet_after(&screen);
+        let counts: Vec<u32> = screen
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("iterm2-precmds="))
+            .filter_map(|n| n.trim().parse().ok())
+            .collect();
+        assert!(
+            counts.len() >= 2 && counts.windows(2).all(|w| w[1] > w[0]),
+            "iTerm2's precmd ran at every prompt (ours first: {ours_first}): {counts:?}\n{screen}"
+        );
+    }
+}

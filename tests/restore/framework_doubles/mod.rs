@@ -4,7 +4,9 @@
 
 #![allow(dead_code)]
 
+mod iterm2;
 mod oh_my_zsh;
+pub use iterm2::iterm2_zsh;
 pub use oh_my_zsh::oh_my_zsh;
 
 /// powerlevel10k's instant prompt, as the preamble `p10k` dumps and `~/.zshrc` sources first
