@@ -157,7 +157,9 @@ else
   mkdir -p "$dir"
   crate="$dir/starship-$STARSHIP.crate"
   curl -fsSL --retry 3 -o "$crate" "https://static.crates.io/crates/starship/starship-$STARSHIP.crate"
-  if ! echo "$STARSHIP_SHA256  $crate" | sha256sum -c --status; then
+  # macOS has shasum where Linux has sha256sum.
+  if command -v sha256sum >/dev/null 2>&1; then sum=(sha256sum); else sum=(shasum -a 256); fi
+  if ! echo "$STARSHIP_SHA256  $crate" | "${sum[@]}" -c --status; then
     rm -f "$crate"
     echo "install-deps: starship-$STARSHIP.crate does not match crates.io's checksum" >&2
     exit 1
