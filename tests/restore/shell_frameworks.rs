@@ -26,15 +26,8 @@ fn zsh_with_powerlevel10k_instant_prompt_resumes_with_the_terminal_once() {
         let screen = pane.quit_and_probe("echo p9k-precmds=$__p9k_precmds", "p9k-precmds=");
         pane.assert_quiet_after(&screen);
         // The theme's precmd ran at every prompt, and the instant prompt gave its output back.
-        let counts: Vec<u32> = screen
-            .lines()
-            .filter_map(|l| l.trim().strip_prefix("p9k-precmds="))
-            .filter_map(|n| n.trim().parse().ok())
-            .collect();
-        assert!(
-            counts.len() >= 2 && counts.windows(2).all(|w| w[1] > w[0]),
-            "{counts:?}\n{screen}"
-        );
+        let counts = probed_counts(&screen, "p9k-precmds=");
+        assert!(counts_up(&counts), "{counts:?}\n{screen}");
         assert_eq!(
             screen.contains("said while the rc file is read"),
             verbose,
@@ -222,13 +215,10 @@ fn the_rc_line_of_a_removed_binary_says_nothing() {
 /// terminal, and oh-my-zsh's async prompt still repaints every later prompt.
 #[test]
 fn zsh_with_oh_my_zsh_and_its_async_prompt_keeps_both() {
-    for ours_first in [false, true] {
-        let omz = framework_doubles::oh_my_zsh().to_string();
-        let (first, second) = match ours_first {
-            true => (rc_line("zsh"), omz),
-            false => (omz, rc_line("zsh")),
-        };
-        let zshrc = format!("PATH=@HOME@/bin:$PATH\n{first}\n{second}\n");
+    for (ours_first, lines) in
+        shell_rig::in_both_orders(framework_doubles::oh_my_zsh(), &rc_line("zsh"))
+    {
+        let zshrc = format!("PATH=@HOME@/bin:$PATH\n{lines}");
         let pane = Pane::start("zsh", &[(".zshrc", zshrc)], true);
         pane.assert_resumed_with_a_terminal();
         let screen = pane.quit_and_probe("echo probe-42", "probe-42");
@@ -265,26 +255,33 @@ fn async_requests_after_quit(screen: &str) -> Option<Vec<u32>> {
 /// later prompt.
 #[test]
 fn zsh_with_iterm2s_shell_integration_keeps_both() {
-    for ours_first in [false, true] {
-        let iterm2 = framework_doubles::iterm2_zsh().to_string();
-        let (first, second) = match ours_first {
-            true => (rc_line("zsh"), iterm2),
-            false => (iterm2, rc_line("zsh")),
-        };
-        let zshrc = format!("PATH=@HOME@/bin:$PATH\nPROMPT='$ '\n{first}\n{second}\n");
+    for (ours_first, lines) in
+        shell_rig::in_both_orders(framework_doubles::iterm2_zsh(), &rc_line("zsh"))
+    {
+        let zshrc = format!("PATH=@HOME@/bin:$PATH\nPROMPT='$ '\n{lines}");
         let pane = Pane::start("zsh", &[(".zshrc", zshrc)], true);
         pane.assert_resumed_with_a_terminal();
         let screen =
             pane.quit_and_probe("echo iterm2-precmds=$__iterm2_precmds", "iterm2-precmds=");
         pane.assert_quiet_after(&screen);
-        let counts: Vec<u32> = screen
-            .lines()
-            .filter_map(|l| l.trim().strip_prefix("iterm2-precmds="))
-            .filter_map(|n| n.trim().parse().ok())
-            .collect();
+        let counts = probed_counts(&screen, "iterm2-precmds=");
         assert!(
-            counts.len() >= 2 && counts.windows(2).all(|w| w[1] > w[0]),
+            counts_up(&counts),
             "iTerm2's precmd ran at every prompt (ours first: {ours_first}): {counts:?}\n{screen}"
         );
     }
+}
+
+/// The numbers the probe printed on lines of their own as `<prefix>N`, in order.
+fn probed_counts(screen: &str, prefix: &str) -> Vec<u32> {
+    screen
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix(prefix))
+        .filter_map(|n| n.trim().parse().ok())
+        .collect()
+}
+
+/// At least two counts, each above the one before: the counted hook ran at every prompt between.
+fn counts_up(counts: &[u32]) -> bool {
+    counts.len() >= 2 && counts.windows(2).all(|w| w[1] > w[0])
 }

@@ -99,24 +99,18 @@ fn bash_pane(bashrc: String, stand_in: String) -> Pane {
     )
 }
 
+/// Our line after starship's (ours is appended to `PROMPT_COMMAND=starship_precmd`) and before it
+/// (starship copies `PROMPT_COMMAND` into `STARSHIP_PROMPT_COMMAND` and evals it from its own hook).
 #[test]
-fn bash_with_starship_after_our_line_copies_it_and_keeps_both() {
+fn bash_with_starship_before_and_after_our_line_keeps_both() {
     let Some(stand_in) = starship() else { return };
-    let bashrc = format!(
-        "PATH=@HOME@/bin:$PATH\n{}\neval \"$(starship init bash)\"\n",
-        rc_line("bash")
-    );
-    check(&bash_pane(bashrc, stand_in));
-}
-
-#[test]
-fn bash_with_starship_before_our_line_keeps_both() {
-    let Some(stand_in) = starship() else { return };
-    let bashrc = format!(
-        "PATH=@HOME@/bin:$PATH\neval \"$(starship init bash)\"\n{}\n",
-        rc_line("bash")
-    );
-    check(&bash_pane(bashrc, stand_in));
+    let starship_init = "eval \"$(starship init bash)\"";
+    for (_, lines) in shell_rig::in_both_orders(starship_init, &rc_line("bash")) {
+        check(&bash_pane(
+            format!("PATH=@HOME@/bin:$PATH\n{lines}"),
+            stand_in.clone(),
+        ));
+    }
 }
 
 #[test]
@@ -152,12 +146,9 @@ fn bash_with_starship_under_atuins_bash_preexec_keeps_both() {
 #[test]
 fn zsh_with_starship_keeps_both_in_either_order() {
     let Some(stand_in) = starship() else { return };
-    for ours_first in [false, true] {
-        let (first, second) = match ours_first {
-            true => (rc_line("zsh"), "eval \"$(starship init zsh)\"".to_string()),
-            false => ("eval \"$(starship init zsh)\"".to_string(), rc_line("zsh")),
-        };
-        let zshrc = format!("PATH=@HOME@/bin:$PATH\n{first}\n{second}\n");
+    let starship_init = "eval \"$(starship init zsh)\"";
+    for (_, lines) in shell_rig::in_both_orders(starship_init, &rc_line("zsh")) {
+        let zshrc = format!("PATH=@HOME@/bin:$PATH\n{lines}");
         let pane = Pane::start(
             "zsh",
             &[(".zshrc", zshrc), ("bin/starship", stand_in.clone())],

@@ -207,3 +207,12 @@ pub fn rc_line(shell: &str) -> String {
         sh => format!("eval \"$(@BIN@ init {sh})\""),
     }
 }
+
+/// `theirs` (a framework's lines) and `ours` (the integration's line) in both orders, each with whether
+/// ours comes first: ours last first, as `installer apply` appends its block.
+pub fn in_both_orders(theirs: &str, ours: &str) -> [(bool, String); 2] {
+    [
+        (false, format!("{theirs}\n{ours}\n")),
+        (true, format!("{ours}\n{theirs}\n")),
+    ]
+}
