@@ -6,7 +6,7 @@
 use std::path::Path;
 
 /// The device number of `pid`'s controlling terminal, `None` without one (or unreadable). On Linux
-/// `/proc/<pid>/stat`'s `tty_nr`; elsewhere `ps -o tty=` and the device's `st_rdev`.
+/// `/proc/<pid>/stat`'s `tty_nr`; elsewhere [`controlling_ttys`]'s `ps` row and the device's `st_rdev`.
 pub fn controlling_tty(pid: u32) -> Option<u64> {
     #[cfg(target_os = "linux")]
     {
@@ -15,16 +15,7 @@ pub fn controlling_tty(pid: u32) -> Option<u64> {
     }
     #[cfg(not(target_os = "linux"))]
     {
-        let out = std::process::Command::new("ps")
-            .args(["-o", "tty=", "-p", &pid.to_string()])
-            .stderr(std::process::Stdio::null())
-            .output()
-            .ok()?;
-        let name = String::from_utf8_lossy(&out.stdout).trim().to_string();
-        if name.is_empty() || name.starts_with('?') || name == "??" {
-            return None;
-        }
-        device_of(&Path::new("/dev").join(name))
+        controlling_ttys(&[pid]).pop().flatten()
     }
 }
 
