@@ -21,6 +21,13 @@ impl Lookup for Fake {
     fn exists(&self, path: &Path) -> bool {
         self.files.contains_key(path)
     }
+    fn list(&self, dir: &Path) -> Vec<String> {
+        self.files
+            .keys()
+            .filter(|p| p.parent() == Some(dir))
+            .filter_map(|p| p.file_name()?.to_str().map(String::from))
+            .collect()
+    }
     fn login_shell(&self) -> Option<String> {
         self.passwd.map(String::from)
     }

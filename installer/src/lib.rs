@@ -19,6 +19,7 @@ pub mod engine;
 #[cfg(test)]
 mod fake_lookup;
 pub mod fsio;
+pub mod gate;
 pub mod json_hooks;
 pub mod kimi_toml;
 pub mod opencode_plugin;

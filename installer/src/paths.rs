@@ -20,6 +20,10 @@ pub trait Lookup {
     fn env(&self, key: &str) -> Option<String>;
     fn read(&self, path: &Path) -> Option<String>;
     fn exists(&self, path: &Path) -> bool;
+    /// The names in a folder (none when it is absent or unreadable).
+    fn list(&self, _dir: &Path) -> Vec<String> {
+        Vec::new()
+    }
     /// The login shell the password database gives this user (`None` when it has no entry).
     fn login_shell(&self) -> Option<String> {
         None
@@ -38,6 +42,17 @@ impl Lookup for Process {
     }
     fn exists(&self, path: &Path) -> bool {
         path.exists()
+    }
+    fn list(&self, dir: &Path) -> Vec<String> {
+        std::fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .filter(|e| e.file_type().is_ok_and(|t| t.is_file() || t.is_symlink()))
+                    .filter_map(|e| e.file_name().into_string().ok())
+                    .collect()
+            })
+            .unwrap_or_default()
     }
     fn login_shell(&self) -> Option<String> {
         let user = nix::unistd::User::from_uid(nix::unistd::getuid()).ok()??;
