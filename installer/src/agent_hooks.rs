@@ -51,9 +51,6 @@ pub struct HookFile {
     pub extra: &'static [(&'static str, &'static str)],
     /// Top-level fields the file must have, written first when absent (Copilot's `"version": 1`).
     pub required_top: &'static [(&'static str, &'static str)],
-    /// The setting that turns every hook off, ours included, and the value that does it (Gemini's
-    /// `hooksConfig.enabled: false`, Qwen's `disableAllHooks: true`), for a warning at apply.
-    pub off_switch: Option<(&'static [&'static str], bool)>,
     /// The agent strips `//` and `/* */` comments before `JSON.parse` (Gemini, Qwen): a file with
     /// comments is theirs to have, and the comments stay. Trailing commas are refused, as they refuse them.
     pub comments: bool,
@@ -79,7 +76,6 @@ pub const GEMINI: HookFile = HookFile {
     command_key: "command",
     extra: &[("name", "\"agterm-backup\""), ("timeout", "10000")],
     required_top: &[],
-    off_switch: Some((&["hooksConfig", "enabled"], false)),
     comments: true,
 };
 
@@ -101,7 +97,6 @@ pub const QWEN: HookFile = HookFile {
     command_key: "command",
     extra: &[("name", "\"agterm-backup\""), ("timeout", "10000")],
     required_top: &[],
-    off_switch: Some((&["disableAllHooks"], true)),
     comments: true,
 };
 
@@ -124,7 +119,6 @@ pub const COPILOT: HookFile = HookFile {
     command_key: "bash",
     extra: &[("timeoutSec", "10")],
     required_top: &[("version", "1")],
-    off_switch: None,
     comments: false,
 };
 
@@ -144,7 +138,6 @@ pub const AGY: HookFile = HookFile {
     command_key: "command",
     extra: &[("timeout", "10")],
     required_top: &[],
-    off_switch: None,
     comments: false,
 };
 
@@ -422,19 +415,6 @@ pub fn inspect(
             runs: found.iter().filter(|f| f.event == event).count(),
         })
         .collect())
-}
-
-/// The setting in `text` that keeps the agent from running any hook, ours included (`hooksConfig.enabled`).
-pub fn hooks_switched_off(row: &HookFile, text: &str) -> Option<String> {
-    let (path, off) = row.off_switch?;
-    let (root, _) = parse_hooks(row, text).ok()?;
-    let mut obj = root.object_value()?;
-    let (last, parents) = path.split_last()?;
-    for key in parents {
-        obj = obj.object_value(key)?;
-    }
-    let value = obj.get(last)?.value()?.as_boolean_lit()?.value();
-    (value == off).then(|| format!("\"{}\": {off}", path.join(".")))
 }
 
 /// Whether `text` holds any handler of ours (whatever binary it names).

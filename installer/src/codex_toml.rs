@@ -311,22 +311,6 @@ pub fn inspect(text: Option<&str>, command: &str) -> Result<Vec<EventState>, Ref
     Ok(states_in(&doc, "codex", command))
 }
 
-/// The key that turns Codex hooks off (`features.hooks = false`, or the old `features.codex_hooks`).
-pub fn hooks_disabled_by(text: &str) -> Option<&'static str> {
-    let doc = parse(text).ok()?;
-    let features = doc.get("features")?;
-    ["hooks", "codex_hooks"]
-        .into_iter()
-        .find(|k| features.get(k).and_then(|v| v.as_bool()) == Some(false))
-        .map(|k| {
-            if k == "hooks" {
-                "features.hooks"
-            } else {
-                "features.codex_hooks"
-            }
-        })
-}
-
 /// The `hooks.state` keys that hold a `trusted_hash`.
 pub fn trusted_keys(text: &str) -> Vec<String> {
     let Ok(doc) = parse(text) else {

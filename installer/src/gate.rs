@@ -50,11 +50,15 @@ pub struct Place<'a> {
 }
 
 impl Place<'_> {
-    /// The real machine: `/`, this platform, `$USER`.
+    /// The real machine: `/` (`$AGTERM_BACKUP_SYSTEM_ROOT` in the tests, which must never read the
+    /// machine's own `/etc`), this platform, `$USER`.
     pub fn machine(lookup: &dyn Lookup, project: Option<PathBuf>) -> Place<'_> {
         Place {
             lookup,
-            root: PathBuf::from("/"),
+            root: lookup
+                .env("AGTERM_BACKUP_SYSTEM_ROOT")
+                .filter(|r| !r.is_empty())
+                .map_or_else(|| PathBuf::from("/"), PathBuf::from),
             os: Os::current(),
             project,
             user: lookup.env("USER").filter(|u| !u.is_empty()),
@@ -155,10 +159,15 @@ impl Off {
             ),
         };
         let scope = if project_only { " in this project" } else { "" };
+        // Spelled as the file spells it: `key = value` in TOML, `key: value` elsewhere.
+        let setting = match layer.path.extension().is_some_and(|e| e == "toml") {
+            true => format!("{key} = {value}"),
+            false => format!("{key}: {value}"),
+        };
         Off {
             agent,
             says: format!(
-                "`{key}: {value}` in {file} keeps {} from running our hook{scope}: {todo}",
+                "`{setting}` in {file} keeps {} from running our hook{scope}: {todo}",
                 agent_name(agent)
             ),
             file,

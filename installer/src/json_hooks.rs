@@ -276,11 +276,6 @@ pub fn claude_setting(text: &str, key: &str) -> Option<String> {
     Some(value.to_string())
 }
 
-/// Whether Claude Code's `"disableAllHooks": true` switches every hook off, ours included.
-pub fn all_hooks_disabled(text: &str) -> bool {
-    claude_setting(text, "disableAllHooks").as_deref() == Some("true")
-}
-
 mod deep;
 mod read;
 #[cfg(test)]

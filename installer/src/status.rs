@@ -25,7 +25,9 @@
 //!       "denies": null,                    // denylist only: {"claude": true, "codex": true} as agterm reads it
 //!       "route": "settings",               // claude only: "settings" | "plugin" | "both" | "none"
 //!       "plugin": null,                    // claude only: the enabled plugin's key, e.g. "agterm-backup@agterm-backup"
-//!       "warnings": []                     // e.g. Codex hooks turned off by [features] hooks = false
+//!       "warnings": [],                    // e.g. our hook also in Codex's other file
+//!       "switched_off": null               // agents only: our hook will not run (crate::gate::Off):
+//!                                          // {"agent","file","key","value","layer","way_out","project_only","says"}
 //!     }
 //!   ]
 //! }
@@ -44,7 +46,9 @@
 use crate::engine::{Target, TargetKind};
 use crate::paths::{self, Lookup};
 use crate::refusal::Refusal;
-use crate::{claude_plugin, codex_event_label, codex_toml, json_hooks, tmux_conf, EventState};
+use crate::{
+    claude_plugin, codex_event_label, codex_toml, gate, json_hooks, tmux_conf, EventState,
+};
 use agterm_backup_denylist as denylist;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -70,6 +74,8 @@ pub struct TargetReport {
     pub route: Option<&'static str>,
     pub plugin: Option<String>,
     pub warnings: Vec<String>,
+    /// Our hook is there but the agent will not run it: the file and key that decide it ([`gate`]).
+    pub switched_off: Option<gate::Off>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -155,6 +161,7 @@ pub fn target_report(
         route: None,
         plugin: None,
         warnings: Vec::new(),
+        switched_off: None,
     };
     if target.kind == TargetKind::Denylist {
         return denylist_report(report, text.unwrap_or(""));
@@ -218,13 +225,6 @@ pub fn target_report(
         });
     }
     report.state = overall(&report.hooks.iter().map(|h| h.state).collect::<Vec<_>>());
-    if codex {
-        if let Some(key) = codex_config.and_then(codex_toml::hooks_disabled_by) {
-            report.warnings.push(format!(
-                "Codex hooks are turned off by `{key} = false` in config.toml"
-            ));
-        }
-    }
     report
 }
 
@@ -306,6 +306,7 @@ pub fn report(lookup: &dyn Lookup, binary: &Path, targets: &[Target]) -> Report 
                 if t.kind == TargetKind::ClaudeSettings && r.state != "unreadable" {
                     add_claude_route(&mut r, claude_plugin_at(lookup, &t.path));
                 }
+                r.switched_off = switched_off(lookup, &r);
                 if t.kind.target_name() == "codex" && r.state != "unreadable" {
                     let stray = paths::stray_codex_target(lookup, binary).ok().flatten();
                     if let Some((stray, text)) =
@@ -317,6 +318,25 @@ pub fn report(lookup: &dyn Lookup, binary: &Path, targets: &[Target]) -> Report 
                 r
             })
             .collect(),
+    }
+}
+
+/// Whether the agent of an agent's row will run our hook at all (user-wide: every layer but a
+/// project's), by [`gate::check`] on this machine.
+pub fn switched_off(lookup: &dyn Lookup, report: &TargetReport) -> Option<gate::Off> {
+    if report.denies.is_some() || report.file == "tmux.conf" || !report.hooks_are_an_agents() {
+        return None;
+    }
+    let facts = gate::Facts {
+        claude_plugin: report.plugin.is_some(),
+    };
+    gate::check(report.target, &gate::Place::machine(lookup, None), &facts)
+}
+
+impl TargetReport {
+    /// An agent's row (not the denylist's, tmux's or a shell's).
+    fn hooks_are_an_agents(&self) -> bool {
+        crate::ALL_AGENTS.contains(&self.target)
     }
 }
 
@@ -359,6 +379,9 @@ pub fn render(report: &Report) -> String {
         }
         for w in &t.warnings {
             out.push_str(&format!("          warning: {w}\n"));
+        }
+        if let Some(off) = &t.switched_off {
+            out.push_str(&format!("          NOT RUN: {}\n", off.says));
         }
     }
     out

@@ -8,9 +8,7 @@ use crate::cli::{ApplyArgs, JsonArgs, RemoveArgs};
 use crate::{CliError, CliResult};
 use agterm_backup_installer::engine::{self, Change, Problem};
 use agterm_backup_installer::paths::{self, Process};
-use agterm_backup_installer::{
-    codex_toml, command, json_hooks, status, trust, TargetKind, ALL_AGENTS,
-};
+use agterm_backup_installer::{command, gate, status, trust, TargetKind, ALL_AGENTS};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -189,7 +187,7 @@ pub fn apply(args: ApplyArgs) -> CliResult {
         warn_about_build_folder(&binary);
         remind_about_path(&binary);
     }
-    warn_about_switches(&changes);
+    warn_about_switches(&args.agents);
     let codex = changes
         .iter()
         .find(|c| c.target.kind.target_name() == "codex");
@@ -242,55 +240,24 @@ fn remind_about_path(binary: &Path) {
     }
 }
 
-/// Settings that keep the agents from running any hook, ours included.
-fn warn_about_switches(changes: &[Change]) {
-    for change in changes
-        .iter()
-        .filter(|c| c.target.kind == TargetKind::ClaudeSettings)
-    {
-        if change
-            .after
-            .as_deref()
-            .is_some_and(json_hooks::all_hooks_disabled)
-        {
-            warn!(
-                "agterm-backup: warning: {}: `\"disableAllHooks\": true` keeps Claude Code from running any hook, \
-                 ours included; remove it to let agterm-backup capture Claude sessions",
-                change.target.path.display()
-            );
+/// The settings that keep an agent from running our hook at all, from every layer it reads (the user's
+/// files, the machine's managed policy): the file and key, and the way out.
+fn warn_about_switches(agents: &[String]) {
+    let skipped: Vec<&str> = paths::absent_agents(&Process, agents)
+        .into_iter()
+        .map(|(agent, _)| agent)
+        .collect();
+    for agent in agents.iter().filter(|a| !skipped.contains(&a.as_str())) {
+        let plugin = (agent == "claude")
+            .then(|| paths::claude_settings(&Process).ok())
+            .flatten()
+            .and_then(|settings| status::claude_plugin_at(&Process, &settings));
+        let facts = gate::Facts {
+            claude_plugin: plugin.is_some(),
+        };
+        if let Some(off) = gate::check(agent, &gate::Place::machine(&Process, None), &facts) {
+            warn!("agterm-backup: warning: {}", off.says);
         }
-    }
-    for change in changes {
-        if let (TargetKind::AgentHooks(row), Some(after)) = (change.target.kind, &change.after) {
-            if let Some(setting) =
-                agterm_backup_installer::agent_hooks::hooks_switched_off(row, after)
-            {
-                warn!(
-                    "agterm-backup: warning: {}: `{setting}` keeps {} from running any hook, ours included; \
-                     change it to let agterm-backup capture {} sessions",
-                    change.target.path.display(),
-                    row.agent,
-                    row.agent
-                );
-            }
-        }
-    }
-    if !changes
-        .iter()
-        .any(|c| c.target.kind.target_name() == "codex")
-    {
-        return;
-    }
-    let Ok(config_path) = paths::codex_home(&Process).map(|h| h.join("config.toml")) else {
-        return;
-    };
-    let config = std::fs::read_to_string(&config_path).ok();
-    if let Some(key) = config.as_deref().and_then(codex_toml::hooks_disabled_by) {
-        warn!(
-            "agterm-backup: warning: {}: `{key} = false` keeps Codex from running any hook, ours included; \
-             remove that line to let agterm-backup capture Codex sessions",
-            config_path.display()
-        );
     }
 }
 

@@ -13,7 +13,7 @@ use agterm_backup_restore::gather::{
 };
 use agterm_backup_restore::once::Trigger;
 use agterm_backup_restore::plan::PlanRow;
-use agterm_backup_restore::status::{build_all, render, HookState, Section};
+use agterm_backup_restore::status::{build_all, explain, render, HookOff, HookState, Section};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -30,7 +30,7 @@ struct Looked {
 pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
     let state = state_dir()?;
     let env = |k: &str| std::env::var(k).ok();
-    let (hooks, denylist_ok) = hook_states();
+    let (hooks, denylist_ok, claude_plugin) = hook_states();
     let scopes =
         agterm_backup_terminals::everywhere(socket.as_deref(), &env, &scopes_with_records(&state));
     let looked: Vec<Looked> = scopes
@@ -79,6 +79,9 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
         })
         .collect();
     let mut report = build_all(hooks, denylist_ok, &sections);
+    explain(&mut report, |agent, cwd| {
+        pane_gate(agent, cwd, claude_plugin)
+    });
     report.warnings.extend(unattributed_codex(&state));
     report.warnings.extend(dropped_flags(&state));
     report.warnings.extend(tmux_config_warnings());
@@ -92,8 +95,32 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
     Ok(())
 }
 
-/// The installer's view of our hooks (per agent) and of agterm's denylist.
-fn hook_states() -> (Vec<HookState>, Option<bool>) {
+/// Whether `agent` runs our hook in a pane in `cwd`: every layer it reads there, the project's files
+/// included (`installer::gate`).
+fn pane_gate(agent: &str, cwd: Option<&str>, claude_plugin: bool) -> Option<String> {
+    use agterm_backup_installer::gate;
+    let place = gate::Place::machine(&Process, cwd.map(PathBuf::from));
+    gate::check(agent, &place, &gate::Facts { claude_plugin }).map(|off| off.says)
+}
+
+/// The gate's answer as `status` carries it.
+fn hook_off(off: agterm_backup_installer::gate::Off) -> HookOff {
+    let way_out = serde_json::to_value(off.way_out)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default();
+    HookOff {
+        file: off.file,
+        key: off.key,
+        way_out,
+        project_only: off.project_only,
+        says: off.says,
+    }
+}
+
+/// The installer's view of our hooks (per agent) and of agterm's denylist; whether our Claude Code plugin
+/// is enabled.
+fn hook_states() -> (Vec<HookState>, Option<bool>, bool) {
     // The same path `installer apply` writes, so a hook it wrote never reads as "outdated".
     let binary = std::env::current_exe()
         .and_then(|p| p.canonicalize())
@@ -108,12 +135,14 @@ fn hook_states() -> (Vec<HookState>, Option<bool>) {
         .map(String::from)
         .to_vec();
     let Ok(targets) = paths::targets(&Process, &binary, &agents, true) else {
-        return (Vec::new(), None);
+        return (Vec::new(), None, false);
     };
     let report = installer_status::report(&Process, &binary, &targets);
     let mut hooks = Vec::new();
     let mut denylist_ok = None;
+    let mut claude_plugin = false;
     for t in report.targets {
+        claude_plugin |= t.plugin.is_some();
         if t.target == "denylist" {
             denylist_ok = t.denies.map(|d| d.values().all(|v| *v));
             continue;
@@ -133,9 +162,10 @@ fn hook_states() -> (Vec<HookState>, Option<bool>) {
             state: state.to_string(),
             path: t.path,
             trusted,
+            switched_off: t.switched_off.map(hook_off),
         });
     }
-    (hooks, denylist_ok)
+    (hooks, denylist_ok, claude_plugin)
 }
 
 /// `installer status`'s warnings about the tmux config that holds our block: a post-restore hook that

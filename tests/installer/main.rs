@@ -10,6 +10,7 @@ mod installer_classes;
 mod installer_codex_both_files;
 mod installer_corpus;
 mod installer_fs;
+mod installer_gate;
 mod installer_more_agents;
 mod installer_real_clis;
 mod installer_real_clis_shapes;

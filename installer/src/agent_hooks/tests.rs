@@ -217,22 +217,3 @@ fn paths_follow_each_agents_home_variable() {
     assert_eq!(hook_file("qwen"), Some(&QWEN));
     assert_eq!(hook_file("claude"), None);
 }
-
-#[test]
-fn a_switch_that_turns_every_hook_off_is_found() {
-    let off = "{\n  // no hooks\n  \"hooksConfig\": {\"enabled\": false}\n}\n";
-    assert_eq!(
-        hooks_switched_off(&GEMINI, off).as_deref(),
-        Some("\"hooksConfig.enabled\": false")
-    );
-    assert_eq!(hooks_switched_off(&GEMINI, GEMINI_REAL), None);
-    assert!(hooks_switched_off(&QWEN, "{\"disableAllHooks\": true}").is_some());
-    assert_eq!(
-        hooks_switched_off(&QWEN, "{\"disableAllHooks\": false}"),
-        None
-    );
-    assert_eq!(
-        hooks_switched_off(&COPILOT, "{\"disableAllHooks\": true}"),
-        None
-    );
-}

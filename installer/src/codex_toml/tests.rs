@@ -162,20 +162,6 @@ fn refuses_inline_hooks_it_cannot_join() {
 }
 
 #[test]
-fn hooks_feature_switch_is_detected() {
-    assert_eq!(
-        hooks_disabled_by("[features]\nhooks = false\n"),
-        Some("features.hooks")
-    );
-    assert_eq!(
-        hooks_disabled_by("[features]\ncodex_hooks = false\n"),
-        Some("features.codex_hooks")
-    );
-    assert_eq!(hooks_disabled_by("[features]\nhooks = true\n"), None);
-    assert_eq!(hooks_disabled_by("model = 1\n"), None);
-}
-
-#[test]
 fn generated_groups_parse_to_our_commands_even_with_quotes_in_the_path() {
     let cmd =
         crate::command::hook_command(std::path::Path::new("/a \"b\"/c\\d/agterm-backup"), "codex");

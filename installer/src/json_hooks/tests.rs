@@ -117,13 +117,6 @@ fn empty_and_whitespace_files_count_as_empty_objects() {
 }
 
 #[test]
-fn disable_all_hooks_is_detected() {
-    assert!(all_hooks_disabled("{\"disableAllHooks\": true}"));
-    assert!(!all_hooks_disabled("{\"disableAllHooks\": false}"));
-    assert!(!all_hooks_disabled("{}"));
-}
-
-#[test]
 fn a_bom_is_kept_for_claude_and_refused_for_codex() {
     let with_bom = "\u{feff}{\n  \"model\": \"opus\"\n}\n";
     let out = apply(Some(with_bom), "claude", CMD).unwrap();

@@ -2,10 +2,11 @@
 //! directory that has records or that the environment names), and what is captured for each pane —
 //! built as plain data from the installer's report, each terminal's answers and its restore plan.
 //!
-//! `status --json`, version 1: `{"v":1,"hooks":[{"agent","state","path","trusted"}],
+//! `status --json`, version 1: `{"v":1,"hooks":[{"agent","state","path","trusted","switched_off"}],
 //! "agterm":{"running":bool,"version","mode","error"},"terminals":[{"terminal","place","running",
 //! "version","mode","launched_at","error"}],"panes":[{"terminal","pane","session","role","agent",
-//! "captured","session_id","agent_cwd","pane_cwd","pin","pin_outcome","restore","cutoff"}],
+//! "captured","session_id","agent_cwd","pane_cwd","pin","pin_outcome","restore","cutoff",
+//! "not_captured_because"}],
 //! "warnings":[string]}`. `agent_cwd` is given only when it differs from the pane's cwd; `restore` is
 //! what `restore` would do, `cutoff` the journal rule's cutoff it used (a live zmx session's own start).
 
@@ -26,6 +27,8 @@ pub struct HookState {
     pub path: String,
     /// Codex: every hook has a trust record; `None` for agents without trust.
     pub trusted: Option<bool>,
+    /// The agent will not run our hook (a policy, a setting): the file and key, and the way out.
+    pub switched_off: Option<HookOff>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -73,6 +76,8 @@ pub struct PaneStatus {
     pub restore: String,
     /// The journal rule's cutoff `restore` would use for this pane (RFC 3339), if any.
     pub cutoff: Option<String>,
+    /// Why the agent runs without a record, when known (`why_not`).
+    pub not_captured_because: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -274,6 +279,7 @@ fn section_panes(s: &Section<'_>) -> Vec<PaneStatus> {
                 (None, _) => "not captured".into(),
             },
             cutoff: r.and_then(|r| r.cutoff).map(stamp),
+            not_captured_because: None,
         });
     }
     for (i, r) in s.rows.iter().enumerate().filter(|(i, _)| !used[*i]) {
@@ -302,6 +308,7 @@ fn section_panes(s: &Section<'_>) -> Vec<PaneStatus> {
             pin_outcome: s.pin_outcomes.get(i).copied().flatten(),
             restore: describe(r),
             cutoff: r.cutoff.map(stamp),
+            not_captured_because: None,
         });
     }
     panes
@@ -349,6 +356,7 @@ fn warnings(
     {
         w.push("Codex has not trusted our hooks, so they do not run: open codex and choose \"Trust all and continue\", or run `agterm-backup installer apply --trust`".into());
     }
+    w.extend(why_not::hook_warnings(hooks));
     if denylist_ok == Some(false) {
         w.push("agterm's restore-denylist.conf does not list claude and codex: after a reboot a bare agent may be replayed and start a new conversation (run `agterm-backup installer apply`)".into());
     }
@@ -367,6 +375,8 @@ fn warnings(
 
 mod render_text;
 pub use render_text::render;
+mod why_not;
+pub use why_not::{explain, HookOff};
 
 /// What brings each pane's conversation back after a restart in agterm's `mode` (pins fire only in
 /// Re-run; in Fresh and Live agterm stores them for a later Re-run launch).

@@ -11,12 +11,14 @@ fn hooks(trusted: bool) -> Vec<HookState> {
             state: "present".into(),
             path: "/h/.claude/settings.json".into(),
             trusted: None,
+            switched_off: None,
         },
         HookState {
             agent: "codex".into(),
             state: "present".into(),
             path: "/h/.codex/config.toml".into(),
             trusted: Some(trusted),
+            switched_off: None,
         },
     ]
 }

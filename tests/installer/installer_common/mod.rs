@@ -47,6 +47,10 @@ impl Sandbox {
     pub fn denylist(&self) -> PathBuf {
         self.agterm_state().join("config/restore-denylist.conf")
     }
+    /// The machine's root for managed policy files (`/etc/claude-code`, …): never the real one.
+    pub fn system_root(&self) -> PathBuf {
+        self.dir.path().join("system-root")
+    }
     /// The tmux config `apply` writes when tmux is on `PATH` (it is in `/usr/bin` on the test machines).
     pub fn tmux_conf(&self) -> PathBuf {
         self.home().join(".tmux.conf")
@@ -62,6 +66,7 @@ impl Sandbox {
             .env("CODEX_HOME", self.codex_home())
             .env("AGTERM_STATE_DIR", self.agterm_state())
             .env("AGTERM_BACKUP_HOME", self.backup_home())
+            .env("AGTERM_BACKUP_SYSTEM_ROOT", self.system_root())
             .current_dir(self.dir.path());
         cmd
     }

@@ -141,6 +141,11 @@ impl Env {
             .env("AGTERM_SOCKET", self.fake.socket())
             .env("AGTERM_BACKUP_HOME", self.state().root())
             .env("CODEX_HOME", self.home.path().join(".codex"))
+            // Managed policy files (`/etc/claude-code`, …) below the test's HOME, never the machine's.
+            .env(
+                "AGTERM_BACKUP_SYSTEM_ROOT",
+                self.home.path().join("system-root"),
+            )
             .env("AGTERM_BACKUP_CONFIRM_TIMEOUT_SECS", "15")
             .env("AGTERM_BACKUP_DIALOG_TIMEOUT_SECS", "20")
             .env("AGTERM_BACKUP_REALIZE_TIMEOUT_SECS", "2")

@@ -89,10 +89,11 @@ fn terminal_line(t: &TerminalState) -> String {
 pub fn render(r: &StatusReport, home: Option<&str>) -> String {
     let mut out = String::new();
     for h in &r.hooks {
-        let trust = match h.trusted {
-            Some(true) => ", trusted",
-            Some(false) => ", NOT trusted",
-            None => "",
+        let trust = match (h.trusted, &h.switched_off) {
+            (_, Some(_)) => ", NOT RUN (see the warning)",
+            (Some(true), None) => ", trusted",
+            (Some(false), None) => ", NOT trusted",
+            (None, None) => "",
         };
         out.push_str(&format!(
             "hook {:<8} {}{trust}  ({})\n",
