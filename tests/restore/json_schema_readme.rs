@@ -61,6 +61,14 @@ fn the_readme_json_schemas_match_what_the_commands_print() {
     let env = Env::new("0.34", RestoreMode::Rerun, None, false);
     let applied = env.run(&["installer", "apply", "--agents", "claude", "--no-denylist"]);
     assert!(applied.status.success(), "{}", text(&applied.stderr));
+    // A hook written but switched off, so the keys that say why are printed too.
+    let settings = env.home.path().join(".claude/settings.json");
+    let written = std::fs::read_to_string(&settings).unwrap();
+    std::fs::write(
+        &settings,
+        written.replacen('{', "{\n  \"disableAllHooks\": true,", 1),
+    )
+    .unwrap();
     let id = uuid();
     let (dir, transcript) = env.project("api", &id);
     let s = env.fake.add_session(None, None, env.home.path(), false);

@@ -22,6 +22,7 @@ mod shell_starship_real;
 mod shell_start_standin;
 mod snap_fake;
 mod status_fake;
+mod status_hooks_off;
 mod terminals_everywhere;
 mod tmux_join_members;
 mod tmux_join_saved;

@@ -73,3 +73,53 @@ pub fn explain(report: &mut StatusReport, gate: impl Fn(&str, Option<&str>) -> O
         pane.not_captured_because = Some(why);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hook(agent: &str, state: &str, trusted: Option<bool>, off: Option<&str>) -> HookState {
+        HookState {
+            agent: agent.into(),
+            state: state.into(),
+            path: format!("/h/{agent}.json"),
+            trusted,
+            switched_off: off.map(|says| HookOff {
+                file: "/etc/x.json".into(),
+                key: "disableAllHooks".into(),
+                way_out: "ask-administrator".into(),
+                project_only: false,
+                says: says.into(),
+            }),
+        }
+    }
+
+    #[test]
+    fn the_projects_answer_first_then_the_hooks_own_state() {
+        let hooks = [
+            hook(
+                "claude",
+                "present",
+                None,
+                Some("`disableAllHooks: true` in /etc/x.json …"),
+            ),
+            hook("codex", "present", Some(false), None),
+            hook("qwen", "absent", None, None),
+            hook("gemini", "present", None, None),
+        ];
+        let project = Some("`disableAllHooks: true` in /p/.claude/settings.json …".to_string());
+        assert_eq!(reason("claude", &hooks, project.clone()), project);
+        assert!(reason("claude", &hooks, None)
+            .unwrap()
+            .contains("/etc/x.json"));
+        assert!(reason("codex", &hooks, None)
+            .unwrap()
+            .contains("not trusted"));
+        assert!(reason("qwen", &hooks, None)
+            .unwrap()
+            .contains("hook is absent in /h/qwen.json"));
+        assert_eq!(reason("gemini", &hooks, None), None);
+        assert_eq!(reason("kimi", &hooks, None), None);
+        assert_eq!(hook_warnings(&hooks).len(), 1);
+    }
+}
