@@ -4,8 +4,8 @@
 //!
 //! Shape: each agent is one file (`gate/<agent>.rs`) with two parts: where its layers are
 //! ([`Place`] → paths, the thin edge that reads them through [`Lookup`]) and a pure `decide` over the
-//! parsed layers. [`ROWS`] lists them; an agent without a row has no switch we know of (Copilot CLI,
-//! opencode and Kimi Code: see ARCHITECTURE.md). The machine's root (`/etc`, `/Library`) is
+//! parsed layers. [`ROWS`] lists them; an agent without a row has no switch we know of (opencode, Kimi
+//! Code, agy: see ARCHITECTURE.md). The machine's root (`/etc`, `/Library`) is
 //! [`Place::root`], so tests never read the real one.
 
 use crate::paths::Lookup;
@@ -16,6 +16,7 @@ use std::path::PathBuf;
 mod claude;
 mod claude_managed;
 mod codex;
+mod copilot;
 mod gemini;
 pub mod plist;
 mod qwen;
@@ -186,6 +187,7 @@ fn agent_name(agent: &str) -> &str {
         "codex" => "Codex",
         "gemini" => "Gemini CLI",
         "qwen" => "Qwen Code",
+        "copilot" => "Copilot CLI",
         other => other,
     }
 }
@@ -216,7 +218,13 @@ pub enum Format {
 }
 
 /// Every agent with a switch we know of.
-pub const ROWS: &[Row] = &[claude::ROW, codex::ROW, gemini::ROW, qwen::ROW];
+pub const ROWS: &[Row] = &[
+    claude::ROW,
+    codex::ROW,
+    gemini::ROW,
+    qwen::ROW,
+    copilot::ROW,
+];
 
 /// Whether `agent`'s hooks are switched off, from the layers it reads at `place`.
 pub fn check(agent: &str, place: &Place<'_>, facts: &Facts) -> Option<Off> {

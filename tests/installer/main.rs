@@ -11,6 +11,7 @@ mod installer_codex_both_files;
 mod installer_corpus;
 mod installer_fs;
 mod installer_gate;
+mod installer_gate_real;
 mod installer_more_agents;
 mod installer_real_clis;
 mod installer_real_clis_shapes;

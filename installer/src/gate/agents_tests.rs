@@ -174,8 +174,33 @@ fn qwen_disable_all_hooks_by_layer() {
 }
 
 #[test]
+fn copilot_disable_all_hooks_user_repository_and_local() {
+    let user = "/h/.copilot/settings.json";
+    let on = "{\"disableAllHooks\": false}";
+    let off_text = "{\"disableAllHooks\": true}";
+    let off = gate("copilot", &[], &[(user, off_text)], None).unwrap();
+    assert_names(&off, user, "disableAllHooks", WayOut::RemoveKey);
+    let moved = gate(
+        "copilot",
+        &[("COPILOT_HOME", "/c")],
+        &[("/c/settings.json", off_text)],
+        None,
+    );
+    assert_eq!(moved.unwrap().file, "/c/settings.json");
+    // The repository's files sit at its root, above the pane's folder.
+    let repo = "/p/.github/copilot/settings.json";
+    let files = [("/p/.git", ""), (repo, off_text)];
+    let off = gate("copilot", &[], &files, Some("/p/src/deep")).unwrap();
+    assert_names(&off, repo, "disableAllHooks", WayOut::RemoveKey);
+    assert!(off.project_only);
+    let local = "/p/.github/copilot/settings.local.json";
+    let files = [("/p/.git", ""), (repo, off_text), (local, on)];
+    assert_eq!(gate("copilot", &[], &files, Some("/p/src")), None);
+}
+
+#[test]
 fn agents_without_a_known_switch_have_no_row() {
-    for agent in ["copilot", "opencode", "kimi", "agy"] {
+    for agent in ["opencode", "kimi", "agy"] {
         assert!(ROWS.iter().all(|r| r.agent != agent));
         assert_eq!(gate(agent, &[], &[], None), None);
     }
