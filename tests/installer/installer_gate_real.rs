@@ -137,3 +137,176 @@ fn real_copilot_config_writes_the_key_where_the_gate_reads_it() {
     config(&["--local", "disableAllHooks", "false"]);
     assert_eq!(check(&lookup, &s, "copilot", Some(deep)), None);
 }
+
+/// What the real Claude Code does (our hook logged, or not, in a `claude -p` turn against the stub model)
+/// and what the gate says, for each layer: a project's and its local file over the user's, and a managed
+/// document. The managed one goes in through `--managed-settings` (the policy tier an SDK host passes,
+/// weighed as the managed file is) so the test never writes the machine's `/etc/claude-code`; the gate
+/// reads the same document as the managed file below the sandbox's root.
+#[test]
+fn real_claude_runs_our_hook_exactly_where_the_gate_says_it_does() {
+    let Some(claude) = agent_cli("claude") else {
+        return;
+    };
+    let stub = agterm_backup_testkit::stub_model::StubModel::start().expect("stub model starts");
+    type Case = (
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+        Option<&'static str>,
+    );
+    // (user settings extra, project settings, local settings, managed document, the gate's key)
+    let cases: [Case; 8] = [
+        ("", "", "", "", None),
+        (
+            "",
+            "",
+            "{\"disableAllHooks\": true}",
+            "",
+            Some("disableAllHooks"),
+        ),
+        (
+            "\"disableAllHooks\": true,",
+            "{\"disableAllHooks\": false}",
+            "",
+            "",
+            None,
+        ),
+        (
+            "",
+            "{\"disableAllHooks\": true}",
+            "{\"disableAllHooks\": false}",
+            "",
+            None,
+        ),
+        (
+            "",
+            "",
+            "",
+            "{\"disableAllHooks\": true}",
+            Some("disableAllHooks"),
+        ),
+        (
+            "",
+            "",
+            "",
+            "{\"allowManagedHooksOnly\": true}",
+            Some("allowManagedHooksOnly"),
+        ),
+        (
+            "",
+            "",
+            "",
+            "{\"strictPluginOnlyCustomization\": [\"hooks\"]}",
+            Some("strictPluginOnlyCustomization"),
+        ),
+        (
+            "",
+            "",
+            "",
+            "{\"strictPluginOnlyCustomization\": [\"skills\"]}",
+            None,
+        ),
+    ];
+    for (user_extra, project, local, managed, want) in cases {
+        let s = Sandbox::new();
+        let log = logged_hook(&s);
+        if !user_extra.is_empty() {
+            let settings = std::fs::read_to_string(s.claude_settings()).unwrap();
+            std::fs::write(
+                s.claude_settings(),
+                settings.replacen('{', &format!("{{{user_extra}"), 1),
+            )
+            .unwrap();
+        }
+        let work = s.dir.path().join("work");
+        for (name, text) in [("settings.json", project), ("settings.local.json", local)] {
+            if !text.is_empty() {
+                std::fs::create_dir_all(work.join(".claude")).unwrap();
+                std::fs::write(work.join(".claude").join(name), text).unwrap();
+            }
+        }
+        let mut cmd = claude_command(&claude, &s, &stub.base_url());
+        if !managed.is_empty() {
+            cmd.args(["--managed-settings", managed]);
+            let file = s
+                .system_root()
+                .join("etc/claude-code/managed-settings.json");
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(&file, managed).unwrap();
+        }
+        let out = cmd.output().unwrap();
+        let case =
+            format!("user+{user_extra:?} project {project:?} local {local:?} managed {managed:?}");
+        assert!(
+            out.status.success(),
+            "{case}: {}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        let ran = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .any(|l| l == "hook claude");
+        let lookup = SandboxLookup(vec![
+            ("HOME", s.home().display().to_string()),
+            ("CLAUDE_CONFIG_DIR", s.claude_dir().display().to_string()),
+        ]);
+        let gate = check(&lookup, &s, "claude", Some(work.clone()));
+        assert_eq!(
+            gate.as_ref().map(|o| o.key.as_str()),
+            want,
+            "{case}: the gate said {gate:?}"
+        );
+        assert_eq!(
+            ran,
+            want.is_none(),
+            "{case}: Claude Code ran our hook: {ran}"
+        );
+    }
+}
+
+/// `installer apply --agents claude` from a copy of the binary that logs each run of the hook; the log.
+fn logged_hook(s: &Sandbox) -> PathBuf {
+    let bin_dir = s.dir.path().join("bin");
+    std::fs::create_dir_all(&bin_dir).unwrap();
+    let copy = bin_dir.join("agterm-backup");
+    std::fs::copy(binary(), &copy).unwrap();
+    std::fs::create_dir_all(s.claude_dir()).unwrap();
+    std::fs::write(s.claude_settings(), "{\"feedbackSurveyRate\": 0}\n").unwrap();
+    let out = Command::new(&copy)
+        .env_clear()
+        .envs(
+            s.command("/usr/bin:/bin")
+                .get_envs()
+                .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned()))),
+        )
+        .args([
+            "installer",
+            "apply",
+            "--agents",
+            "claude",
+            "--no-denylist",
+            "--no-tmux",
+            "--no-shell",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let log = s.dir.path().join("hook-calls.log");
+    let real = bin_dir.join("agterm-backup.real");
+    std::fs::rename(&copy, &real).unwrap();
+    std::fs::write(
+        &copy,
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '{}'\nexec '{}' \"$@\"\n",
+            log.display(),
+            real.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755)).unwrap();
+    log
+}

@@ -148,10 +148,15 @@ pub fn our_listed_hooks(listed: &serde_json::Value) -> Vec<serde_json::Value> {
 
 /// `claude -p hi` in the sandbox, offline against the stub model at `base_url`, from a fresh `work` folder.
 pub fn claude_print(claude: &Path, s: &Sandbox, base_url: &str) -> Output {
+    claude_command(claude, s, base_url).output().unwrap()
+}
+
+/// The command [`claude_print`] runs, for a caller that adds arguments.
+pub fn claude_command(claude: &Path, s: &Sandbox, base_url: &str) -> Command {
     let work = s.dir.path().join("work");
     std::fs::create_dir_all(&work).unwrap();
-    Command::new(claude)
-        .env_clear()
+    let mut cmd = Command::new(claude);
+    cmd.env_clear()
         .env("HOME", s.home())
         .env("CLAUDE_CONFIG_DIR", s.claude_dir())
         .env("AGTERM_BACKUP_HOME", s.backup_home())
@@ -161,9 +166,8 @@ pub fn claude_print(claude: &Path, s: &Sandbox, base_url: &str) -> Output {
         .env("DISABLE_AUTOUPDATER", "1")
         .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
         .current_dir(&work)
-        .args(["-p", "hi"])
-        .output()
-        .unwrap()
+        .args(["-p", "hi"]);
+    cmd
 }
 
 /// `agterm-backup installer apply --agents codex --no-denylist --trust` with the real `codex` on PATH.
