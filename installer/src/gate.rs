@@ -18,6 +18,8 @@ mod claude_managed;
 mod codex;
 mod copilot;
 mod gemini;
+mod launch;
+pub use launch::{launched_without_hooks, LaunchSwitch, LAUNCH};
 pub mod plist;
 mod qwen;
 

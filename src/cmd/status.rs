@@ -13,7 +13,9 @@ use agterm_backup_restore::gather::{
 };
 use agterm_backup_restore::once::Trigger;
 use agterm_backup_restore::plan::PlanRow;
-use agterm_backup_restore::status::{build_all, explain, render, HookOff, HookState, Section};
+use agterm_backup_restore::status::{
+    build_all, explain, render, HookOff, HookState, PaneStatus, Section,
+};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -79,9 +81,10 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
         })
         .collect();
     let mut report = build_all(hooks, denylist_ok, &sections);
-    explain(&mut report, |agent, cwd| {
-        pane_gate(agent, cwd, claude_plugin)
+    explain(&mut report, |agent, pane| {
+        pane_gate(agent, pane, claude_plugin)
     });
+
     report.warnings.extend(unattributed_codex(&state));
     report.warnings.extend(dropped_flags(&state));
     report.warnings.extend(tmux_config_warnings());
@@ -95,11 +98,18 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
     Ok(())
 }
 
-/// Whether `agent` runs our hook in a pane in `cwd`: every layer it reads there, the project's files
-/// included (`installer::gate`).
-fn pane_gate(agent: &str, cwd: Option<&str>, claude_plugin: bool) -> Option<String> {
+/// Whether `agent` runs our hook in `pane`: its launch flags, then every layer it reads in the pane's
+/// directory, the project's files included (`installer::gate`).
+fn pane_gate(agent: &str, pane: &PaneStatus, claude_plugin: bool) -> Option<String> {
     use agterm_backup_installer::gate;
-    let place = gate::Place::machine(&Process, cwd.map(PathBuf::from));
+    if let Some(why) = pane
+        .agent_args
+        .as_deref()
+        .and_then(|args| gate::launched_without_hooks(agent, args))
+    {
+        return Some(why);
+    }
+    let place = gate::Place::machine(&Process, pane.pane_cwd.as_deref().map(PathBuf::from));
     gate::check(agent, &place, &gate::Facts { claude_plugin }).map(|off| off.says)
 }
 

@@ -267,6 +267,45 @@ fn real_claude_runs_our_hook_exactly_where_the_gate_says_it_does() {
     }
 }
 
+/// Claude Code's launch flags that leave out the user's hooks: the real CLI runs none of ours with them,
+/// and the gate names them.
+#[test]
+fn real_claude_runs_no_hook_of_ours_with_the_launch_flags_the_gate_names() {
+    let Some(claude) = agent_cli("claude") else {
+        return;
+    };
+    let stub = agterm_backup_testkit::stub_model::StubModel::start().expect("stub model starts");
+    for flag in ["", "--bare", "--safe-mode"] {
+        let s = Sandbox::new();
+        let log = logged_hook(&s);
+        let mut cmd = claude_command(&claude, &s, &stub.base_url());
+        if !flag.is_empty() {
+            cmd.arg(flag);
+        }
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{flag}: {}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        let ran = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .any(|l| l == "hook claude");
+        let argv: Vec<String> = ["claude", "-p", "hi", flag]
+            .iter()
+            .map(|a| a.to_string())
+            .collect();
+        let why = gate::launched_without_hooks("claude", &argv);
+        assert_eq!(
+            ran,
+            why.is_none(),
+            "{flag:?}: ran {ran}, the gate said {why:?}"
+        );
+    }
+}
+
 /// `installer apply --agents claude` from a copy of the binary that logs each run of the hook; the log.
 fn logged_hook(s: &Sandbox) -> PathBuf {
     let bin_dir = s.dir.path().join("bin");

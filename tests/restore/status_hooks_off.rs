@@ -151,3 +151,17 @@ fn an_untrusted_codex_hook_is_the_panes_reason() {
         "{human}"
     );
 }
+
+#[test]
+fn a_launch_flag_that_leaves_out_the_users_hooks_is_the_panes_reason() {
+    let env = agent_in(Path::new("work/cli"), "claude", "claude --bare");
+    let (v, human) = status(&env);
+    let why = the_pane(&v)["not_captured_because"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(why.contains("launched with `--bare`"), "{v:#}");
+    assert!(
+        human.contains("not captured: launched with `--bare`"),
+        "{human}"
+    );
+}

@@ -78,6 +78,9 @@ pub struct PaneStatus {
     pub cutoff: Option<String>,
     /// Why the agent runs without a record, when known (`why_not`).
     pub not_captured_because: Option<String>,
+    /// The agent's argv, when it runs in the pane (for `why_not`; not in the JSON).
+    #[serde(skip)]
+    pub agent_args: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -280,6 +283,7 @@ fn section_panes(s: &Section<'_>) -> Vec<PaneStatus> {
             },
             cutoff: r.and_then(|r| r.cutoff).map(stamp),
             not_captured_because: None,
+            agent_args: p.foreground.clone(),
         });
     }
     for (i, r) in s.rows.iter().enumerate().filter(|(i, _)| !used[*i]) {
@@ -309,6 +313,7 @@ fn section_panes(s: &Section<'_>) -> Vec<PaneStatus> {
             restore: describe(r),
             cutoff: r.cutoff.map(stamp),
             not_captured_because: None,
+            agent_args: None,
         });
     }
     panes

@@ -3,7 +3,7 @@
 //! (`agterm_backup_installer::gate`); this file only carries its answer into `status`: the hook rows, the
 //! warnings, and the reason on each pane that is not captured.
 
-use super::{HookState, StatusReport};
+use super::{HookState, PaneStatus, StatusReport};
 use serde::Serialize;
 
 /// Our hook is there but the agent will not run it: the file and key that decide it, and what to do.
@@ -56,15 +56,15 @@ pub fn reason(agent: &str, hooks: &[HookState], gate: Option<String>) -> Option<
     }
 }
 
-/// Gives each pane whose agent runs uncaptured its reason; `gate(agent, pane_cwd)` asks the installer's
-/// gate for the pane's project.
-pub fn explain(report: &mut StatusReport, gate: impl Fn(&str, Option<&str>) -> Option<String>) {
+/// Gives each pane whose agent runs uncaptured its reason; `gate(agent, pane)` asks the installer's gate
+/// (the agent's launch flags, then every layer it reads in the pane's directory).
+pub fn explain(report: &mut StatusReport, gate: impl Fn(&str, &PaneStatus) -> Option<String>) {
     let hooks = report.hooks.clone();
     for pane in report.panes.iter_mut().filter(|p| !p.captured) {
         let Some(agent) = pane.agent.clone() else {
             continue;
         };
-        let Some(why) = reason(&agent, &hooks, gate(&agent, pane.pane_cwd.as_deref())) else {
+        let Some(why) = reason(&agent, &hooks, gate(&agent, pane)) else {
             continue;
         };
         if pane.restore == "not captured" {
