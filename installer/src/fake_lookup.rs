@@ -9,6 +9,8 @@ pub struct Fake {
     pub files: HashMap<PathBuf, String>,
     /// The login shell the password database gives.
     pub passwd: Option<&'static str>,
+    /// Files someone other than root can change.
+    pub not_roots: Vec<PathBuf>,
 }
 
 impl Lookup for Fake {
@@ -28,6 +30,9 @@ impl Lookup for Fake {
             .filter_map(|p| p.file_name()?.to_str().map(String::from))
             .collect()
     }
+    fn only_root_writes(&self, path: &Path) -> bool {
+        !self.not_roots.iter().any(|p| p == path)
+    }
     fn login_shell(&self) -> Option<String> {
         self.passwd.map(String::from)
     }
@@ -42,5 +47,6 @@ pub fn fake(env: &[(&'static str, &'static str)], files: &[(&str, &str)]) -> Fak
             .map(|(p, t)| (PathBuf::from(p), t.to_string()))
             .collect(),
         passwd: None,
+        not_roots: Vec::new(),
     }
 }

@@ -214,6 +214,9 @@ pub enum Format {
     Json,
     /// JSON with `//` and `/* */` comments (Gemini, Qwen strip them first).
     JsonComments,
+    /// The same, read only when no one but root can change it ([`Lookup::only_root_writes`]): Gemini's
+    /// system files, which it skips otherwise ("Security Warning: Skipping system settings file").
+    JsonCommentsRootOnly,
     Toml,
     /// A property list (XML; on macOS a binary one through `plutil`).
     Plist,
@@ -242,6 +245,9 @@ pub fn read_layers(place: &Place<'_>, specs: Vec<(LayerKind, PathBuf, Format)>) 
         .map(|(kind, path, format)| {
             let value = match format {
                 Format::Plist => plist::read(place.lookup, &path),
+                Format::JsonCommentsRootOnly if !place.lookup.only_root_writes(&path) => {
+                    Value::Null
+                }
                 _ => place
                     .lookup
                     .read(&path)
@@ -262,9 +268,9 @@ pub fn parse(text: &str, format: Format) -> Option<Value> {
             .ok()
             .map(|d| toml_table(d.as_table())),
         Format::Plist => plist::parse(text),
-        Format::Json | Format::JsonComments => {
+        Format::Json | Format::JsonComments | Format::JsonCommentsRootOnly => {
             let mut options = crate::json_hooks::strict();
-            options.allow_comments = format == Format::JsonComments;
+            options.allow_comments = format != Format::Json;
             jsonc_parser::parse_to_value(text, &options)
                 .ok()
                 .flatten()
@@ -338,11 +344,12 @@ fn layered_json(
     user: Option<PathBuf>,
     project: Option<PathBuf>,
     system: PathBuf,
+    system_format: Format,
 ) -> Vec<(LayerKind, PathBuf, Format)> {
-    let mut out = vec![(LayerKind::SystemDefaults, defaults, Format::JsonComments)];
+    let mut out = vec![(LayerKind::SystemDefaults, defaults, system_format)];
     out.extend(user.map(|p| (LayerKind::User, p, Format::JsonComments)));
     out.extend(project.map(|p| (LayerKind::Project, p, Format::JsonComments)));
-    out.push((LayerKind::Managed, system, Format::JsonComments));
+    out.push((LayerKind::Managed, system, system_format));
     out
 }
 

@@ -24,6 +24,11 @@ pub trait Lookup {
     fn list(&self, _dir: &Path) -> Vec<String> {
         Vec::new()
     }
+    /// Only root can change the file: it and every folder above it are root's and writable by no group
+    /// or other (an absent path is fine). Gemini CLI reads its system settings only then.
+    fn only_root_writes(&self, _path: &Path) -> bool {
+        true
+    }
     /// The login shell the password database gives this user (`None` when it has no entry).
     fn login_shell(&self) -> Option<String> {
         None
@@ -42,6 +47,15 @@ impl Lookup for Process {
     }
     fn exists(&self, path: &Path) -> bool {
         path.exists()
+    }
+    fn only_root_writes(&self, path: &Path) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        let safe = |p: &Path| match std::fs::metadata(p) {
+            Ok(m) => m.uid() == 0 && m.mode() & 0o022 == 0,
+            Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+        };
+        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        path.ancestors().chain(real.ancestors()).all(safe)
     }
     fn list(&self, dir: &Path) -> Vec<String> {
         std::fs::read_dir(dir)

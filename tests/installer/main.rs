@@ -12,6 +12,7 @@ mod installer_corpus;
 mod installer_fs;
 mod installer_gate;
 mod installer_gate_real;
+mod installer_gate_real_more;
 mod installer_more_agents;
 mod installer_real_clis;
 mod installer_real_clis_shapes;

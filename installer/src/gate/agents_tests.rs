@@ -129,6 +129,31 @@ fn gemini_hooks_config_enabled_false_by_layer() {
 }
 
 #[test]
+fn gemini_reads_its_machine_files_only_when_only_root_can_change_them() {
+    let system = "/r/etc/gemini-cli/settings.json";
+    let off_text = "{\"hooksConfig\": {\"enabled\": false}}";
+    let mut fake = fake(&[("HOME", "/h")], &[(system, off_text)]);
+    let off = check("gemini", &place(&fake, Os::Linux, None), &Facts::default());
+    assert_names(
+        &off.unwrap(),
+        system,
+        "hooksConfig.enabled",
+        WayOut::AskAdministrator,
+    );
+    fake.not_roots.push(PathBuf::from(system));
+    assert_eq!(
+        check("gemini", &place(&fake, Os::Linux, None), &Facts::default()),
+        None
+    );
+    // Qwen has no such rule.
+    let qwen = "/r/etc/qwen-code/settings.json";
+    let mut fake =
+        crate::fake_lookup::fake(&[("HOME", "/h")], &[(qwen, "{\"disableAllHooks\": true}")]);
+    fake.not_roots.push(PathBuf::from(qwen));
+    assert!(check("qwen", &place(&fake, Os::Linux, None), &Facts::default()).is_some());
+}
+
+#[test]
 fn gemini_hooks_config_disabled_naming_our_hook() {
     let user = "/h/.gemini/settings.json";
     let ours = r#"{"hooksConfig": {"disabled": ["other", "agterm-backup"]}}"#;
@@ -174,21 +199,26 @@ fn qwen_disable_all_hooks_by_layer() {
 }
 
 #[test]
-fn copilot_disable_all_hooks_user_repository_and_local() {
-    let user = "/h/.copilot/settings.json";
-    let on = "{\"disableAllHooks\": false}";
+fn copilot_disable_all_hooks_in_the_repositorys_files_only() {
     let off_text = "{\"disableAllHooks\": true}";
-    let off = gate("copilot", &[], &[(user, off_text)], None).unwrap();
-    assert_names(&off, user, "disableAllHooks", WayOut::RemoveKey);
-    let moved = gate(
-        "copilot",
-        &[("COPILOT_HOME", "/c")],
-        &[("/c/settings.json", off_text)],
-        None,
+    let on = "{\"disableAllHooks\": false}";
+    // The user's own file does not stop Copilot's hooks (the real CLI runs ours with it).
+    assert_eq!(
+        gate(
+            "copilot",
+            &[],
+            &[("/h/.copilot/settings.json", off_text)],
+            None
+        ),
+        None
     );
-    assert_eq!(moved.unwrap().file, "/c/settings.json");
-    // The repository's files sit at its root, above the pane's folder.
     let repo = "/p/.github/copilot/settings.json";
+    assert_eq!(
+        gate("copilot", &[], &[(repo, off_text)], None),
+        None,
+        "no project asked"
+    );
+    // The repository's files sit at its root, above the pane's folder.
     let files = [("/p/.git", ""), (repo, off_text)];
     let off = gate("copilot", &[], &files, Some("/p/src/deep")).unwrap();
     assert_names(&off, repo, "disableAllHooks", WayOut::RemoveKey);
@@ -196,6 +226,11 @@ fn copilot_disable_all_hooks_user_repository_and_local() {
     let local = "/p/.github/copilot/settings.local.json";
     let files = [("/p/.git", ""), (repo, off_text), (local, on)];
     assert_eq!(gate("copilot", &[], &files, Some("/p/src")), None);
+    let files = [("/p/.git", ""), (local, off_text)];
+    assert_eq!(
+        gate("copilot", &[], &files, Some("/p")).unwrap().file,
+        local
+    );
 }
 
 #[test]

@@ -1,9 +1,9 @@
 //! Copilot CLI (1.0.102): `disableAllHooks: true` "disable[s] all hooks (repo-level and user-level)"
-//! (`copilot help config`). Its layers: the user's `settings.json` in `~/.copilot` (`$COPILOT_HOME`),
-//! the repository's `.github/copilot/settings.json` and `.github/copilot/settings.local.json` (at the
-//! repository's root; `copilot config --repo/--local disableAllHooks true` writes there, so a repository
-//! may set it). The last that sets it wins, local over repository over user, as Claude Code merges the
-//! same three (Copilot's merge order is not documented; `copilot config` reads one file at a time).
+//! (`copilot help config`) — when a repository says it: its `.github/copilot/settings.json` and
+//! `.github/copilot/settings.local.json` (at the repository's root; `copilot config --repo/--local
+//! disableAllHooks true` writes there), the local file over the shared one. The same key in the user's
+//! `~/.copilot/settings.json` (`$COPILOT_HOME`) is read by `copilot config` but does not stop the hooks:
+//! the real CLI runs ours with it (`tests/installer/installer_gate_real_more.rs` holds both to it).
 
 use super::{Facts, Format, Layer, LayerKind, Off, Place, Row};
 use std::path::{Path, PathBuf};
@@ -15,24 +15,18 @@ pub const ROW: Row = Row {
 };
 
 fn layers(place: &Place<'_>) -> Vec<(LayerKind, PathBuf, Format)> {
-    let user = match place.lookup.env("COPILOT_HOME").filter(|h| !h.is_empty()) {
-        Some(dir) => Some(PathBuf::from(dir).join("settings.json")),
-        None => super::below_home(place, ".copilot/settings.json"),
+    let Some(repo) = place.project.as_deref().map(|p| repository_root(place, p)) else {
+        return Vec::new();
     };
-    let mut out: Vec<_> = user
-        .map(|p| (LayerKind::User, p, Format::Json))
-        .into_iter()
-        .collect();
-    if let Some(repo) = place.project.as_deref().map(|p| repository_root(place, p)) {
-        let dir = repo.join(".github/copilot");
-        out.push((LayerKind::Project, dir.join("settings.json"), Format::Json));
-        out.push((
+    let dir = repo.join(".github/copilot");
+    vec![
+        (LayerKind::Project, dir.join("settings.json"), Format::Json),
+        (
             LayerKind::Local,
             dir.join("settings.local.json"),
             Format::Json,
-        ));
-    }
-    out
+        ),
+    ]
 }
 
 /// The nearest folder at or above `dir` holding `.git`, else `dir` itself.

@@ -4,7 +4,9 @@
 //! user's `~/.gemini/settings.json` (`$GEMINI_CLI_HOME` for HOME), a trusted project's
 //! `.gemini/settings.json`, the machine's `settings.json` (`$GEMINI_CLI_SYSTEM_SETTINGS_PATH`, else
 //! `/etc/gemini-cli` or `/Library/Application Support/GeminiCli`). `enabled` is taken from the last layer
-//! that sets it; `disabled` is the union of every layer's list.
+//! that sets it; `disabled` is the union of every layer's list. The two machine files count only when no
+//! one but root can change them and the folders above them (`isFileAndDirectorySecureSync`; Gemini skips
+//! them otherwise, with a "Security Warning").
 
 use super::{Facts, Format, Layer, LayerKind, Off, Os, Place, Row};
 use std::path::PathBuf;
@@ -46,6 +48,7 @@ fn layers(place: &Place<'_>) -> Vec<(LayerKind, PathBuf, Format)> {
             .as_ref()
             .map(|p| p.join(".gemini/settings.json")),
         system,
+        Format::JsonCommentsRootOnly,
     )
 }
 

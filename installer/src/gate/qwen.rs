@@ -39,6 +39,7 @@ fn layers(place: &Place<'_>) -> Vec<(LayerKind, PathBuf, Format)> {
             .as_ref()
             .map(|p| p.join(".qwen/settings.json")),
         system,
+        Format::JsonComments,
     )
 }
 
