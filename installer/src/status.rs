@@ -324,20 +324,13 @@ pub fn report(lookup: &dyn Lookup, binary: &Path, targets: &[Target]) -> Report 
 /// Whether the agent of an agent's row will run our hook at all (user-wide: every layer but a
 /// project's), by [`gate::check`] on this machine.
 pub fn switched_off(lookup: &dyn Lookup, report: &TargetReport) -> Option<gate::Off> {
-    if report.denies.is_some() || report.file == "tmux.conf" || !report.hooks_are_an_agents() {
-        return None;
+    if !crate::ALL_AGENTS.contains(&report.target) {
+        return None; // the denylist, tmux, a shell
     }
     let facts = gate::Facts {
         claude_plugin: report.plugin.is_some(),
     };
     gate::check(report.target, &gate::Place::machine(lookup, None), &facts)
-}
-
-impl TargetReport {
-    /// An agent's row (not the denylist's, tmux's or a shell's).
-    fn hooks_are_an_agents(&self) -> bool {
-        crate::ALL_AGENTS.contains(&self.target)
-    }
 }
 
 /// Human-readable lines, one per target and one per hook that is not current.
