@@ -79,6 +79,11 @@ fn socket_before_the_command_still_works() {
             .env_clear()
             .env("HOME", home.path())
             .env("AGTERM_BACKUP_HOME", home.path().join("state"))
+            // Managed policy files (`/etc/claude-code`, …) never from the machine.
+            .env(
+                "AGTERM_BACKUP_SYSTEM_ROOT",
+                std::path::Path::new(&home.path().join("state")).join("system-root"),
+            )
             .output()
             .unwrap();
         assert!(out.status.success(), "{out:?}");

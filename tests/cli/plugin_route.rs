@@ -80,6 +80,11 @@ fn plugin_install_fires_the_hook_and_apply_does_not_double_it() {
             .env("HOME", &home)
             .env("PATH", "/usr/bin:/bin")
             .env("AGTERM_BACKUP_HOME", dir.path().join("state"))
+            // Managed policy files (`/etc/claude-code`, …) never from the machine.
+            .env(
+                "AGTERM_BACKUP_SYSTEM_ROOT",
+                std::path::Path::new(&dir.path().join("state")).join("system-root"),
+            )
             .args(args)
             .output()
             .unwrap()
@@ -125,6 +130,11 @@ fn plugin_install_fires_the_hook_and_apply_does_not_double_it() {
         .env("ANTHROPIC_BASE_URL", stub.base_url())
         .env("ANTHROPIC_API_KEY", "sk-ant-test-0123456789abcdefghij")
         .env("AGTERM_BACKUP_HOME", dir.path().join("state"))
+        // Managed policy files (`/etc/claude-code`, …) never from the machine.
+        .env(
+            "AGTERM_BACKUP_SYSTEM_ROOT",
+            std::path::Path::new(&dir.path().join("state")).join("system-root"),
+        )
         .current_dir(&work)
         .args(["-p", "hi"])
         .output()

@@ -19,6 +19,11 @@ fn run_with_tmpdir(home: &Path, path: &str, tmpdir: &Path, args: &[&str]) -> Out
         .env("PATH", path)
         .env("TMPDIR", tmpdir)
         .env("AGTERM_BACKUP_HOME", home.join("state"))
+        // Managed policy files (`/etc/claude-code`, …) never from the machine.
+        .env(
+            "AGTERM_BACKUP_SYSTEM_ROOT",
+            std::path::Path::new(&home.join("state")).join("system-root"),
+        )
         .output()
         .unwrap()
 }

@@ -50,6 +50,11 @@ fn unknown_flags_are_dropped_with_their_values_recorded_and_shown_by_status() {
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("HOME", w.path())
         .env("AGTERM_BACKUP_HOME", w.state().root())
+        // Managed policy files (`/etc/claude-code`, …) never from the machine.
+        .env(
+            "AGTERM_BACKUP_SYSTEM_ROOT",
+            std::path::Path::new(&w.state().root()).join("system-root"),
+        )
         .env("AGTERM_SOCKET", w.path().join("no-agterm.sock"))
         .output()
         .unwrap();

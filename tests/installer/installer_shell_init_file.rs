@@ -28,6 +28,11 @@ fn start(s: &Sandbox, bin: &Path, argv: &[&str]) -> Output {
         .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
         .env("TERM", "dumb")
         .env("AGTERM_BACKUP_HOME", s.backup_home())
+        // Managed policy files (`/etc/claude-code`, …) never from the machine.
+        .env(
+            "AGTERM_BACKUP_SYSTEM_ROOT",
+            std::path::Path::new(&s.backup_home()).join("system-root"),
+        )
         .envs(PANE)
         .current_dir(s.home())
         .stdin(Stdio::null())
@@ -133,6 +138,11 @@ fn outside_a_pane(s: &Sandbox, bin: &Path, argv: &[&str]) {
         .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
         .env("TERM", "dumb")
         .env("AGTERM_BACKUP_HOME", s.backup_home())
+        // Managed policy files (`/etc/claude-code`, …) never from the machine.
+        .env(
+            "AGTERM_BACKUP_SYSTEM_ROOT",
+            std::path::Path::new(&s.backup_home()).join("system-root"),
+        )
         .current_dir(s.home())
         .stdin(Stdio::null())
         .output()

@@ -131,6 +131,10 @@ impl Rig {
         let env = vec![
             ("HOME".to_string(), home.display().to_string()),
             ("AGTERM_BACKUP_HOME".into(), state.display().to_string()),
+            (
+                "AGTERM_BACKUP_SYSTEM_ROOT".into(),
+                state.join("system-root").display().to_string(),
+            ),
             ("PATH".into(), std::env::var("PATH").unwrap_or_default()),
             ("LANG".into(), "C.UTF-8".into()),
             ("SHELL".into(), "/bin/bash".into()),

@@ -77,6 +77,11 @@ fn installer_messages_escape_hostile_paths() {
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("HOME", &home)
             .env("AGTERM_BACKUP_HOME", root.path().join("state"))
+            // Managed policy files (`/etc/claude-code`, …) never from the machine.
+            .env(
+                "AGTERM_BACKUP_SYSTEM_ROOT",
+                std::path::Path::new(&root.path().join("state")).join("system-root"),
+            )
             .output()
             .unwrap()
     };
@@ -108,6 +113,11 @@ fn installer_problems_escape_hostile_paths() {
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("HOME", &home)
         .env("AGTERM_BACKUP_HOME", root.path().join("state"))
+        // Managed policy files (`/etc/claude-code`, …) never from the machine.
+        .env(
+            "AGTERM_BACKUP_SYSTEM_ROOT",
+            std::path::Path::new(&root.path().join("state")).join("system-root"),
+        )
         .output()
         .unwrap();
     assert!(!out.status.success(), "{}", text(&out.stdout));

@@ -94,6 +94,11 @@ impl World {
             .env_clear()
             .env("HOME", &home)
             .env("AGTERM_BACKUP_HOME", self.state.root())
+            // Managed policy files (`/etc/claude-code`, …) never from the machine.
+            .env(
+                "AGTERM_BACKUP_SYSTEM_ROOT",
+                std::path::Path::new(&self.state.root()).join("system-root"),
+            )
             .env("AGTERM_STATE_DIR", self.path("no-agterm"))
             .env("TMUX", format!("{},1,0", self.tmux.socket().display()))
             .env("ZMX_DIR", self.zmx.socket_dir())
@@ -318,6 +323,11 @@ fn restore_dry_run_without_agterm_and_nothing_captured_exits_0() {
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("HOME", root.path())
         .env("AGTERM_BACKUP_HOME", root.path().join("state"))
+        // Managed policy files (`/etc/claude-code`, …) never from the machine.
+        .env(
+            "AGTERM_BACKUP_SYSTEM_ROOT",
+            std::path::Path::new(&root.path().join("state")).join("system-root"),
+        )
         .env("AGTERM_STATE_DIR", root.path().join("no-agterm"))
         .output()
         .unwrap();

@@ -225,6 +225,11 @@ impl World {
             .env("AGTERM_STATE_DIR", self.fake.state_dir())
             .env("AGTERM_SOCKET", self.fake.socket())
             .env("AGTERM_BACKUP_HOME", &self.rig.state_dir)
+            // Managed policy files (`/etc/claude-code`, …) never from the machine.
+            .env(
+                "AGTERM_BACKUP_SYSTEM_ROOT",
+                std::path::Path::new(&&self.rig.state_dir).join("system-root"),
+            )
             .env("AGTERM_BACKUP_DIALOG_TIMEOUT_SECS", "15")
             .env("AGTERM_BACKUP_CONFIRM_TIMEOUT_SECS", "30")
             .stdin(std::process::Stdio::null())
