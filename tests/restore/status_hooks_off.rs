@@ -165,3 +165,37 @@ fn a_launch_flag_that_leaves_out_the_users_hooks_is_the_panes_reason() {
         "{human}"
     );
 }
+
+/// The first case: `installer apply` warned, `status` said `present` and nothing more.
+#[test]
+fn the_users_own_disable_all_hooks_is_on_the_hook_row_and_in_the_warnings() {
+    let env = agent_in(Path::new("work/app"), "claude", "claude");
+    let settings = env.home.path().join(".claude/settings.json");
+    let applied = std::fs::read_to_string(&settings).unwrap();
+    std::fs::write(
+        &settings,
+        applied.replacen('{', "{\"disableAllHooks\": true,", 1),
+    )
+    .unwrap();
+    let (v, human) = status(&env);
+    let file = settings.display().to_string();
+    let claude = v["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["agent"] == "claude")
+        .unwrap();
+    assert_eq!(claude["switched_off"]["file"], file.as_str(), "{v:#}");
+    assert_eq!(claude["switched_off"]["key"], "disableAllHooks");
+    assert_eq!(claude["switched_off"]["way_out"], "remove-key");
+    assert!(human.contains("hook claude   present, NOT RUN"), "{human}");
+    assert!(
+        human.contains(&format!("warning: `disableAllHooks: true` in {file}"))
+            && human.contains("remove `disableAllHooks`"),
+        "{human}"
+    );
+    let why = the_pane(&v)["not_captured_because"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(why.contains(&file), "{v:#}");
+}
