@@ -152,10 +152,9 @@ impl Off {
         let project_only = matches!(layer.kind, LayerKind::Project | LayerKind::Local);
         let todo = match way_out {
             WayOut::RemoveKey => format!("remove `{key}` from {file} (or set it back)"),
-            WayOut::AskAdministrator => format!(
-                "this file is your administrator's (managed policy): ask them to allow it{}",
-                if why.is_empty() { "" } else { why }
-            ),
+            WayOut::AskAdministrator => {
+                format!("this file is your administrator's (managed policy): ask them to allow it{why}")
+            }
             WayOut::InstallPlugin => format!(
                 "install our Claude Code plugin (`/plugin marketplace add <agterm-backup repo>`, then \
                  `/plugin install agterm-backup@agterm-backup`; it is plugins/claude-code) — its hook runs{why}"
