@@ -9,6 +9,10 @@ pub struct Fake {
     pub files: HashMap<PathBuf, String>,
     /// The login shell the password database gives.
     pub passwd: Option<&'static str>,
+    /// What the user's zsh says its ZDOTDIR is (`None`: zsh cannot be asked).
+    pub zsh: Option<Option<&'static str>>,
+    /// The system configuration folder.
+    pub etc: &'static str,
 }
 
 impl Lookup for Fake {
@@ -24,6 +28,15 @@ impl Lookup for Fake {
     fn login_shell(&self) -> Option<String> {
         self.passwd.map(String::from)
     }
+    fn zsh_zdotdir(&self, _zsh: &str, _start: Option<&str>) -> Result<Option<String>, String> {
+        match self.zsh {
+            Some(answer) => Ok(answer.map(String::from)),
+            None => Err("no zsh to ask".into()),
+        }
+    }
+    fn etc(&self) -> PathBuf {
+        PathBuf::from(self.etc)
+    }
 }
 
 /// A fake with `env` and `files` (path, text), and no password database entry.
@@ -35,5 +48,7 @@ pub fn fake(env: &[(&'static str, &'static str)], files: &[(&str, &str)]) -> Fak
             .map(|(p, t)| (PathBuf::from(p), t.to_string()))
             .collect(),
         passwd: None,
+        zsh: None,
+        etc: "/etc",
     }
 }

@@ -24,6 +24,16 @@ pub trait Lookup {
     fn login_shell(&self) -> Option<String> {
         None
     }
+    /// zsh's ZDOTDIR after its `zshenv` files, `zsh` started with `start` as ZDOTDIR (`Ok(None)`: unset),
+    /// or why zsh could not be asked ([`crate::shell_rc::zdotdir`]).
+    fn zsh_zdotdir(&self, zsh: &str, start: Option<&str>) -> Result<Option<String>, String> {
+        let _ = (zsh, start);
+        Err("no zsh to ask".into())
+    }
+    /// The system configuration folder (`/etc`), where zsh's system `zshenv` is.
+    fn etc(&self) -> PathBuf {
+        PathBuf::from("/etc")
+    }
 }
 
 /// The real process environment and file system.
@@ -38,6 +48,9 @@ impl Lookup for Process {
     }
     fn exists(&self, path: &Path) -> bool {
         path.exists()
+    }
+    fn zsh_zdotdir(&self, zsh: &str, start: Option<&str>) -> Result<Option<String>, String> {
+        crate::shell_rc::zdotdir::ask_zsh_once(zsh, start)
     }
     fn login_shell(&self) -> Option<String> {
         let user = nix::unistd::User::from_uid(nix::unistd::getuid()).ok()??;
