@@ -334,14 +334,16 @@ pub fn remove(rc: RcFile, text: &str) -> Result<String, Refusal> {
         .copied()
         .collect();
     let (mut start, mut end) = (range.start, range.end);
-    let after = &text[end..];
-    if kept.is_empty()
-        && (after.starts_with('\n') || after.starts_with("\r\n"))
-        && !after.trim().is_empty()
-        && !text[..start].ends_with("\n\n")
-    {
-        // The blank line `apply` puts after a block it places before an `exec`.
-        end += if after.starts_with('\n') { 1 } else { 2 };
+    let before_exec = || {
+        // The blank line `apply` puts after a block it places before an `exec`: the text without them
+        // has that `exec`'s statement right where the block was.
+        let rest = text[end..].strip_prefix('\n')?;
+        let joined = format!("{}{rest}", &text[..start]);
+        let exec = exec::first(rc, &joined).ok()??;
+        (exec.before == start).then_some(())
+    };
+    if kept.is_empty() && before_exec().is_some() {
+        end += 1;
     } else if kept.is_empty()
         && text[..start].ends_with("\n\n")
         && !text[..start - 1].trim().is_empty()

@@ -119,6 +119,13 @@ fn program_of(words: &[String]) -> Option<String> {
             }
             "env" | "/usr/bin/env" if !in_env => in_env = true,
             w if w.starts_with('-') => {}
+            // A named descriptor, `exec {fd}<&-`: a redirection, no program.
+            w if w.len() > 2
+                && w.starts_with('{')
+                && w.ends_with('}')
+                && w[1..w.len() - 1]
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_') => {}
             w if in_env && w.contains('=') => {}
             w => return Some(w.to_string()),
         }

@@ -42,6 +42,18 @@ const PLACED: &[(RcFile, &str, &str)] = &[
     (BASHRC, "@exec \"$(command -v zsh)\"\n", "$(command -v zsh)"),
     // An `exec` of redirections only keeps the shell: the next one counts.
     (BASHRC, "exec 2>>/tmp/log\nexec 3>&1\n@exec zsh\n", "zsh"),
+    // A named descriptor closed, a process substitution: no program; the lines after are read on.
+    (
+        BASHRC,
+        "if true; then\n  exec {fd}<&-\n  exec 3<&-\nfi\nexec {fd}< <(echo; exec zsh)\n@exec zsh\n",
+        "zsh",
+    ),
+    // zsh: an array of reserved words, `} always {`, `() { … }`, `[[ … ]]` with parentheses, `$'…'`.
+    (
+        ZSHRC,
+        "w=( do done esac '{' )\n{ a } always { b }\n() { local x }\n[[ $a = (#b)(x) ]] && y=$'it\\'s'\n@exec fish\n",
+        "fish",
+    ),
     // A function's `exec` and a subshell's do not run as the file is read.
     (
         BASHRC,
@@ -166,4 +178,43 @@ fn a_file_with_an_exec_we_cannot_read_around_is_refused() {
     }
     // Without an `exec` such a file gets the block at its end, as before.
     assert!(apply(BASHRC, Some("echo 'open\n"), BIN).is_ok());
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// Any file of well-formed lines with an `exec` line somewhere: the block goes right before it, `remove`
+    /// gives back every byte, and a refresh changes only our line.
+    #[test]
+    fn before_any_exec_and_back_byte_exact(
+        lines in proptest::collection::vec(proptest::prop_oneof![
+            // Well-formed: a file with a stray quote before an `exec` is refused (tested above).
+            "(export|alias|setopt) [A-Za-z_]{1,8}='[a-z0-9 \"$~/{}()-]{0,20}'",
+            "# [ -~]{0,30}",
+            "if true; then [a-z]{1,5}=1; fi",
+            proptest::strategy::Just(String::new()),
+            "[ \t]{1,3}",
+        ], 0..10),
+        exec in proptest::prop_oneof![
+            proptest::strategy::Just("exec zsh"),
+            proptest::strategy::Just("[ -x /bin/fish ] && exec fish -l"),
+            proptest::strategy::Just("exec \"$SHELL\""),
+        ],
+        at in 0usize..10,
+        rc in proptest::prop_oneof![
+            proptest::strategy::Just(BASHRC),
+            proptest::strategy::Just(ZSHRC),
+            proptest::strategy::Just(BASH_LOGIN[2]),
+        ],
+    ) {
+        let at = at.min(lines.len());
+        let head: String = lines[..at].iter().map(|l| format!("{l}\n")).collect();
+        let tail: String = lines[at..].iter().map(|l| format!("{l}\n")).collect();
+        let original = format!("{head}{exec}\n{tail}");
+        let applied = apply(rc, Some(&original), BIN).unwrap();
+        proptest::prop_assert_eq!(&applied, &format!("{head}{}\n{exec}\n{tail}", rc.block(BIN)));
+        proptest::prop_assert_eq!(remove(rc, &applied).unwrap(), original.clone());
+        let moved = apply(rc, Some(&applied), "/x y/agterm-backup").unwrap();
+        proptest::prop_assert_eq!(moved, applied.replace(&rc.line(BIN), &rc.line("/x y/agterm-backup")));
+    }
 }

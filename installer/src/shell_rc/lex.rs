@@ -82,8 +82,21 @@ impl Lexer<'_> {
                 b'|' if self.peek(1) == Some(b'|') => self.op("||", 2),
                 b'|' => self.op("|", 1 + usize::from(self.peek(1) == Some(b'&'))),
                 b'(' if !self.fish && self.peek(1) == Some(b'(') => self.word()?,
+                b'[' if !self.fish && self.s[self.i..].starts_with(b"[[") => self.test()?,
                 b'(' if !self.fish => self.op("(", 1),
                 b')' => self.op(")", 1),
+                b'<' | b'>' if !self.fish && self.peek(1) == Some(b'(') => {
+                    // A process substitution, `<(…)`: a word whose inside runs elsewhere.
+                    let start = self.i;
+                    self.i += 1;
+                    self.balanced(b'(', b')')?;
+                    self.out.push(Tok {
+                        kind: Kind::Word,
+                        text: String::from_utf8_lossy(&self.s[start..self.i]).into_owned(),
+                        start,
+                        quoted: true,
+                    });
+                }
                 b'<' | b'>' => self.redirect(),
                 _ => self.word()?,
             }
@@ -169,6 +182,10 @@ impl Lexer<'_> {
             match c {
                 b' ' | b'\t' | b'\r' | b'\n' | b';' | b'&' | b'|' | b'<' | b'>' => break,
                 b')' => break,
+                // An array assignment, `a=(x y)`: its words are no commands.
+                b'(' if !self.fish && text.ends_with(b"=") => {
+                    text.extend_from_slice(&self.balanced(b'(', b')')?)
+                }
                 b'(' if !self.fish && !text.is_empty() => break,
                 b'\\' => {
                     quoted = true;
@@ -180,6 +197,13 @@ impl Lexer<'_> {
                         }
                         None => self.i += 1,
                     }
+                }
+                b'$' if !self.fish && self.peek(1) == Some(b'\'') => {
+                    // `$'…'`: backslash escapes, `\'` among them.
+                    quoted = true;
+                    self.i += 1;
+                    let inner = self.ansi_c_quoted()?;
+                    text.extend_from_slice(&inner);
                 }
                 b'\'' => {
                     quoted = true;
@@ -248,6 +272,62 @@ impl Lexer<'_> {
                 }
             }
         }
+    }
+
+    fn ansi_c_quoted(&mut self) -> Result<Vec<u8>, LexError> {
+        let start = self.i;
+        self.i += 1;
+        while let Some(c) = self.peek(0) {
+            self.i += if c == b'\\' { 2 } else { 1 };
+            if c == b'\'' {
+                return Ok(self.s[start..self.i].to_vec());
+            }
+        }
+        Err(self.unterminated(start, "a `$'` quote"))
+    }
+
+    /// `[[ … ]]` as one word: its `(`, `)`, `<`, `>` and `#` are a test's, not the shell's.
+    fn test(&mut self) -> Result<(), LexError> {
+        let start = self.i;
+        let word_end = |s: &[u8], at: usize| {
+            s.get(at).is_none_or(|c| {
+                matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b';' | b'&' | b'|' | b')')
+            })
+        };
+        if !word_end(self.s, self.i + 2) {
+            return self.word();
+        }
+        self.i += 2;
+        while let Some(c) = self.peek(0) {
+            match c {
+                b'\\' => self.i += 2,
+                b'\'' => {
+                    self.single_quoted()?;
+                }
+                b'"' => {
+                    self.double_quoted()?;
+                }
+                b'$' if self.peek(1) == Some(b'(') => {
+                    self.i += 1;
+                    self.balanced(b'(', b')')?;
+                }
+                b']' if self.s[self.i..].starts_with(b"]]")
+                    && word_end(self.s, self.i + 2)
+                    && self.s.get(self.i + 2) != Some(&b')') =>
+                {
+                    self.i += 2;
+                    self.out.push(Tok {
+                        kind: Kind::Word,
+                        text: "[[ ]]".into(),
+                        start,
+                        quoted: true,
+                    });
+                    return Ok(());
+                }
+                _ => self.i += 1,
+            }
+        }
+        Err(self.unterminated(start, "a `[[`"))
     }
 
     fn double_quoted(&mut self) -> Result<Vec<u8>, LexError> {

@@ -67,6 +67,7 @@ pub fn scan(text: &str, fish: bool) -> Result<Scan, LexError> {
         i += 1;
         match tok.kind {
             Kind::Newline => {
+                after_else = false;
                 if !continued {
                     if stack.is_empty() {
                         out.safe.push(tok.start);
@@ -76,11 +77,17 @@ pub fn scan(text: &str, fish: bool) -> Result<Scan, LexError> {
                 }
             }
             Kind::Op => {
+                after_else = false;
                 continued = matches!(tok.text.as_str(), "&&" | "||" | "|");
                 match tok.text.as_str() {
                     "<" => i += usize::from(toks.get(i).is_some_and(|t| t.kind == Kind::Word)),
                     "(" | ")" if stack.last().is_some_and(|o| o.frame == Frame::Case) => {
                         command = true;
+                    }
+                    // zsh's anonymous function, `() { … }`: the next compound command is its body.
+                    "(" if command && toks.get(i).is_some_and(|t| t.text == ")") => {
+                        i += 1;
+                        function_next = true;
                     }
                     "(" => {
                         stack.push(Open {
@@ -102,8 +109,25 @@ pub fn scan(text: &str, fish: bool) -> Result<Scan, LexError> {
             }
             Kind::Word => {
                 continued = false;
+                let brace_open = stack.last().is_some_and(|o| o.frame == Frame::Brace);
+                if !fish && !command && !tok.quoted && tok.text == "}" && brace_open {
+                    // zsh ends a `{ … }` at a `}` after a word (`{ zle backward-word }`).
+                    stack.pop();
+                    command = true;
+                    continue;
+                }
                 if !command || tok.quoted {
                     command = false;
+                    continue;
+                }
+                let in_case = stack.last().is_some_and(|o| o.frame == Frame::Case);
+                if in_case
+                    && toks
+                        .get(i)
+                        .is_some_and(|t| t.kind == Kind::Op && t.text == ")")
+                {
+                    // A `case` pattern (`{)`, `fi)`): the arm's command follows the `)`.
+                    i += 1;
                     continue;
                 }
                 let inert = stack.iter().any(|o| o.inert);
@@ -121,7 +145,10 @@ pub fn scan(text: &str, fish: bool) -> Result<Scan, LexError> {
                     ("esac", false) => close(&mut stack, &[Frame::Case], tok)?,
                     ("done", false) => close(&mut stack, &[Frame::Do], tok)?,
                     ("}", false) => close(&mut stack, &[Frame::Brace], tok)?,
-                    ("then" | "else" | "elif" | "while" | "until" | "!" | "time", false) => {}
+                    (
+                        "then" | "else" | "elif" | "while" | "until" | "!" | "time" | "always",
+                        false,
+                    ) => {}
                     ("for" | "select", false) => command = false,
                     ("function", _) => {
                         if fish {
@@ -130,9 +157,14 @@ pub fn scan(text: &str, fish: bool) -> Result<Scan, LexError> {
                                 inert: true,
                             });
                         } else {
-                            // `function name`, `function name ()`: the body follows.
+                            // `function name [name…]`, `function name ()`: the body follows.
                             function_next = true;
-                            i += 1;
+                            while toks
+                                .get(i)
+                                .is_some_and(|t| t.kind == Kind::Word && t.text != "{")
+                            {
+                                i += 1;
+                            }
                             if toks.get(i).is_some_and(|t| t.text == "(")
                                 && toks.get(i + 1).is_some_and(|t| t.text == ")")
                             {
@@ -149,7 +181,8 @@ pub fn scan(text: &str, fish: bool) -> Result<Scan, LexError> {
                     }
                     ("end", true) => close(&mut stack, &[Frame::Block], tok)?,
                     ("and" | "or", true) => chained = true,
-                    ("not" | "command" | "builtin" | "case", true) => {}
+                    ("not" | "command" | "builtin", true) => {}
+                    ("case", true) => command = false,
                     ("exec", _) => {
                         let (words, next) = words_until_op(&toks, i);
                         i = next;
@@ -223,7 +256,11 @@ fn words_until_op(toks: &[Tok], mut i: usize) -> (Vec<String>, usize) {
     let mut words = Vec::new();
     while let Some(t) = toks.get(i) {
         match (t.kind, t.text.as_str()) {
-            (Kind::Op, "<") => i += 1,
+            (Kind::Op, "<") => {
+                i += usize::from(toks.get(i + 1).is_some_and(|t| t.kind == Kind::Word))
+            }
+            // zsh ends a `{ … }` at a bare `}` after words.
+            (Kind::Word, "}") if !t.quoted => break,
             (Kind::Word, _) => words.push(t.text.clone()),
             _ => break,
         }
