@@ -55,198 +55,259 @@ struct Open {
 /// Scans `text` as sh-family or fish syntax.
 pub fn scan(text: &str, fish: bool) -> Result<Scan, LexError> {
     let toks = tokens(text, fish)?;
-    let mut out = Scan {
-        safe: vec![0],
-        ..Scan::default()
+    let mut s = Scanner {
+        toks: &toks,
+        fish,
+        i: 0,
+        out: Scan {
+            safe: vec![0],
+            ..Scan::default()
+        },
+        stack: Vec::new(),
+        command: true,
+        continued: false,
+        chained: false,
+        function_next: false,
+        after_else: false,
     };
-    let mut stack: Vec<Open> = Vec::new();
-    let (mut command, mut continued, mut chained) = (true, false, false);
-    let (mut function_next, mut after_else) = (false, false);
-    let mut i = 0;
-    while let Some(tok) = toks.get(i) {
-        i += 1;
+    while let Some(tok) = toks.get(s.i) {
+        s.i += 1;
         match tok.kind {
-            Kind::Newline => {
-                after_else = false;
-                if !continued {
-                    if stack.is_empty() {
-                        out.safe.push(tok.start);
-                    }
-                    command = true;
-                    chained = false;
-                }
-            }
-            Kind::Op => {
-                after_else = false;
-                continued = matches!(tok.text.as_str(), "&&" | "||" | "|");
-                match tok.text.as_str() {
-                    "<" => i += usize::from(toks.get(i).is_some_and(|t| t.kind == Kind::Word)),
-                    "(" | ")" if stack.last().is_some_and(|o| o.frame == Frame::Case) => {
-                        command = true;
-                    }
-                    // zsh's anonymous function, `() { … }`: the next compound command is its body.
-                    "(" if command && toks.get(i).is_some_and(|t| t.text == ")") => {
-                        i += 1;
-                        function_next = true;
-                    }
-                    "(" => {
-                        stack.push(Open {
-                            frame: Frame::Paren,
-                            inert: true,
-                        });
-                        function_next = false;
-                        command = true;
-                    }
-                    ")" => {
-                        close(&mut stack, &[Frame::Paren], tok)?;
-                        command = false;
-                    }
-                    op => {
-                        command = true;
-                        chained = matches!(op, "&&" | "||");
-                    }
-                }
-            }
-            Kind::Word => {
-                continued = false;
-                let brace_open = stack.last().is_some_and(|o| o.frame == Frame::Brace);
-                if !fish && !command && !tok.quoted && tok.text == "}" && brace_open {
-                    // zsh ends a `{ … }` at a `}` after a word (`{ zle backward-word }`).
-                    stack.pop();
-                    command = true;
-                    continue;
-                }
-                if !command || tok.quoted {
-                    command = false;
-                    continue;
-                }
-                let in_case = stack.last().is_some_and(|o| o.frame == Frame::Case);
-                if in_case
-                    && toks
-                        .get(i)
-                        .is_some_and(|t| t.kind == Kind::Op && t.text == ")")
-                {
-                    // A `case` pattern (`{)`, `fi)`): the arm's command follows the `)`.
-                    i += 1;
-                    continue;
-                }
-                let inert = stack.iter().any(|o| o.inert);
-                let word = tok.text.as_str();
-                let else_if = std::mem::take(&mut after_else) && word == "if";
-                match (word, fish) {
-                    ("if", false) => open(&mut stack, Frame::If, &mut function_next),
-                    ("case", false) => {
-                        open(&mut stack, Frame::Case, &mut function_next);
-                        command = false;
-                    }
-                    ("do", false) => open(&mut stack, Frame::Do, &mut function_next),
-                    ("{", false) => open(&mut stack, Frame::Brace, &mut function_next),
-                    ("fi", false) => close(&mut stack, &[Frame::If], tok)?,
-                    ("esac", false) => close(&mut stack, &[Frame::Case], tok)?,
-                    ("done", false) => close(&mut stack, &[Frame::Do], tok)?,
-                    ("}", false) => close(&mut stack, &[Frame::Brace], tok)?,
-                    (
-                        "then" | "else" | "elif" | "while" | "until" | "!" | "time" | "always",
-                        false,
-                    ) => {}
-                    ("for" | "select", false) => command = false,
-                    ("function", _) => {
-                        if fish {
-                            stack.push(Open {
-                                frame: Frame::Block,
-                                inert: true,
-                            });
-                        } else {
-                            // `function name [name…]`, `function name ()`: the body follows.
-                            function_next = true;
-                            while toks
-                                .get(i)
-                                .is_some_and(|t| t.kind == Kind::Word && t.text != "{")
-                            {
-                                i += 1;
-                            }
-                            if toks.get(i).is_some_and(|t| t.text == "(")
-                                && toks.get(i + 1).is_some_and(|t| t.text == ")")
-                            {
-                                i += 2;
-                            }
-                        }
-                        command = !fish;
-                    }
-                    ("if", true) if else_if => {}
-                    ("else", true) => after_else = true,
-                    ("if" | "for" | "while" | "begin" | "switch", true) => {
-                        open(&mut stack, Frame::Block, &mut function_next);
-                        command = word == "if" || word == "begin" || word == "while";
-                    }
-                    ("end", true) => close(&mut stack, &[Frame::Block], tok)?,
-                    ("and" | "or", true) => chained = true,
-                    ("not" | "command" | "builtin", true) => {}
-                    ("case", true) => command = false,
-                    ("exec", _) => {
-                        let (words, next) = words_until_op(&toks, i);
-                        i = next;
-                        let conditional = chained || !stack.is_empty();
-                        if !inert && !words.is_empty() {
-                            out.execs.push(ExecAt {
-                                at: tok.start,
-                                words,
-                                conditional,
-                            });
-                        }
-                        command = false;
-                    }
-                    ("export" | "typeset" | "declare" | "local" | "readonly" | "set", _) => {
-                        let (words, next) = words_until_op(&toks, i);
-                        i = next;
-                        assignments(&mut out, tok.start, &words, fish && word == "set");
-                        command = false;
-                    }
-                    _ if assignment(word).is_some() && !fish => {
-                        assignments(&mut out, tok.start, &[word.to_string()], false);
-                    }
-                    _ => {
-                        // `name () {…}`: the next compound command is a function body.
-                        if toks.get(i).is_some_and(|t| t.text == "(")
-                            && toks.get(i + 1).is_some_and(|t| t.text == ")")
-                        {
-                            function_next = true;
-                            i += 2;
-                            continue;
-                        }
-                        command = false;
-                    }
-                }
-            }
+            Kind::Newline => s.newline(tok),
+            Kind::Op => s.op(tok)?,
+            Kind::Word => s.word(tok)?,
         }
     }
-    if let Some(open) = stack.last() {
+    if let Some(open) = s.stack.last() {
+        let frame = format!("{:?}", open.frame).to_lowercase();
         return Err((
             text.len(),
-            format!(
-                "a `{:?}` block is still open at the end of the file",
-                open.frame
-            )
-            .to_lowercase(),
+            format!("a `{frame}` block is still open at the end of the file"),
         ));
     }
-    Ok(out)
+    Ok(s.out)
 }
 
-fn open(stack: &mut Vec<Open>, frame: Frame, function_next: &mut bool) {
-    stack.push(Open {
-        frame,
-        inert: std::mem::take(function_next),
-    });
+/// The walk's state: the token at `i`, the open compound commands, and what the next word is.
+struct Scanner<'t> {
+    toks: &'t [Tok],
+    fish: bool,
+    i: usize,
+    out: Scan,
+    stack: Vec<Open>,
+    /// The next word is a command's first (where reserved words count).
+    command: bool,
+    /// After `&&`, `||` or `|`: a line end does not end the statement.
+    continued: bool,
+    /// In an `&&`/`||` list (fish: after `and`/`or`): a command there runs on a condition.
+    chained: bool,
+    /// The next compound command is a function's body.
+    function_next: bool,
+    /// fish's `else` just read: an `if` after it on the line opens no block.
+    after_else: bool,
 }
 
-fn close(stack: &mut Vec<Open>, frames: &[Frame], tok: &Tok) -> Result<(), LexError> {
-    match stack.pop() {
-        Some(open) if frames.contains(&open.frame) => Ok(()),
-        _ => Err((
-            tok.start,
-            format!("`{}` closes no block opened before it", tok.text),
-        )),
+impl Scanner<'_> {
+    fn next_is(&self, ahead: usize, kind: Kind, text: &str) -> bool {
+        self.toks
+            .get(self.i + ahead)
+            .is_some_and(|t| t.kind == kind && t.text == text)
+    }
+
+    fn top_is(&self, frame: Frame) -> bool {
+        self.stack.last().is_some_and(|o| o.frame == frame)
+    }
+
+    fn open(&mut self, frame: Frame) {
+        let inert = std::mem::take(&mut self.function_next);
+        self.stack.push(Open { frame, inert });
+    }
+
+    fn close(&mut self, frame: Frame, tok: &Tok) -> Result<(), LexError> {
+        match self.stack.pop() {
+            Some(open) if open.frame == frame => Ok(()),
+            _ => Err((
+                tok.start,
+                format!("`{}` closes no block opened before it", tok.text),
+            )),
+        }
+    }
+
+    fn newline(&mut self, tok: &Tok) {
+        self.after_else = false;
+        if !self.continued {
+            if self.stack.is_empty() {
+                self.out.safe.push(tok.start);
+            }
+            self.command = true;
+            self.chained = false;
+        }
+    }
+
+    fn op(&mut self, tok: &Tok) -> Result<(), LexError> {
+        self.after_else = false;
+        self.continued = matches!(tok.text.as_str(), "&&" | "||" | "|");
+        match tok.text.as_str() {
+            // A redirection's target is no command.
+            "<" => {
+                self.i += usize::from(self.toks.get(self.i).is_some_and(|t| t.kind == Kind::Word))
+            }
+            "(" | ")" if self.top_is(Frame::Case) => self.command = true,
+            // zsh's anonymous function, `() { … }`: the next compound command is its body.
+            "(" if self.command && self.next_is(0, Kind::Op, ")") => {
+                self.i += 1;
+                self.function_next = true;
+            }
+            "(" => {
+                self.stack.push(Open {
+                    frame: Frame::Paren,
+                    inert: true,
+                });
+                self.function_next = false;
+                self.command = true;
+            }
+            ")" => {
+                self.close(Frame::Paren, tok)?;
+                self.command = false;
+            }
+            op => {
+                self.command = true;
+                self.chained = matches!(op, "&&" | "||");
+            }
+        }
+        Ok(())
+    }
+
+    fn word(&mut self, tok: &Tok) -> Result<(), LexError> {
+        self.continued = false;
+        if !self.fish
+            && !self.command
+            && !tok.quoted
+            && tok.text == "}"
+            && self.top_is(Frame::Brace)
+        {
+            // zsh ends a `{ … }` at a `}` after a word (`{ zle backward-word }`).
+            self.stack.pop();
+            self.command = true;
+            return Ok(());
+        }
+        if !self.command || tok.quoted {
+            self.command = false;
+            return Ok(());
+        }
+        if self.top_is(Frame::Case) && self.next_is(0, Kind::Op, ")") {
+            // A `case` pattern (`{)`, `fi)`): the arm's command follows the `)`.
+            self.i += 1;
+            return Ok(());
+        }
+        let handled = if self.fish {
+            self.fish_keyword(tok)?
+        } else {
+            self.sh_keyword(tok)?
+        };
+        if !handled {
+            self.command_word(tok);
+        }
+        Ok(())
+    }
+
+    /// A reserved word of sh, bash and zsh at command position; `false` when `tok` is none.
+    fn sh_keyword(&mut self, tok: &Tok) -> Result<bool, LexError> {
+        match tok.text.as_str() {
+            "if" => self.open(Frame::If),
+            "case" => {
+                self.open(Frame::Case);
+                self.command = false;
+            }
+            "do" => self.open(Frame::Do),
+            "{" => self.open(Frame::Brace),
+            "fi" => self.close(Frame::If, tok)?,
+            "esac" => self.close(Frame::Case, tok)?,
+            "done" => self.close(Frame::Do, tok)?,
+            "}" => self.close(Frame::Brace, tok)?,
+            "then" | "else" | "elif" | "while" | "until" | "!" | "time" | "always" => {}
+            "for" | "select" => self.command = false,
+            "function" => {
+                // `function name [name…]`, `function name ()`: the body follows.
+                self.function_next = true;
+                while self
+                    .toks
+                    .get(self.i)
+                    .is_some_and(|t| t.kind == Kind::Word && t.text != "{")
+                {
+                    self.i += 1;
+                }
+                if self.next_is(0, Kind::Op, "(") && self.next_is(1, Kind::Op, ")") {
+                    self.i += 2;
+                }
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// A fish keyword at command position; `false` when `tok` is none.
+    fn fish_keyword(&mut self, tok: &Tok) -> Result<bool, LexError> {
+        let word = tok.text.as_str();
+        let else_if = std::mem::take(&mut self.after_else) && word == "if";
+        match word {
+            "if" if else_if => {}
+            "else" => self.after_else = true,
+            "function" => {
+                self.stack.push(Open {
+                    frame: Frame::Block,
+                    inert: true,
+                });
+                self.command = false;
+            }
+            "if" | "for" | "while" | "begin" | "switch" => {
+                self.open(Frame::Block);
+                self.command = matches!(word, "if" | "begin" | "while");
+            }
+            "end" => self.close(Frame::Block, tok)?,
+            "and" | "or" => self.chained = true,
+            "not" | "command" | "builtin" => {}
+            "case" => self.command = false,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// A command's first word: `exec`, an assignment or a declaration, a function's name, any other.
+    fn command_word(&mut self, tok: &Tok) {
+        let word = tok.text.as_str();
+        match word {
+            "exec" => {
+                let (words, next) = words_until_op(self.toks, self.i);
+                self.i = next;
+                let inert = self.stack.iter().any(|o| o.inert);
+                if !inert && !words.is_empty() {
+                    self.out.execs.push(ExecAt {
+                        at: tok.start,
+                        words,
+                        conditional: self.chained || !self.stack.is_empty(),
+                    });
+                }
+            }
+            "export" | "typeset" | "declare" | "local" | "readonly" | "set" => {
+                let (words, next) = words_until_op(self.toks, self.i);
+                self.i = next;
+                let fish_set = self.fish && word == "set";
+                assignments(&mut self.out, tok.start, &words, fish_set);
+            }
+            _ if !self.fish && assignment(word).is_some() => {
+                assignments(&mut self.out, tok.start, &[word.to_string()], false);
+                return;
+            }
+            // `name () {…}`: the next compound command is a function body.
+            _ if self.next_is(0, Kind::Op, "(") && self.next_is(1, Kind::Op, ")") => {
+                self.function_next = true;
+                self.i += 2;
+                return;
+            }
+            _ => {}
+        }
+        self.command = false;
     }
 }
 
