@@ -297,10 +297,17 @@ fn an_rc_file_that_execs_another_shell_gets_the_block_before_the_exec_and_that_s
             *runs,
             "{marked}"
         );
+        // The user edits above the block and after the exec; remove keeps their edits, byte for byte.
+        let edited = format!("# mine\n{}# after\n", std::fs::read_to_string(&rc).unwrap());
+        std::fs::write(&rc, edited).unwrap();
         ok(&run_as(&s, &login_path, &bin, &["installer", "remove"]));
         for (name, body) in *files {
             let now = std::fs::read_to_string(s.home().join(name)).unwrap();
-            assert_eq!(now, body.replace('@', ""), "{name} after remove");
+            let mut want = body.replace('@', "");
+            if name == execs {
+                want = format!("# mine\n{want}# after\n");
+            }
+            assert_eq!(now, want, "{name} after remove");
         }
         assert!(!other_rc.exists());
     }
@@ -353,4 +360,42 @@ fn a_block_an_earlier_release_appended_after_the_exec_is_warned_of_and_moved() {
     );
     stub_in(&bin);
     assert_eq!(runs_on_a_terminal(&s, "bash -l"), [1, 1, 0]);
+}
+
+#[test]
+fn a_file_with_an_exec_we_cannot_read_around_is_refused_and_left_alone() {
+    let s = Sandbox::new();
+    let bin = bin_dir(&s, "bin");
+    std::fs::write(s.home().join(".profile"), DEBIAN_PROFILE).unwrap();
+    let broken = "if [ -x /usr/bin/zsh ]; then\n  exec zsh\n";
+    std::fs::write(s.home().join(".bashrc"), broken).unwrap();
+    let out = run_as(&s, "/usr/bin/bash", &bin, &apply_shell_only());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(".bashrc:3:") && err.contains("must go before it"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(s.home().join(".bashrc")).unwrap(),
+        broken
+    );
+    assert!(!s.home().join(".zshrc").exists());
+}
+
+#[test]
+fn a_zshenv_that_exits_is_read_instead_with_a_warning() {
+    let s = Sandbox::new();
+    let bin = bin_dir(&s, "bin");
+    let zshenv = "export ZDOTDIR=\"$HOME/.zsh\"\n[[ -o interactive ]] || exit 0\n";
+    std::fs::write(s.home().join(".zshenv"), zshenv).unwrap();
+    std::fs::create_dir_all(s.home().join(".zsh")).unwrap();
+    let out = run_as(&s, "/usr/bin/zsh", &bin, &apply_shell_only());
+    ok(&out);
+    let err = text(&out.stderr);
+    assert!(err.contains("stopped before it ran our question"), "{err}");
+    assert!(err.contains(".zshenv"), "{err}");
+    assert!(s.home().join(".zsh/.zshrc").exists());
+    stub_in(&bin);
+    assert_eq!(runs_on_a_terminal(&s, "zsh"), [1, 0, 0]);
 }
