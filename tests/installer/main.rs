@@ -18,6 +18,7 @@ mod installer_shell;
 mod installer_shell_files;
 mod installer_shell_init_file;
 mod installer_shell_reads;
+mod installer_shell_zdotdir;
 mod installer_tmux;
 mod installer_upgrade_session_end;
 mod packaging;
