@@ -11,6 +11,10 @@ pub struct Fake {
     pub passwd: Option<&'static str>,
     /// Files someone other than root can change.
     pub not_roots: Vec<PathBuf>,
+    /// What the user's zsh says its ZDOTDIR is (`None`: zsh cannot be asked).
+    pub zsh: Option<Option<&'static str>>,
+    /// The system configuration folder.
+    pub etc: &'static str,
 }
 
 impl Lookup for Fake {
@@ -36,6 +40,15 @@ impl Lookup for Fake {
     fn login_shell(&self) -> Option<String> {
         self.passwd.map(String::from)
     }
+    fn zsh_zdotdir(&self, _zsh: &str, _start: Option<&str>) -> Result<Option<String>, String> {
+        match self.zsh {
+            Some(answer) => Ok(answer.map(String::from)),
+            None => Err("no zsh to ask".into()),
+        }
+    }
+    fn etc(&self) -> PathBuf {
+        PathBuf::from(self.etc)
+    }
 }
 
 /// A fake with `env` and `files` (path, text), and no password database entry.
@@ -48,5 +61,7 @@ pub fn fake(env: &[(&'static str, &'static str)], files: &[(&str, &str)]) -> Fak
             .collect(),
         passwd: None,
         not_roots: Vec::new(),
+        zsh: None,
+        etc: "/etc",
     }
 }

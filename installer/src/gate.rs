@@ -58,10 +58,7 @@ impl Place<'_> {
     pub fn machine(lookup: &dyn Lookup, project: Option<PathBuf>) -> Place<'_> {
         Place {
             lookup,
-            root: lookup
-                .env("AGTERM_BACKUP_SYSTEM_ROOT")
-                .filter(|r| !r.is_empty())
-                .map_or_else(|| PathBuf::from("/"), PathBuf::from),
+            root: crate::paths::system_root(lookup),
             os: Os::current(),
             project,
             user: lookup.env("USER").filter(|u| !u.is_empty()),

@@ -33,6 +33,25 @@ pub trait Lookup {
     fn login_shell(&self) -> Option<String> {
         None
     }
+    /// zsh's ZDOTDIR after its `zshenv` files, `zsh` started with `start` as ZDOTDIR (`Ok(None)`: unset),
+    /// or why zsh could not be asked ([`crate::shell_rc::zdotdir`]).
+    fn zsh_zdotdir(&self, zsh: &str, start: Option<&str>) -> Result<Option<String>, String> {
+        let _ = (zsh, start);
+        Err("no zsh to ask".into())
+    }
+    /// The system configuration folder (`/etc`), where zsh's system `zshenv` is.
+    fn etc(&self) -> PathBuf {
+        system_root(self).join("etc")
+    }
+}
+
+/// The file system's root for machine-wide files: `/`, or `$AGTERM_BACKUP_SYSTEM_ROOT` (the tests', which
+/// must never read the machine's own `/etc`).
+pub fn system_root(lookup: &(impl Lookup + ?Sized)) -> PathBuf {
+    lookup
+        .env("AGTERM_BACKUP_SYSTEM_ROOT")
+        .filter(|r| !r.is_empty())
+        .map_or_else(|| PathBuf::from("/"), PathBuf::from)
 }
 
 /// The real process environment and file system.
@@ -67,6 +86,9 @@ impl Lookup for Process {
                     .collect()
             })
             .unwrap_or_default()
+    }
+    fn zsh_zdotdir(&self, zsh: &str, start: Option<&str>) -> Result<Option<String>, String> {
+        crate::shell_rc::zdotdir::ask_zsh_once(zsh, start)
     }
     fn login_shell(&self) -> Option<String> {
         let user = nix::unistd::User::from_uid(nix::unistd::getuid()).ok()??;

@@ -29,10 +29,16 @@
 //! keeps them); a command of the user's there is refused by `apply` (it may be our line edited, which
 //! would then run twice) and kept by `remove`.
 
+pub mod exec;
 pub mod files;
+mod lex;
+mod report;
+mod scan;
+pub mod zdotdir;
+
+pub use report::report;
 
 use crate::refusal::Refusal;
-use crate::status::TargetReport;
 use agterm_backup_core::quote::quote;
 use agterm_backup_denylist::{appended, body, lines_with_offsets, BLOCK_END, BLOCK_START};
 use std::ops::Range;
@@ -250,8 +256,24 @@ pub fn apply(rc: RcFile, original: Option<&str>, binary: &str) -> Result<String,
     let Some(text) = original else {
         return Ok(rc.block(binary));
     };
-    let Some(range) = block_range(text)? else {
-        return Ok(appended(text, &rc.block(binary)));
+    let range = block_range(text)?;
+    let exec = exec::first(rc, text)?;
+    let range = match (range, exec) {
+        (Some(range), Some(exec)) if range.start > exec.at => {
+            // Our block sits after an `exec` (an earlier release appended it there): it moves before it.
+            return apply(rc, Some(&remove(rc, text)?), binary);
+        }
+        (Some(range), _) => range,
+        (None, Some(exec)) => {
+            let at = exec.before;
+            return Ok(format!(
+                "{}{}\n{}",
+                &text[..at],
+                rc.block(binary),
+                &text[at..]
+            ));
+        }
+        (None, None) => return Ok(appended(text, &rc.block(binary))),
     };
     let ours = rc.line(binary);
     let mut out = text[..range.start].to_string();
@@ -311,12 +333,25 @@ pub fn remove(rc: RcFile, text: &str) -> Result<String, Refusal> {
         .filter(|l| body(l) != BLOCK_NOTE && classify(rc, l) != Inside::Ours)
         .copied()
         .collect();
-    let mut start = range.start;
-    // The blank line `appended` puts before our block (not before one in a blank file).
-    if kept.is_empty() && text[..start].ends_with("\n\n") && !text[..start - 1].trim().is_empty() {
+    let (mut start, mut end) = (range.start, range.end);
+    let before_exec = || {
+        // The blank line `apply` puts after a block it places before an `exec`: the text without them
+        // has that `exec`'s statement right where the block was.
+        let rest = text[end..].strip_prefix('\n')?;
+        let joined = format!("{}{rest}", &text[..start]);
+        let exec = exec::first(rc, &joined).ok()??;
+        (exec.before == start).then_some(())
+    };
+    if kept.is_empty() && before_exec().is_some() {
+        end += 1;
+    } else if kept.is_empty()
+        && text[..start].ends_with("\n\n")
+        && !text[..start - 1].trim().is_empty()
+    {
+        // The blank line `appended` puts before our block (not before one in a blank file).
         start -= 1;
     }
-    Ok(format!("{}{kept}{}", &text[..start], &text[range.end..]))
+    Ok(format!("{}{kept}{}", &text[..start], &text[end..]))
 }
 
 /// Whether `text` holds a marker of ours (a whole block or half of one).
@@ -324,43 +359,9 @@ pub fn has_ours(text: &str) -> bool {
     lines_with_offsets(text).any(|(_, l)| matches!(l.trim(), BLOCK_START | BLOCK_END))
 }
 
-/// Fills `installer status`'s report of the rc file `text` for `binary`: `present` (our line, this
-/// binary), `outdated` (our line names another binary), `duplicate` (more than one line of ours),
-/// `partial` (our block without our line), `absent`, `unreadable` (markers that do not pair up).
-pub fn report(report: &mut TargetReport, rc: RcFile, text: Option<&str>, binary: &str) {
-    let text = text.unwrap_or("");
-    let range = match block_range(text) {
-        Ok(Some(range)) => range,
-        Ok(None) => {
-            report.state = "absent";
-            return;
-        }
-        Err(refusal) => {
-            report.state = "unreadable";
-            report.error = Some(
-                refusal
-                    .in_file(std::path::Path::new(&report.path))
-                    .to_string(),
-            );
-            return;
-        }
-    };
-    let binaries: Vec<String> = lines_with_offsets(&text[range])
-        .filter_map(|(_, l)| rc.binary_in(body(l)))
-        .collect();
-    report.state = match binaries.as_slice() {
-        [] => "partial",
-        [one] if one == binary => "present",
-        [_] => "outdated",
-        _ => "duplicate",
-    };
-    if report.state == "partial" {
-        report.warnings.push(format!(
-            "our block holds no `{}` line: run `agterm-backup installer apply --shell` to put it back",
-            rc.line(binary)
-        ));
-    }
-}
-
+#[cfg(test)]
+mod exec_tests;
+#[cfg(test)]
+mod files_tests;
 #[cfg(test)]
 mod tests;

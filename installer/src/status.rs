@@ -25,6 +25,7 @@
 //!       "denies": null,                    // denylist only: {"claude": true, "codex": true} as agterm reads it
 //!       "route": "settings",               // claude only: "settings" | "plugin" | "both" | "none"
 //!       "plugin": null,                    // claude only: the enabled plugin's key, e.g. "agterm-backup@agterm-backup"
+//!       "read_by": null,                   // shell only: the shell that reads the file and how we know, e.g. "zsh: ZDOTDIR=/Users/me/.config/zsh, as /bin/zsh's start-up files set it"; null when none does
 //!       "warnings": [],                    // e.g. our hook also in Codex's other file
 //!       "switched_off": null               // agents only: our hook will not run (crate::gate::Off):
 //!                                          // {"agent","file","key","value","layer","way_out","project_only","says"}
@@ -39,7 +40,8 @@
 //! in `config.toml` and `hooks.json` both (`installer apply` keeps one). `unreadable` files are to be fixed by hand first (`error` says where).
 //! A `shell` row (an rc file of the login shell, or any other holding our block) is `present`, `outdated`,
 //! `duplicate` (our line twice in the block), `partial` (our block without our line), `absent` or
-//! `unreadable` (markers that do not pair up).
+//! `unreadable` (markers that do not pair up). Its warnings say where our block is never run: after an
+//! `exec` that takes the shell away, or in a file the shell does not read (a `~/.zshrc` ZDOTDIR bypasses).
 //! `trusted` says that a trust record exists for the hook's position; Codex also checks its hash, which
 //! `installer apply --trust` keeps right.
 
@@ -73,6 +75,7 @@ pub struct TargetReport {
     pub denies: Option<BTreeMap<&'static str, bool>>,
     pub route: Option<&'static str>,
     pub plugin: Option<String>,
+    pub read_by: Option<String>,
     pub warnings: Vec<String>,
     /// Our hook is there but the agent will not run it: the file and key that decide it ([`gate`]).
     pub switched_off: Option<gate::Off>,
@@ -160,6 +163,7 @@ pub fn target_report(
         denies: None,
         route: None,
         plugin: None,
+        read_by: None,
         warnings: Vec::new(),
         switched_off: None,
     };
@@ -369,6 +373,9 @@ pub fn render(report: &Report) -> String {
                 "          denied by agterm: {}\n",
                 listed.join(" ")
             ));
+        }
+        if let Some(read_by) = &t.read_by {
+            out.push_str(&format!("          read by {read_by}\n"));
         }
         for w in &t.warnings {
             out.push_str(&format!("          warning: {w}\n"));

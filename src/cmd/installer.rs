@@ -388,7 +388,8 @@ fn report_leftovers(changes: &[Change]) {
 
 pub fn status(args: JsonArgs) -> CliResult {
     let (binary, targets) = targets_for(&ALL_AGENTS.map(String::from), shell::status_targets)?;
-    let report = status::report(&Process, &binary, &targets);
+    let mut report = status::report(&Process, &binary, &targets);
+    shell::annotate(&mut report, &targets);
     if args.json {
         // JSON is escaped already, and must stay exactly JSON.
         use std::io::Write as _;

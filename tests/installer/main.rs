@@ -20,6 +20,8 @@ mod installer_setup;
 mod installer_shell;
 mod installer_shell_files;
 mod installer_shell_init_file;
+mod installer_shell_reads;
+mod installer_shell_zdotdir;
 mod installer_tmux;
 mod installer_upgrade_session_end;
 mod packaging;

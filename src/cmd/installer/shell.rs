@@ -12,7 +12,8 @@ use crate::shell_init::{init_file, write_init_file, Shell};
 use agterm_backup_core::state::StateDir;
 use agterm_backup_installer::engine::{self, Problem, Target};
 use agterm_backup_installer::paths::Process;
-use agterm_backup_installer::shell_rc::{files, Shell as RcShell};
+use agterm_backup_installer::shell_rc::{self, files, Shell as RcShell};
+use agterm_backup_installer::status::Report;
 use agterm_backup_installer::TargetKind;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
@@ -38,8 +39,13 @@ pub fn apply_plan(args: &ApplyArgs, binary: &Path) -> ShellPlan {
     }
     let held = files::holders(&Process, binary);
     let interactive = !args.dry_run && std::io::stdin().is_terminal();
-    let login = match files::login_targets(&Process, binary) {
-        Ok(login) => login,
+    let login = match files::wired_targets(&Process, binary) {
+        Ok((login, warnings)) => {
+            for w in warnings {
+                warn!("agterm-backup: warning: {w}");
+            }
+            login
+        }
         Err(why) => {
             if interactive && !args.shell {
                 say!("shell     skipped: {why}");
@@ -58,9 +64,12 @@ pub fn apply_plan(args: &ApplyArgs, binary: &Path) -> ShellPlan {
         TargetKind::ShellRc(rc) => Some(rc.shell),
         _ => None,
     };
-    let login_shell = shell(&login[0]);
-    let (same, others): (Vec<Target>, Vec<Target>) =
-        held.into_iter().partition(|t| shell(t) == login_shell);
+    // Held by a shell we wire (the login shell, or one an `exec` starts): a file of it that it does not
+    // read as we wire it now (a `~/.zshrc` beside a `$ZDOTDIR`) loses the block.
+    let wired_shells: Vec<_> = login.iter().map(shell).collect();
+    let (same, others): (Vec<Target>, Vec<Target>) = held
+        .into_iter()
+        .partition(|t| wired_shells.contains(&shell(t)));
     let consent = args.shell || !same.is_empty() || (interactive && ask(&login));
     if !consent {
         if args.dry_run && std::io::stdin().is_terminal() {
@@ -110,10 +119,32 @@ pub fn remove_targets(binary: &Path) -> Vec<Target> {
     files::holders(&Process, binary)
 }
 
-/// The rc files `status` shows: the login shell's, and any other holding a marker of ours.
+/// The rc files `status` shows: the login shell's (and those of the shells an `exec` starts), and any
+/// other holding a marker of ours.
 pub fn status_targets(binary: &Path) -> Vec<Target> {
     let login = files::login_targets(&Process, binary).unwrap_or_default();
     union(login, files::holders(&Process, binary))
+}
+
+/// Names, in each shell row of `report` (rows in the order of `targets`), the shell that reads the file,
+/// or warns that none does; the warnings of finding the files (zsh could not be asked) go to the rows of
+/// the files they are about.
+pub fn annotate(report: &mut Report, targets: &[Target]) {
+    let wiring = files::wiring(&Process).unwrap_or_default();
+    for (row, target) in report.targets.iter_mut().zip(targets) {
+        let TargetKind::ShellRc(rc) = target.kind else {
+            continue;
+        };
+        let holds = std::fs::read_to_string(&target.path).is_ok_and(|t| shell_rc::has_ours(&t));
+        match files::who_reads(&Process, &wiring, rc, &target.path) {
+            Ok(how) => row.read_by = Some(how),
+            Err(warning) if holds => row.warnings.push(warning),
+            Err(_) => {}
+        }
+        if rc.shell == RcShell::Zsh && wiring.files.iter().any(|w| w.path == target.path) {
+            row.warnings.extend(wiring.warnings.iter().cloned());
+        }
+    }
 }
 
 fn union(mut first: Vec<Target>, second: Vec<Target>) -> Vec<Target> {

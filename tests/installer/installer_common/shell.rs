@@ -102,3 +102,40 @@ pub fn bash_line(bin: &Path) -> String {
 pub fn corpus(name: &str) -> Vec<u8> {
     std::fs::read(corpus_dir().join(name)).unwrap()
 }
+
+/// How many times each shell's line ran in `login` started interactively on a terminal (util-linux
+/// `script`) in the sandbox's HOME, in a pane, until it read `exit` (typed ahead: no shell reads its
+/// terminal before its rc files are done).
+pub fn runs_on_a_terminal(s: &Sandbox, login: &str) -> [usize; 3] {
+    use std::io::Write as _;
+    let mut child = Command::new("timeout")
+        .args(["60", "script", "-qec", login, "/dev/null"])
+        .env_clear()
+        .env("HOME", s.home())
+        .env("PATH", "/usr/bin:/bin")
+        .env("TERM", "dumb")
+        .env("TMUX_PANE", "%1")
+        .current_dir(s.home())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("script (util-linux) runs");
+    child.stdin.take().unwrap().write_all(b"exit\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{login}: {}", text(&out.stderr));
+    let all = text(&out.stdout);
+    ["zsh", "bash", "fish"].map(|sh| all.matches(&format!("snippet ran: init {sh}")).count())
+}
+
+pub fn shell_rows(s: &Sandbox, login: &str, bin: &Path) -> Vec<serde_json::Value> {
+    let out = run_as(s, login, bin, &["installer", "status", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["target"] == "shell")
+        .cloned()
+        .collect()
+}
