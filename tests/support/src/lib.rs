@@ -6,6 +6,8 @@ pub mod agents;
 pub mod clock;
 pub mod fake_agterm;
 pub mod fake_zmx;
+pub mod fds;
+pub mod hermetic;
 pub mod layout;
 pub mod paths;
 pub mod scratch;

@@ -1,0 +1,87 @@
+//! The test binaries' sandbox (`agterm_backup_testkit::hermetic`): what a test spawns, with the test's
+//! environment or a cleared one, finds the sandbox's HOME, XDG folders, tmux and zmx default folders and
+//! TMPDIR, never the machine's, so a user's tmux server, `/tmp/zmx-$UID`, agterm and `~/.claude` are
+//! out of a test's reach on a busy machine.
+
+use agterm_backup_testkit::hermetic::{machine_home, places, sandbox};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const PROBE: &str = "printf '%s\\n' \"$HOME\" \"$XDG_CONFIG_HOME\" \"$XDG_DATA_HOME\" \"$XDG_RUNTIME_DIR\" \
+                     \"$TMUX_TMPDIR\" \"$TMPDIR\" \"${TMUX-unset}\" \"${ZMX_DIR-unset}\" \"${AGTERM_SOCKET-unset}\"";
+
+fn lines(cmd: &mut Command) -> Vec<String> {
+    let out = cmd.output().expect("sh runs");
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+fn assert_not_the_machines(seen: &Path) {
+    if let Some(home) = machine_home() {
+        assert!(
+            !seen.starts_with(&home),
+            "a spawned process sees the machine's HOME {}: {}",
+            home.display(),
+            seen.display()
+        );
+    }
+}
+
+#[test]
+fn a_child_with_the_tests_environment_sees_only_the_sandbox() {
+    let seen = lines(Command::new("sh").args(["-c", PROBE]));
+    let root = sandbox();
+    for place in &seen[..6] {
+        let place = PathBuf::from(place);
+        assert!(
+            place.starts_with(&root),
+            "{} outside {}",
+            place.display(),
+            root.display()
+        );
+        assert_not_the_machines(&place);
+    }
+    assert_eq!(seen[6..], ["unset", "unset", "unset"], "{seen:?}");
+    // The tools stay the machine's, read-only: the agent CLIs' folder is named outright.
+    let tools = std::env::var_os("AGTERM_BACKUP_AGENT_CLIS").map(PathBuf::from);
+    assert!(tools.is_some_and(|t| !t.starts_with(&root)));
+}
+
+#[test]
+fn a_child_with_a_cleared_environment_gets_tmux_and_zmx_defaults_in_the_sandbox() {
+    let home = agterm_backup_testkit::scratch::tempdir();
+    let seen = lines(
+        Command::new("sh")
+            .args(["-c", PROBE])
+            .env_clear()
+            .envs(places())
+            .env("HOME", home.path()),
+    );
+    assert_eq!(seen[0], home.path().display().to_string());
+    for place in &seen[4..6] {
+        assert!(Path::new(place).starts_with(sandbox()), "{place}");
+    }
+}
+
+#[test]
+fn a_tmux_server_without_a_socket_named_starts_in_the_sandbox() {
+    // `tmux` with no `-S`/`-L`: the default socket, which on a user's machine is their own server's.
+    let tmux = |args: &[&str]| {
+        Command::new("tmux")
+            .args(["-f", "/dev/null"])
+            .args(args)
+            .env_remove("TMUX")
+            .output()
+            .expect("tmux runs (install it: apt-get install tmux)")
+    };
+    let name = format!("hermetic-{}", std::process::id());
+    let started = tmux(&["new-session", "-d", "-s", &name, "sleep 600"]);
+    assert!(started.status.success(), "{started:?}");
+    let socket = tmux(&["display-message", "-p", "-t", &name, "#{socket_path}"]);
+    let _ = tmux(&["kill-session", "-t", &name]);
+    let socket = PathBuf::from(String::from_utf8_lossy(&socket.stdout).trim());
+    assert!(socket.starts_with(sandbox()), "{}", socket.display());
+}
