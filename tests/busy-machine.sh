@@ -40,10 +40,14 @@ else tmp=${TMPDIR:-/tmp}; zmx_dir=${tmp%/}/zmx-$uid; fi
 # The user's own tmux, as their shell runs it: their HOME, no TMUX (not inside a pane).
 user_tmux() { env -u TMUX -u TMUX_PANE HOME="$home" tmux "$@"; }
 
-started_server=""
+started_server="" # the socket of the server this script started
 made_zmx=""
 cleanup() {
-  if [ -n "$started_server" ]; then user_tmux kill-server 2>/dev/null || true; fi
+  if [ -n "$started_server" ]; then
+    user_tmux kill-server 2>/dev/null || true
+    # kill-server can leave the socket file behind; a later `tmux` would find it stale.
+    rm -f "$started_server"
+  fi
   if [ -n "$made_zmx" ]; then rm -rf "$zmx_dir"; fi
   if [ -z "${AGTERM_BACKUP_BUSY_KEEP:-}" ]; then rm -rf "$root"; fi
 }
@@ -81,7 +85,7 @@ if user_tmux has-session 2>/dev/null; then
   echo "busy-machine: using the tmux server already on the default socket" >&2
 else
   user_tmux new-session -d -s busy -c "$home/work" "$root/bin/claude"
-  started_server=1
+  started_server="${TMUX_TMPDIR:-/tmp}/tmux-$uid/default"
 fi
 if [ -e "$zmx_dir" ]; then
   echo "busy-machine: using the zmx folder already at $zmx_dir" >&2

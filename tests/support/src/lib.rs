@@ -14,3 +14,7 @@ pub mod scratch;
 pub mod settle;
 pub mod stub_model;
 pub mod tmux;
+
+// The test kit's own unit tests run in a sandbox too (see `hermetic`).
+#[cfg(test)]
+crate::hermetic_test_binary!();
