@@ -128,16 +128,23 @@ pub fn layout(root: &Path) -> Vec<(&'static str, PathBuf)> {
 }
 
 /// The machine-default places for a spawn that cleared its environment: tmux's default socket folder
-/// (`TMUX_TMPDIR`) and `TMPDIR` (zmx's default socket folder `$TMPDIR/zmx-$UID`, scratch files), in
-/// this process's sandbox. The caller sets its own `HOME` after these.
+/// (`TMUX_TMPDIR`) and `TMPDIR` (zmx's default socket folder `$TMPDIR/zmx-$UID`, scratch files), as this
+/// process has them: in a test binary its sandbox's, in a helper a test started (the fake agterm, the
+/// fake zmx) the ones it was given. Only a process that has none gets its own sandbox's. The caller sets
+/// its own `HOME` after these.
 pub fn places() -> Vec<(String, String)> {
-    let root = sandbox();
-    layout(&root)
+    layout(&sandbox())
         .into_iter()
         .filter(|(k, _)| matches!(*k, "TMUX_TMPDIR" | "TMPDIR"))
-        .map(|(k, p)| {
-            create_private_dir(&p);
-            (k.to_string(), p.display().to_string())
+        .map(|(k, own)| {
+            let dir = std::env::var_os(k)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+                .unwrap_or_else(|| {
+                    create_private_dir(&own);
+                    own
+                });
+            (k.to_string(), dir.display().to_string())
         })
         .collect()
 }
