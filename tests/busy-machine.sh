@@ -14,7 +14,8 @@
 # are checked; any difference fails the run, as does <command>'s own failure.
 #
 # What keeps pointing at the machine, on purpose (tools, never a user's state): the toolchain
-# (CARGO_HOME, RUSTUP_HOME: cargo's registry and rustup's toolchains, from the real HOME when unset) and
+# (CARGO_HOME, RUSTUP_HOME: cargo's registry and rustup's toolchains, from the real HOME when unset;
+# PYENV_ROOT where pyenv lives there) and
 # the tools folder of tests/install-deps.sh (AGTERM_BACKUP_AGENT_CLIS, from the real cache when unset), so
 # the run reuses them and npm is not run again. Nothing else is written under the real HOME: the script
 # writes only into its own folder (AGTERM_BACKUP_BUSY_ROOT, else a new /tmp/agb-busy.XXXXXX), the tmux
@@ -27,6 +28,8 @@ line=$1
 real_home=${HOME:?HOME must be set}
 export CARGO_HOME="${CARGO_HOME:-$real_home/.cargo}"
 export RUSTUP_HOME="${RUSTUP_HOME:-$real_home/.rustup}"
+# pyenv's shims (a pip-installed atuin) look for their versions under PYENV_ROOT, else ~/.pyenv.
+if [ -z "${PYENV_ROOT:-}" ] && [ -d "$real_home/.pyenv" ]; then export PYENV_ROOT="$real_home/.pyenv"; fi
 export AGTERM_BACKUP_AGENT_CLIS="${AGTERM_BACKUP_AGENT_CLIS:-${XDG_CACHE_HOME:-$real_home/.cache}/agterm-backup-tests/agent-clis}"
 
 root=${AGTERM_BACKUP_BUSY_ROOT:-$(mktemp -d /tmp/agb-busy.XXXXXX)}

@@ -5,16 +5,18 @@
 //!
 //! Two layers, both by construction:
 //! - [`hermetic_test_binary!`]: every test binary (each area's `main.rs`) moves its own process, before
-//!   `main` and before any thread, into a sandbox of its own ([`sandbox`]): `HOME`, `XDG_*`,
-//!   `TMUX_TMPDIR`, `TMPDIR` there, the variables naming a terminal, an agterm or an agent's home unset.
+//!   `main` and before any thread, into a sandbox of its own ([`sandbox`]): `HOME`, `TMUX_TMPDIR`,
+//!   `TMPDIR` there; the XDG folders (which then follow `HOME`, the rig's or the sandbox's) and the
+//!   variables naming a terminal, an agterm or an agent's home unset.
 //!   A child spawned with the test's environment (a `tmux` without `-S`, a shell, the binary) inherits
 //!   the sandbox, never the machine.
 //! - [`places`]: a spawn that clears its environment (`env_clear()`) starts from these (tmux's and zmx's
 //!   default folders, `TMPDIR`), then sets its own `HOME` and what else it needs; a cleared environment
 //!   would otherwise fall back to tmux's `/tmp/tmux-$UID/default` and zmx's `/tmp/zmx-$UID`.
 //!
-//! What keeps pointing at the machine, on purpose: `PATH`, the toolchain (`CARGO_HOME`, `RUSTUP_HOME`,
-//! set from the real `HOME` when unset so `cargo` still finds its toolchain) and the tools folder of
+//! What keeps pointing at the machine, on purpose: `PATH`, the toolchains (`CARGO_HOME`, `RUSTUP_HOME`,
+//! `PYENV_ROOT`, set from the real `HOME` when unset and there, so `cargo` and pyenv's shims still find
+//! their versions) and the tools folder of
 //! `tests/install-deps.sh` (`AGTERM_BACKUP_AGENT_CLIS`, set from the real cache when unset): read-only
 //! tools, never state.
 
@@ -113,15 +115,13 @@ pub fn machine_home() -> Option<PathBuf> {
     MACHINE_HOME.get().cloned().flatten().map(PathBuf::from)
 }
 
-/// The folders of `root` a sandbox names: `(variable, path)`, `HOME` first.
+/// The folders of `root` a sandbox names: `(variable, path)`, `HOME` first. The XDG folders are unset
+/// rather than named: they then follow whichever `HOME` a process has (a rig that gives its shell a
+/// `HOME` of its own gets its fish config, direnv's allow list and zmx's folder there, not the
+/// sandbox's).
 pub fn layout(root: &Path) -> Vec<(&'static str, PathBuf)> {
     vec![
         ("HOME", root.join("home")),
-        ("XDG_CONFIG_HOME", root.join("home/.config")),
-        ("XDG_DATA_HOME", root.join("home/.local/share")),
-        ("XDG_STATE_HOME", root.join("home/.local/state")),
-        ("XDG_CACHE_HOME", root.join("home/.cache")),
-        ("XDG_RUNTIME_DIR", root.join("run")),
         ("TMUX_TMPDIR", root.join("tmux")),
         ("TMPDIR", root.join("tmp")),
     ]
@@ -191,7 +191,13 @@ pub fn enter() {
         }
     }
     if let Some(home) = &machine_home {
-        for (var, dir) in [("CARGO_HOME", ".cargo"), ("RUSTUP_HOME", ".rustup")] {
+        let tools = [
+            ("CARGO_HOME", ".cargo"),
+            ("RUSTUP_HOME", ".rustup"),
+            // pyenv's shims (a pip-installed atuin) find their versions through it.
+            ("PYENV_ROOT", ".pyenv"),
+        ];
+        for (var, dir) in tools {
             let path = Path::new(home).join(dir);
             if set(var).is_none() && path.is_dir() {
                 std::env::set_var(var, path);
