@@ -9,6 +9,7 @@
 #   a long-lived stand-in `claude` in session `busy`; a server already there is left as it is and used.
 # - zmx's default socket folder (ZMX_DIR, else $XDG_RUNTIME_DIR/zmx, else ${TMPDIR:-/tmp}/zmx-$UID)
 #   exists; one already there is left as it is and used.
+# <command> runs in a pane of that server (TMUX, TMUX_PANE), as typed into a contributor's terminal.
 # After <command>: the same tmux server (pid), the same panes with the same processes, the stand-in still
 # running, the zmx folder's listing and every file of the prepared HOME byte for byte (names and hashes)
 # are checked; any difference fails the run, as does <command>'s own failure.
@@ -89,6 +90,12 @@ if user_tmux has-session 2>/dev/null; then
 else
   user_tmux new-session -d -s busy -c "$home/work" "$root/bin/claude"
   started_server="${TMUX_TMPDIR:-/tmp}/tmux-$uid/default"
+  # The snapshot below is taken once the stand-in runs as `claude` (its script has exec'd).
+  for _ in $(seq 200); do
+    pid=$(user_tmux list-panes -t busy -F '#{pane_pid}')
+    case "$(ps -o args= -p "$pid")" in claude*) break ;; esac
+    sleep 0.05
+  done
 fi
 if [ -e "$zmx_dir" ]; then
   echo "busy-machine: using the zmx folder already at $zmx_dir" >&2
@@ -99,24 +106,31 @@ else
 fi
 
 # --- what must stay as it is --------------------------------------------------------------------------
+# SHA-256 of stdin (shasum where sha256sum is missing: macOS).
+digest() { if command -v sha256sum >/dev/null; then sha256sum; else shasum -a 256; fi | cut -d' ' -f1; }
 snapshot() {
   echo "tmux server: $(user_tmux display-message -p '#{pid}' 2>&1)"
-  user_tmux list-panes -a -F '#{session_name}:#{window_index}.#{pane_index} #{pane_id} #{pane_pid}' 2>&1
+  user_tmux list-panes -a -F '#{session_name}:#{window_index}.#{pane_index} #{pane_id} #{pane_pid}' 2>&1 || true
   for pid in $(user_tmux list-panes -a -F '#{pane_pid}' 2>/dev/null); do
     echo "pane process $pid: $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || ps -o args= -p "$pid")"
   done
   echo "zmx folder $zmx_dir:"
-  ls -lA "$zmx_dir" 2>&1
+  ls -lA "$zmx_dir" 2>&1 || true
   echo "HOME $home:"
   (cd "$home" && find . \( -type f -o -type l -o -type s -o -type p \) -print | LC_ALL=C sort |
     while IFS= read -r f; do
-      if [ -f "$f" ] && [ ! -L "$f" ]; then echo "$(cksum <"$f") $f"; else echo "special $f"; fi
+      if [ -f "$f" ] && [ ! -L "$f" ]; then echo "$(digest <"$f") $f"; else echo "special $f"; fi
     done)
 }
 snapshot >"$root/before"
 
+# The contributor types the line into a pane of their tmux server: the run inherits that pane's TMUX and
+# TMUX_PANE, as it would.
+pane=$(user_tmux list-panes -a -F '#{pane_id}' | head -n 1)
+sid=$(user_tmux display-message -p -t "$pane" '#{session_id}')
+inside="$(user_tmux display-message -p -t "$pane" '#{socket_path},#{pid}'),${sid#\$}"
 status=0
-HOME="$home" bash -c "$line" || status=$?
+HOME="$home" TMUX="$inside" TMUX_PANE="$pane" bash -c "$line" || status=$?
 
 snapshot >"$root/after"
 if ! diff -u "$root/before" "$root/after" >&2; then
