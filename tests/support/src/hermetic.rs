@@ -226,7 +226,8 @@ pub fn enter() {
 extern "C" fn leave() {
     let root = sandbox();
     let _ = std::panic::catch_unwind(|| {
-        crate::scratch::kill_processes_naming(&root);
+        // With its slash: the sandbox of pid 123 is no prefix of pid 1234's.
+        crate::scratch::kill_processes_naming(&root.join(""));
         let _ = std::fs::remove_dir_all(&root);
     });
 }
