@@ -11,8 +11,9 @@
 #   exists; one already there is left as it is and used.
 # <command> runs in a pane of that server (TMUX, TMUX_PANE), as typed into a contributor's terminal.
 # After <command>: the same tmux server (pid), the same panes with the same processes, the stand-in still
-# running, the zmx folder's listing and every file of the prepared HOME byte for byte (names and hashes)
-# are checked; any difference fails the run, as does <command>'s own failure.
+# running, the zmx folder's listing and every file of the prepared HOME byte for byte (names and SHA-256;
+# all but pip's and npm's own caches, which tests/install-deps.sh may fill) are checked; any difference
+# fails the run, as does <command>'s own failure.
 #
 # What keeps pointing at the machine, on purpose (tools, never a user's state): the toolchain
 # (CARGO_HOME, RUSTUP_HOME: cargo's registry and rustup's toolchains, from the real HOME when unset;
@@ -117,7 +118,11 @@ snapshot() {
   echo "zmx folder $zmx_dir:"
   ls -lA "$zmx_dir" 2>&1 || true
   echo "HOME $home:"
-  (cd "$home" && find . \( -type f -o -type l -o -type s -o -type p \) -print | LC_ALL=C sort |
+  # Every file but what the package installers the line runs keep for themselves (pip's cache and
+  # --user installs, npm's cache): the user's state is what a test could touch.
+  (cd "$home" && find . \( -path ./.cache/pip -o -path ./.npm -o -path ./.local/bin \
+    -o -path './.local/lib/python*' \) -prune -o \( -type f -o -type l -o -type s -o -type p \) -print |
+    LC_ALL=C sort |
     while IFS= read -r f; do
       if [ -f "$f" ] && [ ! -L "$f" ]; then echo "$(digest <"$f") $f"; else echo "special $f"; fi
     done)
