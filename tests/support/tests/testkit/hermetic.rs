@@ -86,3 +86,52 @@ fn a_tmux_server_without_a_socket_named_starts_in_the_sandbox() {
     let socket = PathBuf::from(String::from_utf8_lossy(&socket.stdout).trim());
     assert!(socket.starts_with(sandbox()), "{}", socket.display());
 }
+
+/// Every `.rs` file under `dir`.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn every_cleared_environment_in_the_tests_starts_from_the_sandboxs_places() {
+    // A spawn that clears its environment loses the sandbox: without `places()` its tmux, zmx and
+    // TMPDIR fall back to the machine's `/tmp/tmux-$UID/default` and `/tmp/zmx-$UID`.
+    let tests = agterm_backup_testkit::paths::workspace_root().join("tests");
+    let mut files = Vec::new();
+    rust_files(&tests, &mut files);
+    let mut bare = Vec::new();
+    // This file names the pattern in its own checks.
+    for file in files
+        .into_iter()
+        .filter(|f| !f.ends_with("testkit/hermetic.rs"))
+    {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (at, _) in text.match_indices(".env_clear()") {
+            let next: String = text[at + ".env_clear()".len()..]
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .take(60)
+                .collect();
+            let from_places = [
+                ".envs(agterm_backup_testkit::hermetic::places())",
+                ".envs(crate::hermetic::places())",
+                ".envs(places())",
+            ];
+            if !from_places.iter().any(|p| next.starts_with(p)) {
+                let line = text[..at].lines().count();
+                bare.push(format!("{}:{line}", file.display()));
+            }
+        }
+    }
+    assert!(
+        bare.is_empty(),
+        "env_clear() without .envs(…hermetic::places()) right after: {bare:#?}"
+    );
+}
