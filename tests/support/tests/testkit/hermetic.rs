@@ -135,3 +135,38 @@ fn every_cleared_environment_in_the_tests_starts_from_the_sandboxs_places() {
         "env_clear() without .envs(…hermetic::places()) right after: {bare:#?}"
     );
 }
+
+#[test]
+fn every_test_binary_enters_the_sandbox() {
+    // A test binary is an area's `main.rs` (tests/<area>/, tests/support/tests/<area>/), a lone file of
+    // tests/support/tests/, or a library's unit tests that can reach the test kit.
+    let root = agterm_backup_testkit::paths::workspace_root();
+    let mut binaries = vec![
+        root.join("src/lib.rs"),
+        root.join("tests/support/src/lib.rs"),
+    ];
+    for dir in [root.join("tests"), root.join("tests/support/tests")] {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.join("main.rs").is_file() {
+                binaries.push(path.join("main.rs"));
+            } else if dir.ends_with("support/tests") && path.extension().is_some_and(|e| e == "rs")
+            {
+                binaries.push(path);
+            }
+        }
+    }
+    assert!(binaries.len() >= 9, "{binaries:#?}");
+    let outside: Vec<_> = binaries
+        .iter()
+        .filter(|b| {
+            !std::fs::read_to_string(b)
+                .unwrap()
+                .contains("hermetic_test_binary!();")
+        })
+        .collect();
+    assert!(
+        outside.is_empty(),
+        "test binaries without a sandbox: {outside:#?}"
+    );
+}
