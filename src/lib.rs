@@ -63,3 +63,8 @@ pub fn main() -> u8 {
         }
     }
 }
+
+// The library's unit tests, like every test binary, run in a sandbox of their own (never the machine's
+// HOME, tmux server or zmx folder): agterm_backup_testkit::hermetic.
+#[cfg(test)]
+agterm_backup_testkit::hermetic_test_binary!();

@@ -19,6 +19,7 @@ const WAIT: Duration = Duration::from_secs(20);
 fn ours(home: &Path, xdg_data: Option<&Path>, args: &[&str]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_agterm-backup"));
     cmd.env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .env("HOME", home)
         .env("PATH", "/usr/bin:/bin")
         .args(args);

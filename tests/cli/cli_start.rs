@@ -25,13 +25,10 @@ fn version_is_clap_s_own_line() {
 /// A pipe whose reading end is already closed: every write to the other end fails (EPIPE), or kills
 /// the writer when SIGPIPE is not ignored.
 fn broken_pipe() -> std::fs::File {
-    let mut fds = [0; 2];
-    // SAFETY: a two-element array for pipe(2).
-    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-    // SAFETY: closing the reading end we just made.
-    unsafe { libc::close(fds[0]) };
-    // SAFETY: the writing end is ours alone.
-    unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(fds[1]) }
+    // Close-on-exec: a child another test spawns meanwhile must not hold the reading end open.
+    let (read, write) = agterm_backup_testkit::fds::pipe();
+    drop(read);
+    write
 }
 
 #[test]

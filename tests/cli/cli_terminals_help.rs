@@ -77,6 +77,7 @@ fn socket_before_the_command_still_works() {
         };
         let out = cmd
             .env_clear()
+            .envs(agterm_backup_testkit::hermetic::places())
             .env("HOME", home.path())
             .env("AGTERM_BACKUP_HOME", home.path().join("state"))
             // Managed policy files (`/etc/claude-code`, …) never from the machine.

@@ -86,6 +86,24 @@ fn wait_file(path: &Path) -> String {
     })
 }
 
+/// Waits until `command` is the pane's foreground process (tmux's `#{pane_current_command}`).
+fn wait_foreground(tmux: &Tmux, pane: &str, command: &str) {
+    Tmux::wait_for(
+        WAIT,
+        &format!("{command} in the foreground of {pane}"),
+        || {
+            (tmux.ok(&[
+                "display-message",
+                "-p",
+                "-t",
+                pane,
+                "#{pane_current_command}",
+            ]) == command)
+                .then_some(())
+        },
+    );
+}
+
 #[test]
 fn an_inherited_tmux_pane_environment_gets_nothing_and_the_real_pane_resumes() {
     if !on_path("tmux") || !on_path("script") {
@@ -121,6 +139,7 @@ fn an_inherited_tmux_pane_environment_gets_nothing_and_the_real_pane_resumes() {
     let inherited = format!("{},{pid},0", real.socket().display());
     // The real pane is busy with something else.
     real.send_text(&pane, "sleep 100000", true);
+    wait_foreground(&real, &pane, "sleep");
 
     // 1. A shell under `script`: a pty of its own, the pane's TMUX and TMUX_PANE inherited.
     let out = Command::new("script")
@@ -164,6 +183,9 @@ fn an_inherited_tmux_pane_environment_gets_nothing_and_the_real_pane_resumes() {
 
     // 3. The real pane, idle again, resumes its own conversation.
     real.ok(&["send-keys", "-t", &pane, "C-c"]);
+    // The line typed next reaches the shell only once ^C ended the sleep (readline would drop what
+    // arrives while it handles the interrupt).
+    wait_foreground(&real, &pane, "bash");
     let out3 = root.join("real.out");
     real.send_text(
         &pane,

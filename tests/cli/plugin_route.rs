@@ -15,6 +15,7 @@ fn text(b: &[u8]) -> String {
 fn claude_cmd(claude: &Path, home: &Path) -> Command {
     let mut c = Command::new(claude);
     c.env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .env("HOME", home)
         .env("PATH", "/usr/bin:/bin")
         .env("DISABLE_AUTOUPDATER", "1")
@@ -77,6 +78,7 @@ fn plugin_install_fires_the_hook_and_apply_does_not_double_it() {
     let run = |args: &[&str]| {
         Command::new(ours)
             .env_clear()
+            .envs(agterm_backup_testkit::hermetic::places())
             .env("HOME", &home)
             .env("PATH", "/usr/bin:/bin")
             .env("AGTERM_BACKUP_HOME", dir.path().join("state"))

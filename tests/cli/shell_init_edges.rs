@@ -17,12 +17,14 @@ const PANE_ENV: [&str; 2] = [
     "AGTERM_PANE=left",
 ];
 
-/// A stub binary under `root`: `shell-start` records its arguments, ignores SIGINT as the real one does,
+/// A stub binary under `root`: `shell-start` records its arguments, outlives SIGINT as the real one does
+/// (its trap notes each one in `root/interrupted`, the state a test waits on after pressing Ctrl-C),
 /// waits for `root/go` when `wait` (so the test can press Ctrl-C meanwhile), and answers with a resume.
 fn stub(root: &Path, wait: bool) -> String {
     let calls = quote(&root.join("calls").display().to_string());
     let asking = quote(&root.join("asking").display().to_string());
     let go = quote(&root.join("go").display().to_string());
+    let interrupted = quote(&root.join("interrupted").display().to_string());
     let waiting = if wait {
         format!(": > {asking}\nwhile [ ! -e {go} ]; do sleep 0.05; done\n")
     } else {
@@ -33,7 +35,7 @@ fn stub(root: &Path, wait: bool) -> String {
     std::fs::write(
         &path,
         format!(
-            "#!/bin/sh\ntrap '' INT\necho \"$@\" >> {calls}\ncase \"$*\" in *--give-back*) exit 0;; esac\n\
+            "#!/bin/sh\ntrap ': > {interrupted}' INT\necho \"$@\" >> {calls}\ncase \"$*\" in *--give-back*) exit 0;; esac\n\
              {waiting}printf '%s\\n' 'agterm-backup: resuming stub' 'echo RAN-IN-SHELL'\n"
         ),
     )
@@ -116,6 +118,10 @@ fn ctrl_c_while_asking_runs_nothing_and_gives_the_claim_back() {
         let pane = start(&tmux, root, name, name, &rc(shell, &bin));
         wait_for("shell-start is asked", || root.join("asking").exists());
         tmux.ok(&["send-keys", "-t", &pane, "C-c"]);
+        // send-keys returns before the pty has the byte: the answer may go only once ^C arrived.
+        wait_for("the ^C reached shell-start", || {
+            root.join("interrupted").exists()
+        });
         std::fs::write(root.join("go"), "").unwrap();
         wait_for("the claim is given back", || {
             calls(root).iter().any(|c| c.contains("--give-back"))

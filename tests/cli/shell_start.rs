@@ -58,22 +58,15 @@ fn run_typed(
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_agterm-backup"));
     cmd.args(["shell-start", "--shell", "zsh"])
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("HOME", state.parent().unwrap())
         .env("AGTERM_BACKUP_HOME", state)
         .env("AGTERM_SOCKET", socket)
         .env("AGTERM_BACKUP_SHELL_START_BUDGET_MS", "700");
     // A pipe holding `typed` before the process starts, its write end kept open (no EOF) while it runs.
-    let mut fds = [0; 2];
-    // SAFETY: pipe writes two descriptors into the array; each is owned by one File below.
-    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-    let (read, mut write) = unsafe {
-        use std::os::fd::FromRawFd;
-        (
-            std::fs::File::from_raw_fd(fds[0]),
-            std::fs::File::from_raw_fd(fds[1]),
-        )
-    };
+    // Close-on-exec: a child another test spawns meanwhile must not hold the write end (no EOF then).
+    let (read, mut write) = agterm_backup_testkit::fds::pipe();
     std::io::Write::write_all(&mut write, typed).unwrap();
     cmd.stdin(Stdio::from(read));
     for (k, v) in env {

@@ -17,6 +17,7 @@ fn shell_start(
     let out = Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
         .args(["shell-start", "--shell", "bash", "--shell-pid", "1"])
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("HOME", state.parent().unwrap())
         .env("AGTERM_BACKUP_HOME", state)

@@ -15,6 +15,7 @@ fn run_with_tmpdir(home: &Path, path: &str, tmpdir: &Path, args: &[&str]) -> Out
     Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
         .args(args)
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .env("HOME", home)
         .env("PATH", path)
         .env("TMPDIR", tmpdir)

@@ -173,6 +173,7 @@ fn kimi_pane_is_recorded_resumed_by_its_line_and_remove_gives_the_file_back() {
     let out = std::process::Command::new(agterm_backup())
         .args(["installer", "remove", "--agents", "kimi"])
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .env("HOME", &rig.home.home)
         .env("AGTERM_STATE_DIR", rig.root.join("agterm-state"))
         .env("PATH", "/usr/bin:/bin")

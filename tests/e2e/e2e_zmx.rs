@@ -245,6 +245,7 @@ exit $rc
         restore
             .args(["restore", "--yes"])
             .env_clear()
+            .envs(agterm_backup_testkit::hermetic::places())
             .envs(t.env.iter().map(|(k, v)| (k, v)))
             .env("PATH", format!("{}:{path}", shim.display()))
             .env("RACE", race)

@@ -26,6 +26,7 @@ fn installer(w: &World, verb: &str) {
             &[]
         })
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .envs(w.env.iter().map(|(k, v)| (k, v)))
         .current_dir(w.path())
         .output()

@@ -47,6 +47,7 @@ fn unknown_flags_are_dropped_with_their_values_recorded_and_shown_by_status() {
     let out = Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
         .args(["status", "--json"])
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("HOME", w.path())
         .env("AGTERM_BACKUP_HOME", w.state().root())

@@ -105,6 +105,7 @@ fn run_cli(cli: &std::path::Path, args: &[&str]) -> std::process::Output {
     Command::new(cli)
         .args(args)
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("HOME", home.path())
         .env("CODEX_HOME", home.path().join("codex"))

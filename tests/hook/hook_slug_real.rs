@@ -44,6 +44,7 @@ fn the_real_claude_files_transcripts_under_the_ported_slug() {
             .args(["-p", "say hi"])
             .current_dir(dir)
             .env_clear()
+            .envs(agterm_backup_testkit::hermetic::places())
             .envs(home.env(&stub))
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())

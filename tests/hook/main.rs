@@ -3,6 +3,10 @@
 //! One binary per area (tests/ARCHITECTURE in ARCHITECTURE.md): a new test file goes in this folder and
 //! gets a `mod` line below. The last module checks that the binary left no process or folder behind.
 
+// Before `main`: this process and everything it starts get the sandbox's HOME (the XDG folders follow it),
+// tmux and zmx default folders and TMPDIR, never the machine's (agterm_backup_testkit::hermetic).
+agterm_backup_testkit::hermetic_test_binary!();
+
 mod hook_common;
 
 mod agent_flags_drift;

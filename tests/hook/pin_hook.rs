@@ -124,6 +124,7 @@ impl World {
         let mut child = Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
             .args(["hook", "claude"])
             .env_clear()
+            .envs(agterm_backup_testkit::hermetic::places())
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("HOME", self.root.path().join("home"))
             .env("AGTERM_BACKUP_HOME", self.state().root())

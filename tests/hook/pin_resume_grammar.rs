@@ -15,6 +15,7 @@ fn run_line(line: &str, cli_dir: &std::path::Path) -> String {
         .arg("-c")
         .arg(line)
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .env("PATH", format!("{}:/usr/bin:/bin", cli_dir.display()))
         .env("HOME", home.path())
         .env("CODEX_HOME", home.path().join(".codex"))

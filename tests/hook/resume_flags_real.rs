@@ -98,6 +98,7 @@ fn run(cli: &Path, world: &World, args: &[String]) -> (Option<i32>, String) {
         .args(args)
         .current_dir(&world.project)
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("HOME", home)
         .env("CODEX_HOME", home.join("codex"))

@@ -54,6 +54,7 @@ fn judged_by_the_agent(agent: &str, applied: &[u8], name: &str) {
     let out = Command::new(cli)
         .arg("-l")
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .env("HOME", s.home())
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("GEMINI_API_KEY", "judge")

@@ -144,6 +144,7 @@ fn real_claude_runs_our_hook_from_the_edited_settings() {
     std::fs::write(s.claude_settings(), original).unwrap();
     let out = std::process::Command::new(&copy)
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .envs(
             s.command("/usr/bin:/bin")
                 .get_envs()

@@ -39,6 +39,7 @@ fn wrap_with_event_log(copy: &Path, log: &Path) {
 fn run_copy(s: &Sandbox, copy: &Path, args: &[&str]) -> std::process::Output {
     std::process::Command::new(copy)
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .envs(
             s.command("/usr/bin:/bin")
                 .get_envs()
@@ -279,6 +280,7 @@ fn codex_runs_identical_handlers_twice_so_status_counts_each() {
     home.write_codex_config(&stub, &[logger.clone(), logger]);
     let out = std::process::Command::new(&codex)
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .envs(home.env(&stub))
         .current_dir(&work)
         .args([

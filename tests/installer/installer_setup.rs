@@ -66,6 +66,7 @@ fn the_first_readme_line_works_without_cargo_bin_on_path() {
             .collect();
         // The login shell as login(1) sets it: the line adds our block to its rc file.
         cmd.env_clear()
+            .envs(agterm_backup_testkit::hermetic::places())
             .envs(envs)
             .env("SHELL", "/bin/zsh")
             .current_dir(workspace_root());
@@ -117,6 +118,7 @@ fn the_second_readme_line_finds_cargo_without_cargo_bin_on_path() {
         .collect();
     let out = std::process::Command::new("sh")
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .envs(envs)
         .args(["-c", &line])
         .output()
@@ -126,9 +128,10 @@ fn the_second_readme_line_finds_cargo_without_cargo_bin_on_path() {
         text(&out.stdout).trim(),
         "fake cargo: test --workspace --no-fail-fast"
     );
-    // CI runs the very same command.
+    // CI runs the very same command, on a busy user's machine (tests/busy-machine.sh).
     let ci = std::fs::read_to_string(workspace_root().join(".ci/run")).unwrap();
-    assert!(ci.lines().any(|l| l.starts_with(&test_line)), "{ci}");
+    let busy = format!("tests/busy-machine.sh '{test_line}'");
+    assert!(ci.lines().any(|l| l.starts_with(&busy)), "{ci}");
 }
 
 #[test]

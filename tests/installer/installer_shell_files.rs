@@ -150,6 +150,7 @@ fn the_question_on_a_terminal_decides_and_enter_says_yes() {
             .collect();
         let mut child = Command::new("script")
             .env_clear()
+            .envs(agterm_backup_testkit::hermetic::places())
             .envs(sandbox_env)
             .env("SHELL", "/bin/zsh")
             .env("TERM", "dumb")

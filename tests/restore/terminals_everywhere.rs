@@ -92,6 +92,7 @@ impl World {
         Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
             .args(args)
             .env_clear()
+            .envs(agterm_backup_testkit::hermetic::places())
             .env("HOME", &home)
             .env("AGTERM_BACKUP_HOME", self.state.root())
             // Managed policy files (`/etc/claude-code`, …) never from the machine.
@@ -320,6 +321,7 @@ fn restore_dry_run_without_agterm_and_nothing_captured_exits_0() {
     let out = Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
         .args(["restore", "--dry-run"])
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("HOME", root.path())
         .env("AGTERM_BACKUP_HOME", root.path().join("state"))

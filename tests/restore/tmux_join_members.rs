@@ -107,6 +107,7 @@ impl Rig {
             .args(["hook", "claude"])
             .current_dir(&self.work)
             .env_clear()
+            .envs(agterm_backup_testkit::hermetic::places())
             .env("HOME", &self.home)
             .env("AGTERM_BACKUP_HOME", &self.state)
             .env("PATH", std::env::var("PATH").unwrap_or_default())

@@ -120,9 +120,27 @@ pub fn everywhere(explicit: Option<&Path>, env: Env, with_records: &[Scope]) -> 
 mod tests {
     use super::*;
 
+    /// An environment whose roots (`HOME`, `TMUX_TMPDIR`, `TMPDIR`) are `root`'s folders: every
+    /// default place (tmux's socket, zmx's socket dir, agterm's socket) lies under it, never the
+    /// machine's `/tmp/tmux-$UID`, `/tmp/zmx-$UID` or `~/.local/share/agterm`.
+    fn rooted(root: &Path) -> impl Fn(&str) -> Option<String> {
+        let root = root.display().to_string();
+        move |k: &str| match k {
+            "HOME" => Some(format!("{root}/home")),
+            "TMUX_TMPDIR" | "TMPDIR" => Some(root.clone()),
+            _ => None,
+        }
+    }
+
+    fn uid() -> u32 {
+        // SAFETY: getuid has no preconditions and cannot fail.
+        unsafe { libc::getuid() }
+    }
+
     #[test]
     fn agterm_is_always_looked_at_and_each_instance_once() {
-        let none = |_: &str| None;
+        let empty = tempfile::tempdir().unwrap();
+        let none = rooted(empty.path());
         let tmux = Scope::Tmux {
             socket: "/nonexistent/tmux-1/work".into(),
         };
@@ -174,5 +192,40 @@ mod tests {
         assert_eq!(found.len(), 3, "{found:?}");
         assert_eq!(found[1].kind(), TerminalKind::Tmux);
         assert_eq!(found[2].kind(), TerminalKind::Zmx);
+    }
+
+    #[test]
+    fn the_default_places_are_the_environments_roots_and_count_once_they_exist() {
+        let root = tempfile::tempdir().unwrap();
+        let env = rooted(root.path());
+        let tmux_default = root.path().join(format!("tmux-{}/default", uid()));
+        let zmx_default = root.path().join(format!("zmx-{}", uid()));
+        assert_eq!(
+            named(TerminalKind::Tmux, None, &env),
+            Scope::Tmux {
+                socket: tmux_default.display().to_string()
+            }
+        );
+        assert_eq!(
+            named(TerminalKind::Zmx, None, &env),
+            Scope::Zmx {
+                dir: zmx_default.display().to_string()
+            }
+        );
+        let agterm = agterm::resolve_socket_path(None, &env).unwrap();
+        assert!(agterm.starts_with(root.path().join("home")), "{agterm:?}");
+        // Nothing at the roots yet: agterm alone, whatever the machine runs.
+        assert_eq!(everywhere(None, &env, &[]), vec![Scope::Agterm]);
+        std::fs::create_dir_all(tmux_default.parent().unwrap()).unwrap();
+        let _server = std::os::unix::net::UnixListener::bind(&tmux_default).unwrap();
+        std::fs::create_dir(&zmx_default).unwrap();
+        assert_eq!(
+            everywhere(None, &env, &[]),
+            vec![
+                Scope::Agterm,
+                named(TerminalKind::Tmux, None, &env),
+                named(TerminalKind::Zmx, None, &env)
+            ]
+        );
     }
 }

@@ -109,6 +109,7 @@ impl ZmxRig {
         let mut cmd = Command::new(self.zmx.zmx());
         cmd.args(args)
             .env_clear()
+            .envs(agterm_backup_testkit::hermetic::places())
             .envs(self.env.iter().map(|(k, v)| (k, v)))
             .current_dir(cwd)
             .stdin(Stdio::null());
@@ -236,6 +237,7 @@ impl ZmxRig {
             .arg("restore")
             .args(args)
             .env_clear()
+            .envs(agterm_backup_testkit::hermetic::places())
             .envs(self.env.iter().map(|(k, v)| (k, v)))
             .current_dir(&self.rig.root)
             .stdin(Stdio::null())

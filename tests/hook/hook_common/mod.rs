@@ -155,6 +155,7 @@ impl World {
             .arg("detach")
             .args(argv)
             .env_clear()
+            .envs(agterm_backup_testkit::hermetic::places())
             .envs(self.env.iter().map(|(k, v)| (k, v)))
             .env("HB_DIR", &run_dir)
             .current_dir(cwd)

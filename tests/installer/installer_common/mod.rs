@@ -60,6 +60,7 @@ impl Sandbox {
     pub fn command(&self, path_var: &str) -> Command {
         let mut cmd = Command::new(binary());
         cmd.env_clear()
+            .envs(agterm_backup_testkit::hermetic::places())
             .env("HOME", self.home())
             .env("PATH", path_var)
             .env("CLAUDE_CONFIG_DIR", self.claude_dir())
@@ -157,6 +158,7 @@ pub fn claude_command(claude: &Path, s: &Sandbox, base_url: &str) -> Command {
     std::fs::create_dir_all(&work).unwrap();
     let mut cmd = Command::new(claude);
     cmd.env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .env("HOME", s.home())
         .env("CLAUDE_CONFIG_DIR", s.claude_dir())
         .env("AGTERM_BACKUP_HOME", s.backup_home())

@@ -55,6 +55,7 @@ pub fn evaluations(s: &Sandbox, argv: &[&str], shell: &str) -> usize {
     let out = Command::new(argv[0])
         .args(&argv[1..])
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .env("HOME", s.home())
         .env("PATH", "/usr/bin:/bin")
         .env("TERM", "dumb")

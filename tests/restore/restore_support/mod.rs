@@ -136,8 +136,12 @@ impl Env {
         Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
             .args(args)
             .env_clear()
+            .envs(agterm_backup_testkit::hermetic::places())
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .env("HOME", self.home.path())
+            .envs(agterm_backup_testkit::hermetic::home_places(
+                self.home.path(),
+            ))
             .env("AGTERM_SOCKET", self.fake.socket())
             .env("AGTERM_BACKUP_HOME", self.state().root())
             .env("CODEX_HOME", self.home.path().join(".codex"))

@@ -165,23 +165,12 @@ impl AgentHome {
         .collect()
     }
 
-    /// `TMPDIR` and the XDG folders, inside this home: the agents write their daemons' sockets, compile
+    /// `TMPDIR`, tmux's default socket folder and the XDG folders, inside this home: the agents write their daemons' sockets, compile
     /// caches and state there (Codex's `codex-daemon-<uid>`, node's compile cache, opencode's data),
     /// never in the machine's `/tmp` or the user's `~/.config`, and a [`crate::scratch::ScratchDir`] finds
     /// a detached daemon by them.
     fn private_dirs(&self) -> Vec<(String, String)> {
-        let tmp = self.home.join("tmp");
-        std::fs::create_dir_all(&tmp).expect("create the agents' TMPDIR");
-        [
-            ("TMPDIR", tmp),
-            ("XDG_CONFIG_HOME", self.home.join(".config")),
-            ("XDG_DATA_HOME", self.home.join(".local/share")),
-            ("XDG_STATE_HOME", self.home.join(".local/state")),
-            ("XDG_CACHE_HOME", self.home.join(".cache")),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v.display().to_string()))
-        .collect()
+        crate::hermetic::home_places(&self.home)
     }
 
     /// Claude's projects folder (`~/.claude/projects`).

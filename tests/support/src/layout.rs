@@ -133,7 +133,9 @@ pub fn tmuxp_load(tmux: &Tmux, file: &Path) {
         .arg(tmux.socket())
         .arg(file);
     if let Some(env) = tmux.user_env() {
-        cmd.env_clear().envs(env.iter().map(|(k, v)| (k, v)));
+        cmd.env_clear()
+            .envs(crate::hermetic::places())
+            .envs(env.iter().map(|(k, v)| (k, v)));
     }
     let out = cmd
         .output()

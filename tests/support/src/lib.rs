@@ -6,9 +6,15 @@ pub mod agents;
 pub mod clock;
 pub mod fake_agterm;
 pub mod fake_zmx;
+pub mod fds;
+pub mod hermetic;
 pub mod layout;
 pub mod paths;
 pub mod scratch;
 pub mod settle;
 pub mod stub_model;
 pub mod tmux;
+
+// The test kit's own unit tests run in a sandbox too (see `hermetic`).
+#[cfg(test)]
+crate::hermetic_test_binary!();

@@ -147,7 +147,8 @@ pub fn processes_naming(dir: &Path) -> Vec<(u32, String)> {
     found
 }
 
-/// What a test run left behind: processes that name [`suite_root`], and entries in it.
+/// What a test run left behind: processes that name [`suite_root`] (a test binary's sandbox beside it
+/// included), entries in it, and the sandboxes of test binaries that have ended.
 #[derive(Debug, Default)]
 pub struct Leftovers {
     pub processes: Vec<(u32, String)>,
@@ -166,6 +167,7 @@ pub fn leftovers() -> Leftovers {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(&root)
         .map(|it| it.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();
+    entries.extend(crate::hermetic::orphaned_sandboxes());
     entries.sort();
     Leftovers {
         processes: processes_naming(&root),

@@ -70,7 +70,7 @@ impl Tmux {
                 }
             }
             Some(env) => {
-                cmd.env_clear().envs(
+                cmd.env_clear().envs(crate::hermetic::places()).envs(
                     env.iter()
                         .filter(|(k, _)| !is_ci_variable(k))
                         .map(|(k, v)| (k, v)),

@@ -9,6 +9,8 @@
 
 use agterm_backup_testkit::scratch;
 
+agterm_backup_testkit::hermetic_test_binary!();
+
 #[test]
 fn no_process_or_folder_of_the_suite_is_left() {
     let left = scratch::leftovers();

@@ -46,6 +46,7 @@ pub fn run_kimi(args: &[&str]) -> String {
     let out = Command::new(&cli)
         .args(args)
         .env_clear()
+        .envs(crate::hermetic::places())
         .env("PATH", kimi_path())
         .env("HOME", home.path())
         .stdin(std::process::Stdio::null())

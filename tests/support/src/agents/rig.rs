@@ -112,6 +112,7 @@ impl Rig {
         let out = std::process::Command::new(agterm_backup)
             .args(&args)
             .env_clear()
+            .envs(crate::hermetic::places())
             .env("HOME", &self.home.home)
             .env("CODEX_HOME", &self.home.codex_home)
             .env("PATH", path)

@@ -260,6 +260,7 @@ pub fn exec_spec(spec_path: &Path) -> ! {
         .arg0(&spec.argv0)
         .args(&spec.args)
         .env_clear()
+        .envs(crate::hermetic::places())
         .envs(spec.env.iter().map(|(k, v)| (k, v)))
         .exec();
     super::log::append(

@@ -77,7 +77,7 @@ fn attach_creates_a_login_shell_carrying_zmx_session_and_no_tmux() {
     assert!(env.contains(&"ZMX_SESSION=work".to_string()), "{env:?}");
     assert!(!env
         .iter()
-        .any(|v| v.starts_with("TMUX") || v.starts_with("CI=")));
+        .any(|v| v.starts_with("TMUX=") || v.starts_with("TMUX_PANE=") || v.starts_with("CI=")));
     let names: Vec<&str> = row.fields.iter().map(|(k, _)| k.as_str()).collect();
     assert_eq!(names, ["name", "pid", "clients", "created", "cwd"]);
     assert_eq!(row.get("clients"), Some("0"));

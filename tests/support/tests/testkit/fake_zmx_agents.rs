@@ -100,7 +100,9 @@ fn real_claude_and_codex_run_in_fake_zmx_sessions() {
         let session = format!("ZMX_SESSION={name}");
         assert!(env.contains(&session), "{name}: {env:?}");
         assert!(
-            !env.iter().any(|v| v.starts_with("TMUX")),
+            // TMUX_TMPDIR (where tmux's default socket is) is no pane's: only the pane markers count.
+            !env.iter()
+                .any(|v| v.starts_with("TMUX=") || v.starts_with("TMUX_PANE=")),
             "{name}: {env:?}"
         );
     }
