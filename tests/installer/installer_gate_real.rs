@@ -107,6 +107,7 @@ fn real_copilot_config_writes_the_repositorys_key_where_the_gate_reads_it() {
             .arg("config")
             .args(args)
             .env_clear()
+            .envs(agterm_backup_testkit::hermetic::places())
             .env("HOME", s.home())
             .env("PATH", "/usr/bin:/bin")
             .current_dir(&repo)
@@ -318,6 +319,7 @@ fn logged_hook(s: &Sandbox) -> PathBuf {
     std::fs::write(s.claude_settings(), "{\"feedbackSurveyRate\": 0}\n").unwrap();
     let out = Command::new(&copy)
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .envs(
             s.command("/usr/bin:/bin")
                 .get_envs()

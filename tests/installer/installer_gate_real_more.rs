@@ -60,6 +60,7 @@ fn world(stub: &StubModel) -> World {
     std::fs::copy(binary(), &copy).unwrap();
     let out = std::process::Command::new(&copy)
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .env("HOME", &home)
         .env("PATH", "/usr/bin:/bin")
         .env("AGTERM_BACKUP_HOME", s.backup_home())

@@ -112,6 +112,7 @@ pub fn runs_on_a_terminal(s: &Sandbox, login: &str) -> [usize; 3] {
     let mut child = Command::new("timeout")
         .args(["60", "script", "-qec", login, "/dev/null"])
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .env("HOME", s.home())
         .env("PATH", "/usr/bin:/bin")
         .env("TERM", "dumb")
