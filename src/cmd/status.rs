@@ -29,6 +29,8 @@ struct Looked {
 
 pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
     let state = state_dir()?;
+    // Temp files of writers killed mid-write are litter: status sweeps them (never a live writer's).
+    state.sweep_litter();
     let env = |k: &str| std::env::var(k).ok();
     let (hooks, denylist_ok) = hook_states();
     let scopes =

@@ -1,0 +1,340 @@
+//! Nothing in the state folder is followed: every kind of file the tool writes there (record, journal,
+//! lock, error log, claims' lock and markers, tmux layouts, lock and mark, tmux name cache, init files,
+//! snapshots, resume scripts, unattributed Codex notes) meets a symlink planted at its path to a file the
+//! user can write, and that file is left byte for byte as it was. A second test scans the sources: a new
+//! raw open for writing outside the guard (`core::state::guard`) fails it until it is listed here.
+
+use crate::hook_common::*;
+use agterm_backup_core::record::LiveRecord;
+use agterm_backup_core::state::StateDir;
+use agterm_backup_core::tmux_layout::{write_layout, ServerLayout};
+use agterm_backup_restore::once::{Claim, LaunchId, TerminalTag, Trigger};
+use agterm_backup_terminals::tmux::env::TmuxEnv;
+use std::fs;
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+
+const VICTIM: &[u8] = b"the user's own file\n";
+
+fn record_in(state: &StateDir) -> LiveRecord {
+    let _ = state;
+    serde_json::from_slice(&claude_record_json()).unwrap()
+}
+
+fn claude_record_json() -> Vec<u8> {
+    serde_json::to_vec(&serde_json::json!({
+        "v": 1, "agent": "claude", "session_id": ID_A,
+        "agterm_session": PANE_SESSION, "role": "left",
+        "pane_id": null, "transcript_path": null, "agent_cwd": "/w", "hook_cwd": "/w",
+        "flags": [], "agent_pid": null, "event": "SessionStart", "ts": "2026-12-01T00:00:00Z",
+        "terminal": "agterm"
+    }))
+    .unwrap()
+}
+
+fn launch() -> LaunchId {
+    LaunchId::new(
+        &TerminalTag::Agterm,
+        Some("2026-12-01T00:00:00Z".parse().unwrap()),
+    )
+    .unwrap()
+}
+
+fn claim(state: &StateDir) -> Claim {
+    Claim {
+        launch: launch(),
+        agent: "claude".into(),
+        session_id: ID_A.into(),
+        pane: record_in(state).pane_key().unwrap(),
+    }
+}
+
+fn layout() -> ServerLayout {
+    serde_json::from_value(serde_json::json!({
+        "socket": "/tmp/tmux-1000/default", "server_pid": 4242, "server_started": 1_700_000_000,
+        "listed_at": "2026-12-01T00:00:00Z", "panes": []
+    }))
+    .unwrap()
+}
+
+/// A tmux env whose socket exists (the name cache keys its file by the socket's identity).
+fn tmux_env(state: &StateDir) -> TmuxEnv {
+    let socket = state.root().join("tmux-socket");
+    if !socket.exists() {
+        fs::write(&socket, "").unwrap();
+    }
+    TmuxEnv {
+        socket: socket.display().to_string(),
+        server_pid: 4242,
+        pane_id: "%3".into(),
+    }
+}
+
+/// One kind of file the tool writes in its state folder: where it lives, and its writer.
+struct Writer {
+    kind: &'static str,
+    path: fn(&StateDir) -> PathBuf,
+    write: fn(&StateDir),
+}
+
+fn writers() -> Vec<Writer> {
+    vec![
+        Writer {
+            kind: "record",
+            path: |s| s.record_path(&record_in(s).pane_key().unwrap()),
+            write: |s| drop(s.write_record(&record_in(s))),
+        },
+        Writer {
+            kind: "journal",
+            path: |s| s.journal_path(&record_in(s).pane_key().unwrap()),
+            write: |s| drop(s.append_journal(&record_in(s))),
+        },
+        Writer {
+            kind: "error log",
+            path: |s| s.log_path(),
+            write: |s| s.log("a line"),
+        },
+        Writer {
+            kind: "claims' lock",
+            path: |s| s.root().join("resumed").join(launch().name()).join(".lock"),
+            write: |s| drop(claim(s).take(s, Trigger::Restore)),
+        },
+        Writer {
+            kind: "claim marker (conversation)",
+            path: |s| {
+                let c = claim(s);
+                let dir = s.root().join("resumed").join(c.launch.name());
+                dir.join(format!("conversation.{}.{}", c.agent, c.session_id))
+            },
+            write: |s| drop(claim(s).take(s, Trigger::Restore)),
+        },
+        Writer {
+            kind: "tmux layout",
+            path: |s| {
+                let l = layout();
+                agterm_backup_core::tmux_layout::layout_path(
+                    s.root(),
+                    &l.socket,
+                    l.server_pid,
+                    l.server_started,
+                )
+            },
+            write: |s| drop(write_layout(s.root(), &layout())),
+        },
+        Writer {
+            kind: "tmux layout lock",
+            path: |s| s.root().join("tmux").join("layout.lock"),
+            write: |s| {
+                let server = agterm_backup_terminals::tmux::command::TmuxServer::new(
+                    "/nonexistent/tmux-socket",
+                    std::time::Duration::from_millis(200),
+                );
+                agterm_backup_terminals::tmux::layout::keep_coalesced(&server, s.root(), 1);
+            },
+        },
+        Writer {
+            kind: "tmux layout mark",
+            path: |s| s.root().join("tmux").join("layout.dirty"),
+            write: |s| {
+                let server = agterm_backup_terminals::tmux::command::TmuxServer::new(
+                    "/nonexistent/tmux-socket",
+                    std::time::Duration::from_millis(200),
+                );
+                agterm_backup_terminals::tmux::layout::keep_coalesced(&server, s.root(), 1);
+            },
+        },
+        Writer {
+            kind: "init file",
+            path: |s| {
+                agterm_backup::shell_init::init_file(s, agterm_backup::shell_init::Shell::Zsh)
+            },
+            write: |s| {
+                let _ = agterm_backup::shell_init::write_init_file(
+                    s,
+                    agterm_backup::shell_init::Shell::Zsh,
+                    "/usr/bin/agterm-backup",
+                );
+            },
+        },
+        Writer {
+            kind: "latest snapshot",
+            path: |s| s.latest_snapshot(),
+            write: |s| {
+                let snap = serde_json::from_value(serde_json::json!({
+                    "v": 1, "taken_at": "2026-12-01T00:00:00Z", "terminal": null, "error": null,
+                    "panes": [], "records": [], "harvested": []
+                }))
+                .unwrap();
+                let _ = agterm_backup_restore::snapshot::write(s, &snap, chrono::Utc::now(), 5);
+            },
+        },
+        Writer {
+            kind: "unattributed Codex notes",
+            path: |s| s.live_dir().join("unattributed-codex.jsonl"),
+            write: |s| {
+                let entry = agterm_backup_hook::codex_daemon::unattributed::Unattributed {
+                    ts: "2026-12-01T00:00:00Z".into(),
+                    session_id: ID_A.into(),
+                    cwd: "/w".into(),
+                    event: "Stop".into(),
+                    reason: "test".into(),
+                };
+                let _ = agterm_backup_hook::codex_daemon::unattributed::append(s, &entry);
+            },
+        },
+        Writer {
+            kind: "tmux name cache",
+            path: |s| {
+                let dir = s.root().join("tmux");
+                // The cache names its file by the server's fingerprint: find it by a first write.
+                agterm_backup_terminals::tmux::name::NameCache::new(s.root())
+                    .put(&tmux_env(s), &tmux_pane(s))
+                    .ok();
+                let found = fs::read_dir(&dir)
+                    .unwrap()
+                    .flatten()
+                    .map(|e| e.path())
+                    .find(|p| p.extension().is_some_and(|e| e == "json"))
+                    .expect("the cache wrote its file");
+                fs::remove_file(&found).unwrap();
+                found
+            },
+            write: |s| {
+                let _ = agterm_backup_terminals::tmux::name::NameCache::new(s.root())
+                    .put(&tmux_env(s), &tmux_pane(s));
+            },
+        },
+    ]
+}
+
+fn tmux_pane(s: &StateDir) -> agterm_backup_core::pane::tmux::TmuxPane {
+    serde_json::from_value(serde_json::json!({
+        "socket": tmux_env(s).socket, "server_pid": 4242, "session": "s",
+        "window": 0, "pane": 0, "pane_id": "%3"
+    }))
+    .unwrap()
+}
+
+fn plant(at: &Path, victim: &Path) {
+    fs::create_dir_all(at.parent().unwrap()).unwrap();
+    let _ = fs::remove_file(at);
+    symlink(victim, at).unwrap();
+}
+
+#[test]
+fn no_writer_of_the_state_folder_writes_through_a_planted_symlink() {
+    for w in writers() {
+        let dir = agterm_backup_testkit::scratch::tempdir();
+        let state = StateDir::at(dir.path().join("state"));
+        state.ensure().unwrap();
+        let victim = dir.path().join("victim");
+        fs::write(&victim, VICTIM).unwrap();
+        let at = (w.path)(&state);
+        plant(&at, &victim);
+        (w.write)(&state);
+        assert_eq!(
+            fs::read(&victim).unwrap(),
+            VICTIM,
+            "{}: the link's target was written through",
+            w.kind
+        );
+        let meta = fs::symlink_metadata(&victim).unwrap();
+        assert!(meta.is_file(), "{}: the target is still a file", w.kind);
+    }
+}
+
+#[test]
+fn the_hook_never_follows_a_link_and_repairs_its_own_files() {
+    for kind in ["record", "journal", "lock", "hook.log"] {
+        let w = World::new();
+        let state = w.state();
+        state.ensure().unwrap();
+        let victim = w.path().join("victim");
+        fs::write(&victim, VICTIM).unwrap();
+        let at = match kind {
+            "record" => state.record_path(&w.key()),
+            "journal" => state.journal_path(&w.key()),
+            "lock" => state.lock_path(&w.key()),
+            _ => state.log_path(),
+        };
+        plant(&at, &victim);
+        w.hook("claude", &claude_payload("SessionStart", ID_A, "/w", "/w"));
+        w.hook("claude", b"not json");
+        assert_eq!(fs::read(&victim).unwrap(), VICTIM, "{kind}: followed");
+        if kind != "hook.log" {
+            // Repaired: the hook's own file is there now, the event recorded.
+            let meta = fs::symlink_metadata(&at).unwrap();
+            assert!(!meta.file_type().is_symlink(), "{kind}: the link stays");
+            assert_eq!(
+                w.record().map(|r| r.session_id),
+                Some(ID_A.into()),
+                "{kind}"
+            );
+            assert!(
+                log_text(&w).contains(&at.display().to_string()),
+                "{kind}: not logged"
+            );
+        }
+    }
+}
+
+/// Every raw open for writing (or rename into place) in the sources, by file: each is either routed
+/// through `core::state::guard` / `write_atomic`, or writes outside the state folder, as its row says.
+const RAW_WRITERS: &[(&str, usize, &str)] = &[
+    ("core/src/state/guard.rs", 6, "the guard itself: every open with O_NOFOLLOW"),
+    (
+        "core/src/state/atomic.rs",
+        4,
+        "the atomic writer: its temp file O_EXCL, renames that replace a link rather than follow it",
+    ),
+    ("core/src/process/procfs.rs", 1, "a tty under /dev, a read-only probe"),
+];
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn every_raw_writer_in_the_sources_is_listed() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["core/src", "plugins", "terminals", "src"] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    let patterns = [
+        "OpenOptions::new()",
+        "fs::write(",
+        "File::create(",
+        "fs::rename(",
+    ];
+    let mut unlisted = Vec::new();
+    for f in files {
+        let rel = f.strip_prefix(root).unwrap().display().to_string();
+        if rel.ends_with("_tests.rs") || rel.contains("/tests/") || rel.ends_with("/tests.rs") {
+            continue;
+        }
+        let text = fs::read_to_string(&f).unwrap();
+        // Only the code before the file's test module counts.
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let n: usize = patterns.iter().map(|p| code.matches(p).count()).sum();
+        let listed = RAW_WRITERS
+            .iter()
+            .find(|(path, _, _)| *path == rel)
+            .map_or(0, |r| r.1);
+        if n != listed {
+            unlisted.push(format!("{rel}: {n} raw writers, {listed} listed"));
+        }
+    }
+    assert!(
+        unlisted.is_empty(),
+        "route these through core::state::guard (or list them, saying why they are outside the state \
+         folder): {unlisted:#?}"
+    );
+}
