@@ -338,3 +338,34 @@ fn every_raw_writer_in_the_sources_is_listed() {
          folder): {unlisted:#?}"
     );
 }
+
+#[test]
+fn the_hook_repairs_a_broken_record_and_a_torn_journal_silently() {
+    for broken in ["empty folder", "garbage", "truncated", "empty"] {
+        let w = World::new();
+        let state = w.state();
+        state.ensure().unwrap();
+        let (record, journal) = (state.record_path(&w.key()), state.journal_path(&w.key()));
+        match broken {
+            "empty folder" => fs::create_dir(&record).unwrap(),
+            "garbage" => fs::write(&record, b"\x00\xffgarbage").unwrap(),
+            "truncated" => fs::write(&record, br#"{"v":1,"agent":"cla"#).unwrap(),
+            _ => fs::write(&record, b"").unwrap(),
+        }
+        // A journal whose last line was torn (no newline).
+        fs::write(&journal, br#"{"v":1,"agent":"claude","sess"#).unwrap();
+        w.hook("claude", &claude_payload("SessionStart", ID_A, "/w", "/w"));
+        assert_eq!(
+            w.record().map(|r| r.session_id),
+            Some(ID_A.into()),
+            "{broken}: the record is whole again"
+        );
+        assert_eq!(w.journal().len(), 1, "{broken}: the new line stands alone");
+        assert!(
+            state
+                .check_journal(&w.key())
+                .is_some_and(|why| why.contains("1 of 2")),
+            "{broken}: the torn line is still named, never silently dropped"
+        );
+    }
+}

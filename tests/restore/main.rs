@@ -21,6 +21,7 @@ mod shell_init_file_resume;
 mod shell_starship_real;
 mod shell_start_standin;
 mod snap_fake;
+mod state_broken;
 mod status_fake;
 mod terminals_everywhere;
 mod tmux_join_members;

@@ -106,15 +106,21 @@ impl StateDir {
     pub fn broken_files(&self) -> Vec<BrokenFile> {
         let mut out = Vec::new();
         for key in self.pane_keys() {
+            let journal = self.check_journal(&key);
             if let Err(reason) = self.check_record(&key) {
+                // What the pane is planned from instead: its journal's last usable entry, or nothing.
+                let fallback = match self.read_journal(&key).is_empty() {
+                    false => "the pane is planned from its journal",
+                    true => "nothing else is captured for the pane",
+                };
                 out.push(BrokenFile {
                     path: self.record_path(&key),
                     pane: key.to_string(),
                     kind: FileKind::Record,
-                    reason,
+                    reason: format!("{reason}; {fallback}"),
                 });
             }
-            if let Some(reason) = self.check_journal(&key) {
+            if let Some(reason) = journal {
                 out.push(BrokenFile {
                     path: self.journal_path(&key),
                     pane: key.to_string(),
