@@ -79,6 +79,19 @@ fn replayed_in_this_launch(
         && !ran_since(c.record.iter().chain(&c.journal), rec, launch)
 }
 
+/// Row 7c: whether the replayed agent's hooks are proven to run — a record of this pane written since the
+/// launch (its start, a prompt, any event). Without one, a prompt the user typed into it would not show
+/// either, so the absence of a prompt proves nothing.
+pub(super) fn hooks_proven(input: &PlanInput<'_>, c: &CapturedPane) -> bool {
+    let Some(launch) = input.launched_at else {
+        return false;
+    };
+    c.record
+        .iter()
+        .chain(&c.journal)
+        .any(|r| r.written_at().is_some_and(|t| t >= launch))
+}
+
 /// Whether this pane's records since the launch show a prompt to another conversation than `rec`'s
 /// (any event but the agent's start and end: a prompt, a tool call, a turn's end): someone typed into
 /// the agent, so it is theirs now.
