@@ -109,10 +109,25 @@ pub fn open_read(path: &Path) -> io::Result<File> {
     nofollow(OpenOptions::new().read(true), path)
 }
 
-/// Reads a whole file of the state folder, never through a symlink.
+/// Reads a whole file of the state folder, never through a symlink. Plain `read`s into a buffer a record
+/// fits: no `statx` for a size hint and no `lseek` (what `File::read_to_end` adds), since the hook's hot
+/// path reads one record per event.
 pub fn read(path: &Path) -> io::Result<Vec<u8>> {
-    let mut buf = Vec::new();
-    open_read(path)?.read_to_end(&mut buf)?;
+    let mut f = open_read(path)?;
+    let mut buf = vec![0u8; 4096];
+    let mut len = 0;
+    loop {
+        if len == buf.len() {
+            buf.resize(len * 2, 0);
+        }
+        match f.read(&mut buf[len..]) {
+            Ok(0) => break,
+            Ok(n) => len += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    buf.truncate(len);
     Ok(buf)
 }
 

@@ -29,8 +29,11 @@ pub fn idle_since(
 ) -> Result<(), String> {
     let mut records = state.read_journal(key);
     records.extend(state.read_record(key));
+    // The replay's own records: another conversation than the pane's (a late `SessionEnd` of the agent
+    // the reboot killed names the pane's own, and proves nothing about the replay).
     let since: Vec<&LiveRecord> = records
         .iter()
+        .filter(|r| r.session_id != own)
         .filter(|r| r.written_at().is_some_and(|t| t >= launch))
         .collect();
     if since.is_empty() {
@@ -42,7 +45,6 @@ pub fn idle_since(
     }
     if let Some(r) = since
         .iter()
-        .filter(|r| r.session_id != own)
         .find(|r| !matches!(spec.moment(&r.event), "SessionStart" | "SessionEnd"))
     {
         return Err(format!(

@@ -449,10 +449,12 @@ fn restart_row(
     match resume_line(input, spec, rec, None) {
         // 7c. A replayed agent that wrote no record since the launch may have hooks that never run:
         // the user's prompt would not show, so it is not replaced on our own.
-        Ok(resume) if !foreground::hooks_proven(input, c) => row.skip(SkipReason::HooksUnproven {
-            agent: rec.agent.clone(),
-            line: resume.line,
-        }),
+        Ok(resume) if !foreground::hooks_proven(input, rec, c) => {
+            row.skip(SkipReason::HooksUnproven {
+                agent: rec.agent.clone(),
+                line: resume.line,
+            })
+        }
         Ok(resume) => PlanRow {
             action: Action::Restart {
                 line: resume.line.clone(),

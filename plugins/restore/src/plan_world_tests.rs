@@ -119,3 +119,43 @@ fn a_record_from_before_2020_in_the_journal_is_skipped_not_typed() {
     let row = run(&c, &Transcripts::default(), Some(LAUNCH));
     assert_eq!(skip_code(&row), "bad-time", "{row:?}");
 }
+
+/// Row 7c: the `SessionEnd` of the agent the reboot killed, written after the launch, names the pane's
+/// own conversation: it is no record of the replay, and proves nothing about the replay's hooks.
+#[test]
+fn a_late_end_of_the_killed_agent_does_not_prove_the_replays_hooks() {
+    use agterm_backup_core::terminal::LiveDaemon;
+    let mut own = record(ID_A, PaneRole::Left, "2026-12-01T07:00:00Z");
+    own.agent = "copilot".into();
+    own.transcript_path = None;
+    let mut late_end = own.clone();
+    late_end.event = "SessionEnd".into();
+    late_end.ts = "2026-12-01T08:00:03Z".into();
+    let mut p = pane(PaneRole::Left);
+    p.foreground = Some(vec![
+        "node".into(),
+        "/usr/lib/node_modules/@github/copilot/index.js".into(),
+    ]);
+    p.live = Some(LiveDaemon {
+        daemon: "agterm-x".into(),
+        running: true,
+        clients: Some(1),
+        leader_pid: Some(4100),
+        started_at: Some(ts("2026-12-01T08:00:02Z")),
+    });
+    let c = captured(Some(late_end.clone()), vec![own, late_end]);
+    let t = Transcripts::default();
+    let row = plan(&PlanInput {
+        captured: std::slice::from_ref(&c),
+        panes: std::slice::from_ref(&p),
+        mode: Some(RestoreMode::Live),
+        launched_at: Some(ts(LAUNCH)),
+        as_of: None,
+        now: Some(ts(NOW)),
+        transcripts: &t,
+        launch: None,
+        restart: true,
+    })
+    .remove(0);
+    assert_eq!(skip_code(&row), "hooks-unproven", "{row:#?}");
+}
