@@ -3,7 +3,9 @@
 //! Layout: `live/<PANE-KEY>.json` (current record), `live/<PANE-KEY>.history.jsonl` (journal),
 //! `snapshots/<stamp>.json` + `snapshot.json` (written by `snap`), `hook.log` (capped error log).
 //! Every whole-file write is atomic (temp file in the same folder, fsync, rename, fsync the folder), so a
-//! reader never sees a torn record and a power cut never leaves an empty one.
+//! reader never sees a torn record and a power cut never leaves an empty one. Nothing in the folder is
+//! followed ([`guard`]: `O_NOFOLLOW` on every open, a link is an error naming it), temp files of writers
+//! that died are swept, and a record or journal that cannot be used is named with why ([`broken`]).
 
 use crate::pane::PaneKey;
 use crate::record::{parse_journal, LiveRecord};

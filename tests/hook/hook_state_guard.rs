@@ -1,7 +1,8 @@
 //! Nothing in the state folder is followed: every kind of file the tool writes there (record, journal,
 //! lock, error log, claims' lock and markers, tmux layouts, lock and mark, tmux name cache, init files,
 //! snapshots, resume scripts, unattributed Codex notes) meets a symlink planted at its path to a file the
-//! user can write, and that file is left byte for byte as it was. A second test scans the sources: a new
+//! user can write, and that file is left byte for byte as it was; a link in place of a folder of ours
+//! (`tmux/`, `snapshots/`, `resumed/`, `scripts/`) is refused, nothing written where it points. A second test scans the sources: a new
 //! raw open for writing outside the guard (`core::state::guard`) fails it until it is listed here.
 
 use crate::hook_common::*;
@@ -183,6 +184,11 @@ fn writers() -> Vec<Writer> {
             },
         },
         Writer {
+            kind: "resume script",
+            path: |s| agterm_backup_core::resume::script_path(s, "pane"),
+            write: |s| drop(long_line().into_typable(s, "pane")),
+        },
+        Writer {
             kind: "tmux name cache",
             path: |s| {
                 let dir = s.root().join("tmux");
@@ -205,6 +211,13 @@ fn writers() -> Vec<Writer> {
             },
         },
     ]
+}
+
+/// A resume line too long to type, so it goes into a script.
+fn long_line() -> agterm_backup_core::resume::ResumeLine {
+    let spec = agterm_backup_core::agent::agent("claude").unwrap();
+    let cwd = format!("/w/{}", "x".repeat(1100));
+    agterm_backup_core::resume::ResumeLine::build(spec, ID_A, &[], &cwd, None).unwrap()
 }
 
 fn tmux_pane(s: &StateDir) -> agterm_backup_core::pane::tmux::TmuxPane {
@@ -240,6 +253,49 @@ fn no_writer_of_the_state_folder_writes_through_a_planted_symlink() {
         );
         let meta = fs::symlink_metadata(&victim).unwrap();
         assert!(meta.is_file(), "{}: the target is still a file", w.kind);
+    }
+}
+
+/// The folders the tool makes in its state folder, each with the writers of its files: a link planted
+/// in a folder's place is refused, and nothing lands in the folder it points to.
+#[test]
+fn no_writer_writes_into_a_linked_folder() {
+    type Folder = (&'static str, fn(&StateDir));
+    let folders: [Folder; 4] = [
+        ("tmux", |s| {
+            drop(write_layout(s.root(), &layout()));
+            let _ = agterm_backup_terminals::tmux::name::NameCache::new(s.root())
+                .put(&tmux_env(s), &tmux_pane(s));
+            let server = agterm_backup_terminals::tmux::command::TmuxServer::new(
+                "/nonexistent/tmux-socket",
+                std::time::Duration::from_millis(200),
+            );
+            agterm_backup_terminals::tmux::layout::keep_coalesced(&server, s.root(), 1);
+        }),
+        ("snapshots", |s| {
+            let snap = serde_json::from_value(serde_json::json!({
+                "v": 1, "taken_at": "2026-12-01T00:00:00Z", "terminal": null, "error": null,
+                "panes": [], "records": [], "harvested": []
+            }))
+            .unwrap();
+            let _ = agterm_backup_restore::snapshot::write(s, &snap, chrono::Utc::now(), 5);
+        }),
+        ("resumed", |s| drop(claim(s).take(s, Trigger::Restore))),
+        ("scripts", |s| drop(long_line().into_typable(s, "pane"))),
+    ];
+    for (folder, write) in folders {
+        let dir = agterm_backup_testkit::scratch::tempdir();
+        let state = StateDir::at(dir.path().join("state"));
+        state.ensure().unwrap();
+        let elsewhere = dir.path().join("elsewhere");
+        fs::create_dir(&elsewhere).unwrap();
+        symlink(&elsewhere, state.root().join(folder)).unwrap();
+        write(&state);
+        let landed: Vec<_> = fs::read_dir(&elsewhere).unwrap().flatten().collect();
+        assert!(
+            landed.is_empty(),
+            "{folder}: wrote {landed:?} through the link"
+        );
     }
 }
 

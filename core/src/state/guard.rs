@@ -104,6 +104,43 @@ pub fn touch(path: &Path) -> io::Result<()> {
     .map(drop)
 }
 
+/// Creates a folder of the state folder `root` (0700, with the folders between) or keeps the one there,
+/// refusing any of them that is a symlink: files written into it would land wherever the link points.
+/// `root` itself may be a link the user made. A `path` outside `root` is only created.
+pub fn own_dir(root: &Path, path: &Path) -> io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    let Ok(rel) = path.strip_prefix(root) else {
+        return fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(path);
+    };
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(root)?;
+    let mut at = root.to_path_buf();
+    for part in rel.components() {
+        at.push(part);
+        match fs::DirBuilder::new().mode(0o700).create(&at) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+        let t = fs::symlink_metadata(&at)?.file_type();
+        if t.is_symlink() {
+            return Err(io::Error::other(SymlinkRefused { path: at }));
+        }
+        if !t.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!("{} is not a folder", at.display()),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Opens `path` for reading, never through a symlink (a linked record is broken, not read).
 pub fn open_read(path: &Path) -> io::Result<File> {
     nofollow(OpenOptions::new().read(true), path)

@@ -120,5 +120,10 @@ fn record_unattributed(state: &StateDir, payload: &Payload, reason: &str) {
         event: payload.hook_event_name.clone().unwrap_or_default(),
         reason: reason.to_string(),
     };
-    let _ = codex_daemon::unattributed::append(state, &entry);
+    if let Err(e) = codex_daemon::unattributed::append(state, &entry) {
+        log(
+            state,
+            &format!("cannot note the unattributed Codex conversation: {e}"),
+        );
+    }
 }

@@ -28,7 +28,6 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::io::{self, Write};
 use std::os::fd::AsRawFd;
-use std::os::unix::fs::DirBuilderExt;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -257,11 +256,7 @@ impl Claim {
     ) -> Result<(), NotTaken> {
         let dir = self.launch.dir(state);
         state.ensure().map_err(NotTaken::Io)?;
-        fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(&dir)
-            .map_err(NotTaken::Io)?;
+        guard::own_dir(state.root(), &dir).map_err(|e| NotTaken::Io(state.logged("once", e)))?;
         let lock = guard::open_lock(&dir.join(".lock"))
             .map_err(|e| NotTaken::Io(state.logged("once", e)))?;
         // SAFETY: flock on a descriptor we own; released when `lock` is closed.

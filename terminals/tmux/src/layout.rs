@@ -92,7 +92,7 @@ pub fn learn_and_keep(server: &TmuxServer, state_root: &Path) -> Result<ServerLa
 pub fn keep_coalesced(server: &TmuxServer, state_root: &Path, rounds: usize) {
     let mark = dirty_mark(state_root);
     for _ in 0..rounds {
-        let _ = fs::create_dir_all(state_root.join("tmux"));
+        let _ = guard::own_dir(state_root, &state_root.join("tmux"));
         let _ = touch(state_root, &mark);
         let Some(lock) = LayoutLock::take(state_root) else {
             return;
@@ -164,9 +164,9 @@ struct LayoutLock(Option<fs::File>);
 impl LayoutLock {
     fn take(state_root: &Path) -> Option<LayoutLock> {
         let dir = state_root.join("tmux");
-        let _ = fs::create_dir_all(&dir);
-        // Never through a symlink planted at the lock's path: refused, logged.
-        let file = guard::open_lock(&dir.join("layout.lock"))
+        // Never through a symlink planted at the lock's path or the folder's: refused, logged.
+        let file = guard::own_dir(state_root, &dir)
+            .and_then(|()| guard::open_lock(&dir.join("layout.lock")))
             .map_err(|e| StateDir::at(state_root).logged("tmux layout lock", e))
             .ok();
         if let Some(f) = &file {
