@@ -338,7 +338,11 @@ fn plan_one(
     // 1. A record in force at the cutoff.
     let Some((rec, from_journal)) = j.record else {
         let why = match (&c.record, cutoff(input)) {
-            (None, _) if c.journal.is_empty() => "nothing captured for this pane".to_string(),
+            // The pane has a file in `live/` (that is how it is listed), but nothing in it could be used.
+            (None, _) if c.journal.is_empty() => {
+                "its record and journal files could not be used (each is named with why)"
+                    .to_string()
+            }
             (_, Some(t)) => format!("every record was written after {}", t.to_rfc3339()),
             _ => "the record is unreadable".to_string(),
         };
