@@ -212,7 +212,9 @@ pub fn sweep_dead_temps(dir: &Path, only: Option<&str>) -> usize {
         let Some((name, pid)) = file_name.to_str().and_then(temp_writer) else {
             continue;
         };
-        if only.is_some_and(|o| o != name) || pid == me {
+        // Beside a named file (maybe a user's config) only `write_atomic`'s own dot-names are swept.
+        let dotted = file_name.to_str().is_some_and(|n| n.starts_with('.'));
+        if only.is_some_and(|o| o != name || !dotted) || pid == me {
             continue;
         }
         let Ok(meta) = e.metadata() else { continue };

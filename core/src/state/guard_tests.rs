@@ -33,18 +33,28 @@ fn dead_writers_temps_go_and_live_ones_stay() {
     let dead = dead_pid();
     let gone = dir.path().join(format!(".p.json.{dead}.5.tmp"));
     let gone_old_style = dir.path().join(format!("layout.tmp{dead}"));
+    // Beside a named file only `write_atomic`'s dot-names go: this one may be a user's.
+    let not_dotted = dir.path().join(format!("p.json.tmp{dead}"));
     let other_file = dir.path().join(format!(".q.json.{dead}.5.tmp"));
     // pid 1 is alive (and not ours to signal: EPERM says alive too).
     let live = dir.path().join(".p.json.1.5.tmp");
     let mine = dir
         .path()
         .join(format!(".p.json.{}.5.tmp", std::process::id()));
-    for p in [&gone, &gone_old_style, &other_file, &live, &mine] {
+    for p in [
+        &gone,
+        &gone_old_style,
+        &other_file,
+        &live,
+        &mine,
+        &not_dotted,
+    ] {
         fs::write(p, b"half").unwrap();
     }
     assert_eq!(sweep_dead_temps(dir.path(), Some("p.json")), 1);
     assert!(!gone.exists() && live.exists() && mine.exists() && other_file.exists());
-    assert_eq!(sweep_dead_temps(dir.path(), None), 2);
+    assert!(not_dotted.exists());
+    assert_eq!(sweep_dead_temps(dir.path(), None), 3);
     assert!(!other_file.exists() && !gone_old_style.exists() && live.exists());
 }
 
