@@ -15,6 +15,7 @@ mod hook_flags_help;
 mod hook_litter;
 mod hook_slug_real;
 mod hook_state_guard;
+mod hook_state_sources;
 mod hook_tmux;
 mod hook_tree;
 mod hook_zmx;

@@ -115,7 +115,11 @@ use foreground::foreground_reason;
 
 #[path = "plan_create.rs"]
 mod rows;
+
+#[path = "plan_time.rs"]
+mod time;
 use rows::{create_row, ended_or_held, resume_line};
+pub use time::{bad_time, EARLIEST_RECORD, FUTURE_TOLERANCE_SECS};
 
 /// Everything captured for one pane: its current record and its journal (oldest first).
 #[derive(Debug, Clone, PartialEq)]
@@ -149,31 +153,6 @@ pub struct PlanInput<'a> {
 /// How long after agterm's launch a realized pane's pin may still be on its way in: agterm typed it
 /// when the pane came up, and a slow login shell or agent start can take this long to show it.
 pub const PIN_GRACE_SECS: i64 = 90;
-
-/// How far past the run's own time a record may be dated and still be trusted (clocks of one machine
-/// differ by a little: a hook's `ts` is taken before its write, NTP steps).
-pub const FUTURE_TOLERANCE_SECS: i64 = 300;
-
-/// No record can be older than this (2020-01-01T00:00:00Z, before any agent this tool knows had hooks):
-/// an earlier time comes from a clock reset to the epoch.
-pub const EARLIEST_RECORD: i64 = 1_577_836_800;
-
-/// Row 2b: why a record's time is no time it could have been written at, if it is not.
-pub fn bad_time(rec: &LiveRecord, now: Option<DateTime<Utc>>) -> Option<String> {
-    let Some(t) = rec.written_at() else {
-        return Some("which is not a date".into());
-    };
-    if t.timestamp() < EARLIEST_RECORD {
-        return Some("before 2020, when no agent had hooks (a clock reset at boot?)".into());
-    }
-    let now = now?;
-    (t > now + chrono::Duration::seconds(FUTURE_TOLERANCE_SECS)).then(|| {
-        format!(
-            "after this run's time {} (more than {FUTURE_TOLERANCE_SECS} s ahead)",
-            now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-        )
-    })
-}
 
 /// How a record found its pane.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

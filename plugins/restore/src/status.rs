@@ -6,9 +6,10 @@
 //! "agterm":{"running":bool,"version","mode","error"},"terminals":[{"terminal","place","running",
 //! "version","mode","launched_at","error"}],"panes":[{"terminal","pane","session","role","agent",
 //! "captured","session_id","agent_cwd","pane_cwd","pin","pin_outcome","restore","cutoff"}],
-//! "warnings":[string],"broken_files":[{"path","pane","kind","reason"}]}`. `broken_files` names each
-//! record or journal file that could not be used (also one warning each); `agent_cwd` is given only when it differs from the pane's cwd; `restore` is
-//! what `restore` would do, `cutoff` the journal rule's cutoff it used (a live zmx session's own start).
+//! "warnings":[string],"broken_files":[{"path","pane","kind","reason"}]}`. `agent_cwd` is given only
+//! when it differs from the pane's cwd; `restore` is what `restore` would do, `cutoff` the journal rule's
+//! cutoff it used (a live zmx session's own start). `broken_files` names each record or journal file that
+//! could not be used, with why (also one warning each).
 
 use crate::gather::Scope;
 use crate::plan::{foreground_agent_args, Action, PlanRow};
