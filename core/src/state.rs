@@ -171,7 +171,20 @@ impl StateDir {
         let stamp = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
         let line = format!("{stamp} {}\n", message.replace('\n', " "));
         // No fsync: the log is a diagnosis aid, and the hook's budget is better spent on the record.
-        let _ = guard::open_append(&path).and_then(|mut f| f.write_all(line.as_bytes()));
+        let mut line = line;
+        let opened = match guard::open_append(&path) {
+            // A link in the log's place: ours to remove (unlinking never touches its target), said in
+            // the log it is replaced by.
+            Err(e) if guard::is_symlink_refusal(&e) && fs::remove_file(&path).is_ok() => {
+                line = format!(
+                    "{stamp} removed the symbolic link at {}\n{line}",
+                    path.display()
+                );
+                guard::open_append(&path)
+            }
+            other => other,
+        };
+        let _ = opened.and_then(|mut f| f.write_all(line.as_bytes()));
     }
 
     /// Logs an open the guard refused (a symlink in the state folder) or any other failure `what` met;

@@ -317,20 +317,18 @@ fn the_hook_never_follows_a_link_and_repairs_its_own_files() {
         w.hook("claude", &claude_payload("SessionStart", ID_A, "/w", "/w"));
         w.hook("claude", b"not json");
         assert_eq!(fs::read(&victim).unwrap(), VICTIM, "{kind}: followed");
-        if kind != "hook.log" {
-            // Repaired: the hook's own file is there now, the event recorded.
-            let meta = fs::symlink_metadata(&at).unwrap();
-            assert!(!meta.file_type().is_symlink(), "{kind}: the link stays");
-            assert_eq!(
-                w.record().map(|r| r.session_id),
-                Some(ID_A.into()),
-                "{kind}"
-            );
-            assert!(
-                log_text(&w).contains(&at.display().to_string()),
-                "{kind}: not logged"
-            );
-        }
+        // Repaired: the hook's own file is there now, the event recorded, the repair logged.
+        let meta = fs::symlink_metadata(&at).unwrap();
+        assert!(!meta.file_type().is_symlink(), "{kind}: the link stays");
+        assert_eq!(
+            w.record().map(|r| r.session_id),
+            Some(ID_A.into()),
+            "{kind}"
+        );
+        assert!(
+            log_text(&w).contains(&at.display().to_string()),
+            "{kind}: not logged"
+        );
     }
 }
 
