@@ -14,7 +14,7 @@ use crate::quote::{quote, quote_words};
 use crate::state::{write_atomic, StateDir};
 use std::fmt;
 use std::io;
-use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// The longest line we type or pin (agterm: `command too long (max 1024 bytes)`; the tty's canonical
@@ -158,10 +158,7 @@ impl ResumeLine {
             ));
         };
         let dir = path.parent().expect("scripts live in a folder");
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)?;
+        crate::state::guard::own_dir(state.root(), dir)?;
         std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
         write_atomic(&path, self.script().as_bytes(), 0o700)?;
         let line = format!("sh {}", quote(shown));

@@ -3,17 +3,22 @@
 //! Layout: `live/<PANE-KEY>.json` (current record), `live/<PANE-KEY>.history.jsonl` (journal),
 //! `snapshots/<stamp>.json` + `snapshot.json` (written by `snap`), `hook.log` (capped error log).
 //! Every whole-file write is atomic (temp file in the same folder, fsync, rename, fsync the folder), so a
-//! reader never sees a torn record and a power cut never leaves an empty one.
+//! reader never sees a torn record and a power cut never leaves an empty one. Nothing in the folder is
+//! followed ([`guard`]: `O_NOFOLLOW` on every open, a link is an error naming it), temp files of writers
+//! that died are swept, and a record or journal that cannot be used is named with why ([`broken`]).
 
 use crate::pane::PaneKey;
 use crate::record::{parse_journal, LiveRecord};
-use std::fs::{self, File, OpenOptions};
+use std::fs;
 use std::io::{self, Read, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 mod atomic;
+pub mod broken;
+pub mod guard;
 pub use atomic::{write_atomic, write_atomic_with};
+pub use broken::{BrokenFile, FileKind};
 
 /// Environment variable that moves the state directory.
 pub const HOME_ENV: &str = "AGTERM_BACKUP_HOME";
@@ -81,7 +86,15 @@ impl StateDir {
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
                 Err(e) => return Err(e),
             }
-            let meta = fs::metadata(&dir)?;
+            // The root may be a link the user made; inside it nothing is followed.
+            let meta = if dir == self.root {
+                fs::metadata(&dir)?
+            } else {
+                fs::symlink_metadata(&dir)?
+            };
+            if meta.file_type().is_symlink() {
+                return Err(io::Error::other(guard::SymlinkRefused { path: dir }));
+            }
             if meta.permissions().mode() & 0o777 != 0o700 {
                 fs::set_permissions(&dir, fs::Permissions::from_mode(0o700))?;
             }
@@ -89,16 +102,17 @@ impl StateDir {
         Ok(())
     }
 
-    /// Reads a pane's current record; `None` when absent or unreadable.
+    /// Reads a pane's current record; `None` when absent or unreadable (a symlink is never followed:
+    /// see [`StateDir::check_record`] for why a record is unusable).
     pub fn read_record(&self, key: &PaneKey) -> Option<LiveRecord> {
-        let bytes = fs::read(self.record_path(key)).ok()?;
+        let bytes = guard::read(&self.record_path(key)).ok()?;
         serde_json::from_slice(&bytes).ok()
     }
 
-    /// Reads a pane's journal, oldest first.
+    /// Reads a pane's journal, oldest first (never through a symlink).
     pub fn read_journal(&self, key: &PaneKey) -> Vec<LiveRecord> {
-        fs::read_to_string(self.journal_path(key))
-            .map(|t| parse_journal(&t))
+        guard::read(&self.journal_path(key))
+            .map(|t| parse_journal(&String::from_utf8_lossy(&t)))
             .unwrap_or_default()
     }
 
@@ -144,11 +158,11 @@ impl StateDir {
     /// Appends a line to the capped error log. Never fails loudly: the log is the last resort.
     pub fn log(&self, message: &str) {
         let path = self.log_path();
-        if fs::metadata(&path)
+        if fs::symlink_metadata(&path)
             .map(|m| m.len() > LOG_CAP_BYTES)
             .unwrap_or(false)
         {
-            if let Ok(text) = fs::read(&path) {
+            if let Ok(text) = guard::read(&path) {
                 let keep = &text[text.len() / 2..];
                 let start = keep.iter().position(|&b| b == b'\n').map_or(0, |i| i + 1);
                 let _ = write_atomic(&path, &keep[start..], 0o600);
@@ -157,22 +171,48 @@ impl StateDir {
         let stamp = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
         let line = format!("{stamp} {}\n", message.replace('\n', " "));
         // No fsync: the log is a diagnosis aid, and the hook's budget is better spent on the record.
-        let _ = OpenOptions::new()
-            .append(true)
-            .create(true)
-            .mode(0o600)
-            .open(&path)
-            .and_then(|mut f| f.write_all(line.as_bytes()));
+        let mut line = line;
+        let opened = match guard::open_append(&path) {
+            // A link in the log's place: ours to remove (unlinking never touches its target), said in
+            // the log it is replaced by.
+            Err(e) if guard::is_symlink_refusal(&e) && fs::remove_file(&path).is_ok() => {
+                line = format!(
+                    "{stamp} removed the symbolic link at {}\n{line}",
+                    path.display()
+                );
+                guard::open_append(&path)
+            }
+            other => other,
+        };
+        let _ = opened.and_then(|mut f| f.write_all(line.as_bytes()));
+    }
+
+    /// Logs an open the guard refused (a symlink in the state folder) or any other failure `what` met;
+    /// returns the error for the caller to pass on.
+    pub fn logged(&self, what: &str, e: io::Error) -> io::Error {
+        self.log(&format!("{what}: {e}"));
+        e
+    }
+
+    /// Sweeps the temp files dead writers left in every folder of the state folder (`status` runs it).
+    pub fn sweep_litter(&self) -> usize {
+        let mut dirs = vec![self.root.clone()];
+        if let Ok(entries) = fs::read_dir(&self.root) {
+            dirs.extend(
+                entries
+                    .flatten()
+                    .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                    .map(|e| e.path()),
+            );
+        }
+        dirs.iter().map(|d| guard::sweep_dead_temps(d, None)).sum()
     }
 }
 
-/// Appends `line` with one `write(2)` on an `O_APPEND` descriptor (0600 when created), then fsyncs.
+/// Appends `line` with one `write(2)` on an `O_APPEND` descriptor (0600 when created), then fsyncs;
+/// a symlink at `path` is refused ([`guard::SymlinkRefused`]), its target never written.
 pub fn append_line(path: &Path, line: &[u8]) -> io::Result<()> {
-    let mut f = OpenOptions::new()
-        .append(true)
-        .create(true)
-        .mode(0o600)
-        .open(path)?;
+    let mut f = guard::open_append(path)?;
     f.write_all(line)?;
     f.sync_data()
 }
@@ -180,7 +220,7 @@ pub fn append_line(path: &Path, line: &[u8]) -> io::Result<()> {
 /// Reads at most `cap` bytes of a file (for inputs that may be huge).
 pub fn read_capped(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
     let mut buf = Vec::new();
-    File::open(path)?.take(cap).read_to_end(&mut buf)?;
+    fs::File::open(path)?.take(cap).read_to_end(&mut buf)?;
     Ok(buf)
 }
 

@@ -145,10 +145,10 @@ pub fn write_layout(state_root: &Path, layout: &ServerLayout) -> io::Result<()> 
         layout.saved = layout.saved.or_else(|| old?.saved.clone());
     }
     let dir = path.parent().expect("a file in <state>/tmux");
-    fs::create_dir_all(dir)?;
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    fs::write(&tmp, serde_json::to_vec(&layout).map_err(io::Error::other)?)?;
-    fs::rename(&tmp, &path)?;
+    crate::state::guard::own_dir(state_root, dir)?;
+    // Atomic, and never through a symlink planted at the path (the rename replaces a link).
+    let bytes = serde_json::to_vec(&layout).map_err(io::Error::other)?;
+    crate::state::write_atomic(&path, &bytes, 0o600)?;
     prune(dir, &layout.socket);
     Ok(())
 }

@@ -7,6 +7,7 @@ use crate::{CliError, CliResult};
 use agterm_backup_core::printable::{printable, printable_lines, printable_path};
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::Terminal;
+use agterm_backup_restore::broken;
 use agterm_backup_restore::cutoff::parse_as_of;
 use agterm_backup_restore::dialog::answer_keys;
 use agterm_backup_restore::execute::{type_plan, ExecOptions, Progress};
@@ -143,6 +144,8 @@ impl Run<'_> {
         .map_err(|e| CliError::failure(format!("{UNREACHABLE} {what} panes: {e}")))?;
         planned.context.dry_run = args.dry_run;
         let rows = &planned.rows;
+        // Named, and the rest goes on: every good pane is still planned and typed.
+        let broken = broken::of_rows(self.state, rows);
         let to_type = rows.iter().filter(|r| r.line().is_some()).count();
         if !args.json {
             print!(
@@ -150,6 +153,7 @@ impl Run<'_> {
                 table(rows, use_color(), std::env::var("HOME").ok().as_deref())
             );
             print!("{}", footer(&planned.context, rows));
+            print!("{}", broken::lines(&broken));
             if rows.is_empty() {
                 println!(
                     "nothing captured: no pane has a record in {}",
@@ -158,7 +162,11 @@ impl Run<'_> {
             }
         }
         let json = |outcomes: &[Option<String>]| {
-            args.json.then(|| to_json(&planned.context, rows, outcomes))
+            args.json.then(|| {
+                let mut doc = to_json(&planned.context, rows, outcomes);
+                doc["broken_files"] = serde_json::to_value(&broken).unwrap_or_default();
+                doc
+            })
         };
         if args.dry_run || to_type == 0 {
             if !args.json && to_type == 0 && !rows.is_empty() {

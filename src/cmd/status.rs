@@ -31,6 +31,8 @@ struct Looked {
 
 pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
     let state = state_dir()?;
+    // Temp files of writers killed mid-write are litter: status sweeps them (never a live writer's).
+    state.sweep_litter();
     let env = |k: &str| std::env::var(k).ok();
     let (hooks, denylist_ok, claude_plugin) = hook_states();
     let scopes =
@@ -88,6 +90,13 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
     report.warnings.extend(unattributed_codex(&state));
     report.warnings.extend(dropped_flags(&state));
     report.warnings.extend(tmux_config_warnings());
+    report.broken_files = state.broken_files();
+    report.warnings.extend(
+        report
+            .broken_files
+            .iter()
+            .map(agterm_backup_restore::broken::describe),
+    );
     if args.json {
         let text = serde_json::to_string_pretty(&report)
             .map_err(|e| CliError::failure(format!("could not encode the status: {e}")))?;

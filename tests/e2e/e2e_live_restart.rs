@@ -4,6 +4,8 @@
 //! replaces each replayed agent with its pane's own conversation through agterm's `session.restart`
 //! (the fake agterm 0.44 serves it), exactly once, in its directory with its flags; a second `restore`
 //! does nothing; a pane where the user typed into the replayed agent is left alone with a reason.
+//! Copilot's replay fires no hook before its first prompt, so nothing proves its hooks run (a prompt the
+//! user typed would not show either): its pane is left alone too, its row giving the line (issue 32).
 //!
 //! Real CLIs from `AGTERM_BACKUP_AGENT_CLIS`, offline against the stub model; skipped with a SKIPPED line
 //! when they are absent (a failure when `CI` is set, as `World::start` says).
@@ -84,8 +86,9 @@ fn row<'a>(plan: &'a Value, pane: &AgentPane) -> &'a Value {
         .unwrap_or_else(|| panic!("{}: no row in {plan:#}", pane.name))
 }
 
-/// `restore` restarted each of `panes` once, running a line naming its conversation, and typed nothing.
-fn assert_restarted_once(world: &World, panes: &[AgentPane]) {
+/// `restore` restarted each of `panes` once, running a line naming its conversation, and typed nothing;
+/// returns the plan.
+fn assert_restarted_once(world: &World, panes: &[AgentPane]) -> Value {
     let (out, plan) = world.restore();
     assert!(
         out.status.success(),
@@ -118,6 +121,7 @@ fn assert_restarted_once(world: &World, panes: &[AgentPane]) {
         "{:?}",
         world.fake.typed_log()
     );
+    plan
 }
 
 /// A second `restore` finds every pane running its own conversation: nothing typed, nothing restarted.
@@ -132,18 +136,40 @@ fn assert_second_restore_does_nothing(world: &World) {
     assert!(world.fake.typed_log().is_empty());
 }
 
-/// Every pane runs its own conversation again (its process, directory and flags, a `resume`
+/// Copilot's row: left alone (no record since the launch proves its hooks run), with the line that
+/// brings its conversation back once the user quits the replay.
+fn assert_unproven(plan: &Value, pane: &AgentPane) {
+    let r = row(plan, pane);
+    assert_eq!(r["action"], "skip", "{plan:#}");
+    assert_eq!(r["reason"], "hooks-unproven", "{plan:#}");
+    let why = r["why"].as_str().unwrap_or_default();
+    assert!(
+        why.contains(&pane.id) && why.contains("not proven"),
+        "{r:#}"
+    );
+}
+
+/// The panes whose replay fired a hook at its start (all but Copilot's).
+fn with_start_hook(panes: &[AgentPane]) -> Vec<AgentPane> {
+    panes
+        .iter()
+        .filter(|p| p.agent != Agent::Copilot)
+        .cloned()
+        .collect()
+}
+
+/// Each of `panes` runs its own conversation again (its process, directory and flags, a `resume`
 /// SessionStart, its record), and after `mark` every hook call is one of the panes' conversations — but
 /// for the `SessionEnd` of a replayed agent the restart ended (a new conversation nobody used).
-fn assert_resumed_in_place(world: &World, mark: usize) {
-    for pane in &world.panes {
+fn assert_resumed_in_place(world: &World, panes: &[AgentPane], mark: usize) {
+    for pane in panes {
         let process = wait_resumed_process(world, pane, AGENT_START);
         assert_process(pane, &process);
     }
-    for pane in world.panes.iter().filter(|p| p.agent.lazy_session_start()) {
+    for pane in panes.iter().filter(|p| p.agent.lazy_session_start()) {
         prompt_after_resume(world, pane);
     }
-    for pane in &world.panes {
+    for pane in panes {
         assert_resumed_session_start(world, pane, mark);
         assert_record(world, pane);
     }
@@ -181,11 +207,14 @@ fn agterm_live_reboot_restarts_each_replayed_gemini_copilot_qwen_into_its_conver
     world.start_agents(&MORE);
     let mut before = before_restart(&world);
     world.reboot();
-    let panes = world.panes.clone();
-    wait_replays(&world, &panes);
+    let all = world.panes.clone();
+    wait_replays(&world, &all);
     before.mark_now(&world);
-    assert_restarted_once(&world, &panes);
-    assert_resumed_in_place(&world, before.mark());
+    let panes = with_start_hook(&all);
+    let plan = assert_restarted_once(&world, &panes);
+    let copilot = all.iter().find(|p| p.agent == Agent::Copilot).unwrap();
+    assert_unproven(&plan, copilot);
+    assert_resumed_in_place(&world, &panes, before.mark());
     assert_second_restore_does_nothing(&world);
 }
 
@@ -221,7 +250,14 @@ fn agterm_live_reboot_leaves_a_replayed_agent_the_user_typed_into() {
             .contains("typed into"),
         "{kept:#}"
     );
-    let others: Vec<AgentPane> = all.into_iter().filter(|p| p.agent != Agent::Qwen).collect();
+    assert_unproven(
+        &plan,
+        all.iter().find(|p| p.agent == Agent::Copilot).unwrap(),
+    );
+    let others: Vec<AgentPane> = with_start_hook(&all)
+        .into_iter()
+        .filter(|p| p.agent != Agent::Qwen)
+        .collect();
     for pane in &others {
         assert_eq!(row(&plan, pane)["action"], "restart", "{plan:#}");
     }
@@ -250,6 +286,6 @@ fn agterm_live_reboot_without_the_denylist_block_restarts_the_replayed_claude() 
     wait_replays(&world, &panes);
     before.mark_now(&world);
     assert_restarted_once(&world, &panes);
-    assert_resumed_in_place(&world, before.mark());
+    assert_resumed_in_place(&world, &panes, before.mark());
     assert_second_restore_does_nothing(&world);
 }

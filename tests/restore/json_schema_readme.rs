@@ -73,6 +73,9 @@ fn the_readme_json_schemas_match_what_the_commands_print() {
     let (dir, transcript) = env.project("api", &id);
     let s = env.fake.add_session(None, None, env.home.path(), false);
     env.record(&s.id, PaneRole::Left, &id, &dir, &transcript, 30);
+    // A broken record beside it, so `broken_files` has an entry to compare.
+    let broken = agterm_backup_core::pane::PaneKey::new(&s.id, PaneRole::Right).unwrap();
+    std::fs::write(env.state().record_path(&broken), b"garbage").unwrap();
 
     let (out, restore) = env.restore_json(&["--dry-run"]);
     assert!(out.status.success(), "{}", text(&out.stderr));

@@ -25,6 +25,7 @@ mod shell_init_file_resume;
 mod shell_starship_real;
 mod shell_start_standin;
 mod snap_fake;
+mod state_broken;
 mod status_fake;
 mod status_hooks_off;
 mod terminals_everywhere;

@@ -6,8 +6,19 @@ use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::Path;
 
 /// Atomically replaces `path` with `bytes`: temp file in the same folder, fsync, rename, fsync the folder.
+/// Temp files of this path's writers that died before their rename are swept afterwards.
 pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
-    write_atomic_inner(path, bytes, mode, None::<fn(&Path) -> io::Result<()>>)
+    let result = write_atomic_inner(path, bytes, mode, None::<fn(&Path) -> io::Result<()>>);
+    sweep_after(path);
+    result
+}
+
+/// The next writer of a file sweeps the temp files its dead writers left (`.<name>.<pid>.<nanos>.tmp`).
+fn sweep_after(path: &Path) {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
+        super::guard::sweep_dead_temps(dir, Some(name));
+    }
 }
 
 /// [`write_atomic`] that replaces `path` only while it is still what the caller read: `still_expected` is
@@ -24,7 +35,9 @@ pub fn write_atomic_with<E: From<io::Error>>(
     mode: u32,
     still_expected: impl Fn(&Path) -> Result<(), E>,
 ) -> Result<(), E> {
-    write_atomic_inner(path, bytes, mode, Some(still_expected))
+    let result = write_atomic_inner(path, bytes, mode, Some(still_expected));
+    sweep_after(path);
+    result
 }
 
 fn write_atomic_inner<E: From<io::Error>>(

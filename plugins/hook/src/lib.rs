@@ -15,6 +15,7 @@ pub mod pane_env;
 pub mod payload;
 pub mod pin;
 pub mod pipeline;
+pub mod repair;
 pub mod skip;
 pub mod stdin;
 pub mod terminal_pane;
@@ -80,11 +81,15 @@ fn append_journal_whole(
     record: &agterm_backup_core::record::LiveRecord,
 ) -> std::io::Result<()> {
     let path = state.journal_path(key);
+    let before = repair::own_file(state, &path)?;
+    if let Some(len) = before {
+        repair::end_torn_line(state, &path, len)?;
+    }
     let before = std::fs::metadata(&path).map(|m| m.len()).ok();
     let result = state.append_journal(record);
     if result.is_err() {
         if let Some(len) = before {
-            if let Ok(f) = std::fs::OpenOptions::new().write(true).open(&path) {
+            if let Ok(f) = agterm_backup_core::state::guard::open_existing(&path) {
                 let _ = f.set_len(len);
             }
         }
@@ -115,5 +120,10 @@ fn record_unattributed(state: &StateDir, payload: &Payload, reason: &str) {
         event: payload.hook_event_name.clone().unwrap_or_default(),
         reason: reason.to_string(),
     };
-    let _ = codex_daemon::unattributed::append(state, &entry);
+    if let Err(e) = codex_daemon::unattributed::append(state, &entry) {
+        log(
+            state,
+            &format!("cannot note the unattributed Codex conversation: {e}"),
+        );
+    }
 }

@@ -1,10 +1,9 @@
 //! The per-pane lock: one hook at a time rewrites a pane's record and journal. Waiting is bounded: a
 //! hook that cannot get the lock in time gives up (the holder is writing the same pane anyway).
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io;
 use std::os::fd::AsRawFd;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -16,13 +15,8 @@ pub struct PaneLock {
 
 /// Takes an exclusive lock on `path` (created 0600), polling until `deadline`.
 pub fn lock_until(path: &Path, deadline: Instant) -> io::Result<PaneLock> {
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .mode(0o600)
-        .open(path)?;
+    // Never through a symlink planted at the lock's path (the error names it; the hook logs it).
+    let file = agterm_backup_core::state::guard::open_lock(path)?;
     let mut pause = Duration::from_micros(200);
     loop {
         // SAFETY: flock on a descriptor we own.

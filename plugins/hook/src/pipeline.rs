@@ -229,8 +229,22 @@ pub fn decide_write(event: &Event, pane: &HookPane) -> Option<Write> {
         return None;
     }
     let key = pane.key();
-    let lock = match lock::lock_until(&state.lock_path(&key), Instant::now() + LOCK_BUDGET) {
+    let lock_path = state.lock_path(&key);
+    let lock = match lock::lock_until(&lock_path, Instant::now() + LOCK_BUDGET) {
         Ok(l) => l,
+        // A link at the lock's path: removed (never followed), and the lock taken on our own file.
+        Err(e) if agterm_backup_core::state::guard::is_symlink_refusal(&e) => {
+            log(state, &format!("{key}: {e}"));
+            let relocked = crate::repair::own_file(state, &lock_path)
+                .and_then(|_| lock::lock_until(&lock_path, Instant::now() + LOCK_BUDGET));
+            match relocked {
+                Ok(l) => l,
+                Err(e) => {
+                    log(state, &format!("{key}: {e}; this event was not recorded"));
+                    return None;
+                }
+            }
+        }
         Err(e) => {
             log(state, &format!("{key}: {e}; this event was not recorded"));
             return None;
@@ -325,6 +339,16 @@ pub fn commit(state: &StateDir, write: &Write) {
         if let Err(e) = append_journal_whole(state, key, &write.record) {
             let path = state.journal_path(key);
             log(state, &format!("cannot append to {}: {e}", path.display()));
+            return;
+        }
+    }
+    // No readable record before: whatever sits at its path (a link, an empty folder) is repaired first.
+    if write.previous.is_none() {
+        if let Err(e) = crate::repair::own_file(state, &state.record_path(key)) {
+            log(
+                state,
+                &format!("cannot write {}: {e}", state.record_path(key).display()),
+            );
             return;
         }
     }

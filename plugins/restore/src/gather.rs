@@ -226,6 +226,7 @@ mod tests {
         std::fs::write(&transcript, "{}\n").unwrap();
         let mut rec = record(ID_A, PaneRole::Left, "2026-11-30T10:00:00Z");
         rec.transcript_path = Some(transcript.display().to_string());
+        rec.agent_cwd = tmp.display().to_string();
         state.write_record(&rec).unwrap();
         let mut down = pane(PaneRole::Left);
         down.realized = Some(false);

@@ -14,6 +14,8 @@
 //! - [`join_tmux`]: which pane of a running tmux server a tmux record belongs to (name, index, cwd).
 //! - [`gather`]: one planning pass against the running terminal (the edge around [`plan`]).
 //! - [`once`]: the once-per-launch markers (`resumed/<launch>/`) that `restore` and `shell-start` take.
+//! - [`at_work`]: whether someone is at work in a replayed agent, read again right before a restart.
+//! - [`broken`]: the record and journal files a plan could not use, named with their reasons.
 //! - [`load`]: reading records, journals and harvested snapshot entries from the state directory.
 //! - [`snapshot`]: `snap` and `snap --harvest`.
 //! - [`status`]: the `status` report.
@@ -21,6 +23,8 @@
 //! - [`mock`]: an in-memory [`Terminal`](agterm_backup_core::terminal::Terminal) for tests.
 
 pub mod agent_stores;
+pub mod at_work;
+pub mod broken;
 pub mod cutoff;
 pub mod dialog;
 pub mod execute;

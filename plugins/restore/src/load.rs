@@ -8,7 +8,7 @@
 use crate::plan::CapturedPane;
 use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::record::LiveRecord;
-use agterm_backup_core::state::StateDir;
+use agterm_backup_core::state::{guard, StateDir};
 use chrono::{DateTime, Utc};
 use std::collections::BTreeMap;
 use std::io::{Read, Seek, SeekFrom};
@@ -42,7 +42,8 @@ pub fn journal_tail(text: &str, cutoff: Option<DateTime<Utc>>) -> (Vec<LiveRecor
 /// Reads a journal file's tail (see [`journal_tail`]): the last 64 KiB first, the whole file only if no
 /// entry there qualifies.
 pub fn read_journal_tail(path: &Path, cutoff: Option<DateTime<Utc>>) -> Vec<LiveRecord> {
-    let Ok(mut f) = std::fs::File::open(path) else {
+    // A link in the journal's place is broken, never read through (`status` names it).
+    let Ok(mut f) = guard::open_read(path) else {
         return Vec::new();
     };
     let len = f.metadata().map(|m| m.len()).unwrap_or(0);
@@ -60,7 +61,7 @@ pub fn read_journal_tail(path: &Path, cutoff: Option<DateTime<Utc>>) -> Vec<Live
             }
         }
     }
-    std::fs::read(path)
+    guard::read(path)
         .map(|b| journal_tail(&String::from_utf8_lossy(&b), cutoff).0)
         .unwrap_or_default()
 }
@@ -98,9 +99,10 @@ pub fn captured_panes(state: &StateDir, cutoff: Option<DateTime<Utc>>) -> Vec<Ca
 
 /// The harvested records in the latest snapshot (`snapshot.json` → `harvested`).
 pub fn harvested(state: &StateDir) -> Vec<LiveRecord> {
-    let Ok(text) = std::fs::read_to_string(state.latest_snapshot()) else {
+    let Ok(bytes) = guard::read(&state.latest_snapshot()) else {
         return Vec::new();
     };
+    let text = String::from_utf8_lossy(&bytes);
     let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
         return Vec::new();
     };
@@ -205,5 +207,24 @@ mod tests {
         assert_eq!(got[0].record.as_ref().unwrap().session_id, ID_A);
         assert_eq!(got[1].key.agterm().unwrap().role, PaneRole::Right);
         assert_eq!(got[1].record.as_ref().unwrap().session_id, ID_B);
+    }
+
+    #[test]
+    fn a_linked_record_or_journal_is_broken_never_read_through() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = StateDir::at(tmp.path().join("st"));
+        s.ensure().unwrap();
+        let r = record(ID_A, PaneRole::Left, "2026-11-30T10:00:00Z");
+        let key = r.pane_key().unwrap();
+        // Whole, valid files elsewhere: read only when the link is followed.
+        let (rec, jour) = (tmp.path().join("rec.json"), tmp.path().join("j.jsonl"));
+        std::fs::write(&rec, serde_json::to_vec(&r).unwrap()).unwrap();
+        std::fs::write(&jour, text(std::slice::from_ref(&r))).unwrap();
+        std::os::unix::fs::symlink(&rec, s.record_path(&key)).unwrap();
+        std::os::unix::fs::symlink(&jour, s.journal_path(&key)).unwrap();
+        let got = captured_panes(&s, None);
+        assert_eq!(got.len(), 1);
+        assert_eq!((&got[0].record, got[0].journal.len()), (&None, 0));
+        assert_eq!(s.broken_files().len(), 2);
     }
 }

@@ -21,14 +21,13 @@
 use crate::plan::{CapturedPane, SkipReason};
 use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::record::LiveRecord;
-use agterm_backup_core::state::StateDir;
+use agterm_backup_core::state::{guard, StateDir};
 use agterm_backup_core::terminal::TerminalInfo;
 use chrono::{DateTime, Utc};
 use std::collections::BTreeSet;
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::io::{self, Write};
 use std::os::fd::AsRawFd;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -257,18 +256,9 @@ impl Claim {
     ) -> Result<(), NotTaken> {
         let dir = self.launch.dir(state);
         state.ensure().map_err(NotTaken::Io)?;
-        fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(&dir)
-            .map_err(NotTaken::Io)?;
-        let lock = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .mode(0o600)
-            .open(dir.join(".lock"))
-            .map_err(NotTaken::Io)?;
+        guard::own_dir(state.root(), &dir).map_err(|e| NotTaken::Io(state.logged("once", e)))?;
+        let lock = guard::open_lock(&dir.join(".lock"))
+            .map_err(|e| NotTaken::Io(state.logged("once", e)))?;
         // SAFETY: flock on a descriptor we own; released when `lock` is closed.
         if unsafe { libc_flock(lock.as_raw_fd()) } != 0 {
             return Err(NotTaken::Io(io::Error::last_os_error()));
@@ -289,11 +279,7 @@ impl Claim {
         }
         let line = line.to_string();
         for (i, path) in files.iter().enumerate() {
-            let made = OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .mode(0o600)
-                .open(path)
+            let made = guard::create_new(path, 0o600)
                 .and_then(|mut f| f.write_all(format!("{line}\n").as_bytes()));
             if let Err(e) = made {
                 files[..i].iter().for_each(|f| drop(fs::remove_file(f)));

@@ -7,6 +7,7 @@
 //! | 1  | no record, or every record was written after the cutoff                            | skip `no-record`                    |
 //! | 1b | shell start: the terminal's launch time is unknown (no journal rule, no marker)    | skip `no-launch-time`               |
 //! | 2  | the chosen record's agent is unknown / its session id is invalid                   | skip `unknown-agent` / `invalid-id` |
+//! | 2b | the chosen record's time is not a date, before 2020, or in the future (see below)  | skip `bad-time`                     |
 //! | 3  | no open pane joins the record (pane id, else session id + role; tmux: its place)   | skip `pane-gone`                    |
 //! | 3b | a tmux join its pane's directory does not confirm, or the pane moved since         | skip `join-uncertain`               |
 //! | 3c | a zmx session that is gone, but lived after the boot (closed by the user since)    | skip `session-closed`               |
@@ -16,7 +17,8 @@
 //! | 6  | the pane lives on another machine (agterm remote session)                          | skip `remote`                       |
 //! | 7  | the agent in the foreground runs a conversation started in this launch             | skip `new-conversation`             |
 //! | 7b | …and agterm replayed it (Live, the pane's daemon created in this launch, nobody    | `restart <resume line>`             |
-//! |    | typed into it; rows 9b, 13 and 14 first) and has `session.restart`                 |                                     |
+//! |    | typed into it; rows 9b, 12b, 13 and 14 first) and has `session.restart`            |                                     |
+//! | 7c | …but the replayed agent left no record at all since the launch (hooks unproven)    | skip `hooks-unproven` (+ the line)  |
 //! | 8  | the pane's foreground is the agent (a Live daemon kept it, a pin fired, …)         | skip `already-running`              |
 //! | 9  | anything else in the foreground (vim, a build, …)                                  | skip `busy`                         |
 //! | 9b | the conversation or the pane got its resume in this launch (a marker; shell start: | skip `resumed`                      |
@@ -25,6 +27,7 @@
 //! |    | start: any pin in Re-run, however long ago the launch)                             |                                     |
 //! | 11 | the pane's terminal is not up (`realized: false`) after restore's wait             | skip `not-realized`                 |
 //! | 12 | agterm sees no shell in front either (a setuid `sudo` it cannot read)              | skip `hidden-foreground`            |
+//! | 12b| the record's directory is gone, or is not a directory                              | skip `dir-gone`                     |
 //! | 13 | the conversation's transcript / rollout is gone                                    | skip `transcript-gone`              |
 //! | 14 | a directory or flag no shell line can carry                                        | skip `unquotable`                   |
 //! | 15 | otherwise                                                                          | `type <resume line>`                |
@@ -37,6 +40,13 @@
 //! or one the user started and closed) — never the one the pane held before. The plan steps back to the
 //! newest journal entry written at or before the cutoff and marks the row `[journal]`. With neither, the
 //! rule is off (the table says so) and the current record is used.
+//!
+//! **Times nobody could have written (row 2b).** A record's `ts` is the hook's clock. The journal rule
+//! sets aside a record dated after the cutoff like any record of this launch (a record from the future
+//! is always after it), and steps back to the journal. The record it then chooses is skipped, and its
+//! time shown, when the time is not a date, is before [`EARLIEST_RECORD`] (a clock reset to 1970 at
+//! boot: no agent had hooks then), or is more than [`FUTURE_TOLERANCE_SECS`] after the run (with no
+//! cutoff, or `--as-of` in the future). Such a record chooses no conversation.
 //!
 //! **One conversation, one pane (row 5).** A conversation quit in pane A and resumed by hand in pane B
 //! leaves both records naming it. It goes to the pane whose newest record naming it is newest — the one
@@ -105,7 +115,11 @@ use foreground::foreground_reason;
 
 #[path = "plan_create.rs"]
 mod rows;
+
+#[path = "plan_time.rs"]
+mod time;
 use rows::{create_row, ended_or_held, resume_line};
+pub use time::{bad_time, EARLIEST_RECORD, FUTURE_TOLERANCE_SECS};
 
 /// Everything captured for one pane: its current record and its journal (oldest first).
 #[derive(Debug, Clone, PartialEq)]
@@ -303,7 +317,11 @@ fn plan_one(
     // 1. A record in force at the cutoff.
     let Some((rec, from_journal)) = j.record else {
         let why = match (&c.record, cutoff(input)) {
-            (None, _) if c.journal.is_empty() => "nothing captured for this pane".to_string(),
+            // The pane has a file in `live/` (that is how it is listed), but nothing in it could be used.
+            (None, _) if c.journal.is_empty() => {
+                "its record and journal files could not be used (each is named with why)"
+                    .to_string()
+            }
             (_, Some(t)) => format!("every record was written after {}", t.to_rfc3339()),
             _ => "the record is unreadable".to_string(),
         };
@@ -325,6 +343,13 @@ fn plan_one(
             },
         });
     };
+    // 2b. A time the record could have been written at.
+    if let Some(why) = bad_time(rec, input.now) {
+        return row.skip(SkipReason::BadTime {
+            ts: rec.ts.clone(),
+            why,
+        });
+    }
     // 3. The pane: an agterm record's by persistent pane id where both sides have one, else by session
     // + role; a tmux record's by its place, confirmed by the directory (`join_tmux`).
     let Some((index, joined_by)) = j.pane else {
@@ -356,7 +381,7 @@ fn plan_one(
     if let Some(fg) = pane.foreground.as_ref().filter(|fg| !fg.is_empty()) {
         return match foreground_reason(input, spec, rec, c, from_journal, pane, fg) {
             Err(reason) => row.skip(reason),
-            Ok(()) => restart_row(input, row, spec, rec, &c.key),
+            Ok(()) => restart_row(input, row, spec, rec, c),
         };
     }
     // 9b. Once per launch (since the row's own cutoff: a live zmx session's start, not the boot).
@@ -395,8 +420,9 @@ fn restart_row(
     row: PlanRow,
     spec: &agterm_backup_core::agent::AgentSpec,
     rec: &LiveRecord,
-    key: &PaneKey,
+    c: &CapturedPane,
 ) -> PlanRow {
+    let key = &c.key;
     if let Some(reason) = input
         .launch
         .and_then(|l| l.resumed_reason(input.captured, row.cutoff, key, rec))
@@ -404,6 +430,14 @@ fn restart_row(
         return row.skip(reason);
     }
     match resume_line(input, spec, rec, None) {
+        // 7c. A replayed agent that wrote no record since the launch may have hooks that never run:
+        // the user's prompt would not show, so it is not replaced on our own.
+        Ok(resume) if !foreground::hooks_proven(input, rec, c) => {
+            row.skip(SkipReason::HooksUnproven {
+                agent: rec.agent.clone(),
+                line: resume.line,
+            })
+        }
         Ok(resume) => PlanRow {
             action: Action::Restart {
                 line: resume.line.clone(),
@@ -495,3 +529,7 @@ mod once_tests;
 #[cfg(test)]
 #[path = "plan_restart_tests.rs"]
 mod restart_tests;
+
+#[cfg(test)]
+#[path = "plan_world_tests.rs"]
+mod world_tests;

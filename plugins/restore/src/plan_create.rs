@@ -1,4 +1,4 @@
-//! Rows shared by a pane that is there and a zmx session to create (4–5, 13–14), and row 3d itself.
+//! Rows shared by a pane that is there and a zmx session to create (4–5, 12b–14), and row 3d itself.
 
 use super::{claim_for, cutoff, Action, PlanInput, PlanRow, SkipReason};
 use agterm_backup_core::agent::AgentSpec;
@@ -21,14 +21,20 @@ pub(super) fn ended_or_held(
     held_by
 }
 
-/// Rows 13–14: the transcript is on disk (never resume into a blank conversation) and a shell line can
-/// carry the directory and the flags.
+/// Rows 12b–14: the directory is there (a `cd` into a gone one fails in the pane), the transcript is on
+/// disk (never resume into a blank conversation) and a shell line can carry the directory and the flags.
 pub(super) fn resume_line(
     input: &PlanInput<'_>,
     spec: &AgentSpec,
     rec: &LiveRecord,
     shell_cwd: Option<&str>,
 ) -> Result<ResumeLine, SkipReason> {
+    if let Some(why) = input.transcripts.dir_gone(rec) {
+        return Err(SkipReason::DirGone {
+            dir: rec.agent_cwd.clone(),
+            why,
+        });
+    }
     if let Some(what) = input.transcripts.missing(rec) {
         return Err(SkipReason::TranscriptGone { what });
     }

@@ -79,6 +79,21 @@ fn replayed_in_this_launch(
         && !ran_since(c.record.iter().chain(&c.journal), rec, launch)
 }
 
+/// Row 7c: whether the replayed agent's hooks are proven to run — a record of this pane written since the
+/// launch by the replay itself (another conversation than `rec`'s: its start, a prompt, any event; the
+/// `SessionEnd` of the agent the reboot killed, written late, is not the replay's). Without one, a prompt
+/// the user typed into it would not show either, so the absence of a prompt proves nothing.
+pub(super) fn hooks_proven(input: &PlanInput<'_>, rec: &LiveRecord, c: &CapturedPane) -> bool {
+    let Some(launch) = input.launched_at else {
+        return false;
+    };
+    c.record
+        .iter()
+        .chain(&c.journal)
+        .filter(|r| r.session_id != rec.session_id)
+        .any(|r| r.written_at().is_some_and(|t| t >= launch))
+}
+
 /// Whether this pane's records since the launch show a prompt to another conversation than `rec`'s
 /// (any event but the agent's start and end: a prompt, a tool call, a turn's end): someone typed into
 /// the agent, so it is theirs now.

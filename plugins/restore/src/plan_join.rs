@@ -152,7 +152,11 @@ pub(super) fn holder<'a>(
 /// entry that was. The flag says whether the journal supplied it.
 pub fn record_at(c: &CapturedPane, cut: Option<DateTime<Utc>>) -> Option<(&LiveRecord, bool)> {
     let Some(cut) = cut else {
-        return c.record.as_ref().or(c.journal.last()).map(|r| (r, false));
+        // A pane whose record is missing or broken falls back on its journal, and its row says so.
+        return match &c.record {
+            Some(r) => Some((r, false)),
+            None => c.journal.last().map(|r| (r, true)),
+        };
     };
     let before = |r: &LiveRecord| r.written_at().is_some_and(|t| t <= cut);
     if let Some(r) = c.record.as_ref().filter(|r| before(r)) {

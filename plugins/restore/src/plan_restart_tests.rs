@@ -93,15 +93,37 @@ fn a_replayed_agent_whose_start_wrote_a_record_is_restarted_into_the_panes_conve
     assert_restarts_with_a(&Case::replay_with_record().run());
 }
 
-/// Copilot fires no hook before its first prompt: the pane's record still names A, and only the
-/// daemon's age proves the agent in front is a replay (today: "already running").
+/// Row 7c (issue 32). Copilot fires no hook before its first prompt, and an agent whose hooks fail
+/// fires none at all: the pane's record still names A, and the daemon's age proves the agent in front
+/// is a replay — but not that nobody typed into it. Not restarted on our own: the row says why and
+/// gives the line that brings A back.
 #[test]
-fn a_replayed_agent_without_any_record_is_restarted_on_the_daemons_proof() {
+fn a_replayed_agent_without_any_record_since_the_launch_is_not_restarted_but_shown() {
     let case = Case {
         captured: captured(Some(gemini(ID_A, BEFORE)), vec![]),
         ..Case::replay_with_record()
     };
-    assert_restarts_with_a(&case.run());
+    let row = case.run();
+    let Action::Skip {
+        reason: SkipReason::HooksUnproven { agent, line },
+    } = &row.action
+    else {
+        panic!("expected hooks-unproven, got {row:#?}");
+    };
+    assert_eq!(agent, "gemini");
+    assert!(
+        line.contains(ID_A) && line.starts_with("cd '/w/p' && "),
+        "{line}"
+    );
+    let text = SkipReason::HooksUnproven {
+        agent: agent.clone(),
+        line: line.clone(),
+    }
+    .describe();
+    assert!(
+        text.contains(line.as_str()) && text.contains("not proven"),
+        "{text}"
+    );
 }
 
 #[test]

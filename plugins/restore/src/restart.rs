@@ -1,7 +1,9 @@
 //! Restarting a pane whose replayed agent the plan replaces (row 7b, agterm's `session.restart`):
 //! re-checked right before, like typing — the pane is still there, still local, and still runs an agent
 //! of the row's kind that is not the row's conversation (someone may have quit it, or resumed it by hand,
-//! since the plan) — then the once-per-launch markers are taken and agterm replaces the pane's shell.
+//! since the plan), and nobody is at work in it: the pane's records and the agent's own transcript are
+//! read again (`at_work.rs`) — then the once-per-launch markers are taken and agterm replaces the pane's
+//! shell.
 
 use super::{pane_now, release, take_claim, Outcome};
 use crate::plan::{foreground_agent_args, Action, PlanRow};
@@ -38,6 +40,14 @@ pub(super) fn restart_one(
             "the replayed agent is no longer in the foreground; run restore again".into(),
         ));
     }
+    // Minutes may have passed since the plan: what the records and the agent's transcript say now.
+    let Some(launch) = row.cutoff else {
+        return Err(Outcome::NotIdle(
+            "the terminal's launch time is unknown, so new work in the replayed agent cannot be ruled out"
+                .into(),
+        ));
+    };
+    crate::at_work::idle_since(state, &row.key, spec, id, launch).map_err(Outcome::NotIdle)?;
     let line = resume
         .clone()
         .into_typable(state, &row.key.to_string())

@@ -31,6 +31,13 @@ pub enum SkipReason {
     InvalidId {
         why: String,
     },
+    /// The record's time is no time it could have been written at: not a date, before
+    /// [`crate::plan::EARLIEST_RECORD`], or more than [`crate::plan::FUTURE_TOLERANCE_SECS`] after the
+    /// run (a clock that was wrong, or a file not written by the hook).
+    BadTime {
+        ts: String,
+        why: String,
+    },
     PaneGone,
     /// A tmux record's place holds a pane its directory does not confirm, or the pane moved since.
     JoinUncertain {
@@ -78,6 +85,17 @@ pub enum SkipReason {
     TranscriptGone {
         what: String,
     },
+    /// The record's directory is gone, or is not a directory: a `cd` into it would fail in the pane.
+    DirGone {
+        dir: String,
+        why: String,
+    },
+    /// Row 7b without proof that the replayed agent's hooks run: it left no record at all since the
+    /// launch, so a prompt the user typed into it would not show either. Not restarted on our own.
+    HooksUnproven {
+        agent: String,
+        line: String,
+    },
     /// A directory or flag that no shell line can carry (a control character, a relative directory,
     /// or whatever else [`ResumeError`] refuses besides the id).
     Unquotable {
@@ -102,6 +120,7 @@ impl SkipReason {
             SkipReason::NoLaunchTime => "no-launch-time",
             SkipReason::UnknownAgent { .. } => "unknown-agent",
             SkipReason::InvalidId { .. } => "invalid-id",
+            SkipReason::BadTime { .. } => "bad-time",
             SkipReason::PaneGone => "pane-gone",
             SkipReason::JoinUncertain { .. } => "join-uncertain",
             SkipReason::SessionClosed { .. } => "session-closed",
@@ -117,6 +136,8 @@ impl SkipReason {
             SkipReason::NotRealized => "not-realized",
             SkipReason::TranscriptGone { .. } => "transcript-gone",
             SkipReason::Unquotable { .. } => "unquotable",
+            SkipReason::DirGone { .. } => "dir-gone",
+            SkipReason::HooksUnproven { .. } => "hooks-unproven",
         }
     }
 
@@ -129,6 +150,10 @@ impl SkipReason {
                 "unknown agent {agent:?}: this agterm-backup cannot resume it; a newer release may"
             ),
             SkipReason::InvalidId { why } => format!("invalid id: {why}"),
+            SkipReason::BadTime { ts, why } => format!(
+                "bad time: the record says it was written at {ts:?}, {why}; not trusted to choose a \
+                 conversation (check the clock, then run restore again)"
+            ),
             SkipReason::PaneGone => "pane gone: no open pane has this id or session".into(),
             SkipReason::JoinUncertain { why } => format!("not joined: {why}; not guessing"),
             SkipReason::SessionClosed { last_seen } => format!(
@@ -189,6 +214,15 @@ impl SkipReason {
                 format!("transcript gone ({what}); not starting a blank conversation")
             }
             SkipReason::Unquotable { why } => format!("cannot go into a resume line: {why}"),
+            SkipReason::DirGone { dir, why } => format!(
+                "directory gone: {dir} {why}; the conversation cannot be resumed there (restore the \
+                 directory, then run restore again)"
+            ),
+            SkipReason::HooksUnproven { agent, line } => format!(
+                "busy: agterm replayed a bare {agent} here, but it left no record since the launch, so its \
+                 hooks are not proven to run and a prompt typed into it would not show; left alone. To get \
+                 the pane's own conversation back, quit {agent} and run: {line}"
+            ),
         }
     }
 }

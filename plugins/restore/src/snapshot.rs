@@ -22,7 +22,6 @@ use agterm_backup_core::terminal::{PaneRef, PaneView, ScreenRange, Terminal, Ter
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
-use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 
 /// How many timestamped snapshots are kept.
@@ -69,10 +68,7 @@ pub fn write(
 ) -> std::io::Result<PathBuf> {
     state.ensure()?;
     let dir = state.snapshots_dir();
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(&dir)?;
+    agterm_backup_core::state::guard::own_dir(state.root(), &dir)?;
     let mut bytes = serde_json::to_vec_pretty(snap)?;
     bytes.push(b'\n');
     let path = dir.join(file_name(at));

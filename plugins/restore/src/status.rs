@@ -7,8 +7,10 @@
 //! "version","mode","launched_at","error"}],"panes":[{"terminal","pane","session","role","agent",
 //! "captured","session_id","agent_cwd","pane_cwd","pin","pin_outcome","restore","cutoff",
 //! "not_captured_because"}],
-//! "warnings":[string]}`. `agent_cwd` is given only when it differs from the pane's cwd; `restore` is
-//! what `restore` would do, `cutoff` the journal rule's cutoff it used (a live zmx session's own start).
+//! "warnings":[string],"broken_files":[{"path","pane","kind","reason"}]}`. `agent_cwd` is given only
+//! when it differs from the pane's cwd; `restore` is what `restore` would do, `cutoff` the journal rule's
+//! cutoff it used (a live zmx session's own start). `broken_files` names each record or journal file that
+//! could not be used, with why (also one warning each).
 
 use crate::gather::Scope;
 use crate::plan::{foreground_agent_args, Action, PlanRow};
@@ -91,6 +93,8 @@ pub struct StatusReport {
     pub terminals: Vec<TerminalState>,
     pub panes: Vec<PaneStatus>,
     pub warnings: Vec<String>,
+    /// The record and journal files `restore` could not use, with why (`kind`: record | journal).
+    pub broken_files: Vec<agterm_backup_core::state::BrokenFile>,
 }
 
 /// Everything `status` looks at, for one terminal.
@@ -170,6 +174,7 @@ pub fn build_all(
         terminals,
         panes,
         warnings,
+        broken_files: Vec::new(),
     }
 }
 

@@ -20,9 +20,16 @@ pub struct Transcripts {
     pub codex_ids: HashSet<String>,
     /// `(agent, session id)` → why its conversation is gone from that agent's store (Copilot, Gemini).
     pub gone_from_store: std::collections::HashMap<(String, String), String>,
+    /// A recorded directory → why no shell can `cd` there now (`is gone`, `is not a directory`).
+    pub gone_dirs: std::collections::HashMap<String, String>,
 }
 
 impl Transcripts {
+    /// Why `rec`'s directory cannot be entered (row 12b), or `None` when it can (or was not looked at).
+    pub fn dir_gone(&self, rec: &LiveRecord) -> Option<String> {
+        self.gone_dirs.get(&rec.agent_cwd).cloned()
+    }
+
     /// Why `rec`'s conversation cannot be resumed, or `None` when it can.
     pub fn missing(&self, rec: &LiveRecord) -> Option<String> {
         if let Some(why) = self
@@ -58,6 +65,9 @@ impl Transcripts {
         let mut wants_codex = false;
         for r in records {
             wants_codex |= r.agent == "codex";
+            if let Some(why) = dir_problem(&r.agent_cwd) {
+                out.gone_dirs.insert(r.agent_cwd.clone(), why);
+            }
             if let Some(p) = r.transcript_path.as_deref() {
                 if Path::new(p).is_file() {
                     out.paths.insert(p.to_string());
@@ -68,6 +78,20 @@ impl Transcripts {
             out.codex_ids = codex_rollout_ids(&home.join("sessions"));
         }
         out
+    }
+}
+
+/// Why a recorded directory cannot be entered: gone, or not a directory (a symlink to one is fine: the
+/// user's own tree).
+fn dir_problem(dir: &str) -> Option<String> {
+    if !dir.starts_with('/') {
+        return None;
+    }
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => None,
+        Ok(_) => Some("is not a directory".into()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some("is gone".into()),
+        Err(e) => Some(format!("cannot be entered ({e})")),
     }
 }
 

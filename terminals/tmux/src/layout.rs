@@ -8,10 +8,11 @@
 //! gave last, and a hook that finds the lock taken leaves it to the holder ([`keep_coalesced`]).
 
 use crate::command::{TmuxError, TmuxServer};
+use agterm_backup_core::state::{guard, StateDir};
 use agterm_backup_core::tmux_layout::{
     layout_path, read_layout, with_positions, write_layout, LaidOutPane, SavedLayout, ServerLayout,
 };
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::os::unix::io::AsRawFd;
 use std::path::Path;
 
@@ -69,7 +70,7 @@ pub fn parse_layout(socket: &str, out: &str) -> Option<ServerLayout> {
 /// again). A layout job that found the lock taken meanwhile is served once after.
 pub fn learn_and_keep(server: &TmuxServer, state_root: &Path) -> Result<ServerLayout, TmuxError> {
     let Some(lock) = LayoutLock::take(state_root) else {
-        let _ = fs::write(dirty_mark(state_root), b"");
+        let _ = touch(state_root, &dirty_mark(state_root));
         return list(server);
     };
     let _ = fs::remove_file(dirty_mark(state_root));
@@ -91,8 +92,8 @@ pub fn learn_and_keep(server: &TmuxServer, state_root: &Path) -> Result<ServerLa
 pub fn keep_coalesced(server: &TmuxServer, state_root: &Path, rounds: usize) {
     let mark = dirty_mark(state_root);
     for _ in 0..rounds {
-        let _ = fs::create_dir_all(state_root.join("tmux"));
-        let _ = fs::write(&mark, b"");
+        let _ = guard::own_dir(state_root, &state_root.join("tmux"));
+        let _ = touch(state_root, &mark);
         let Some(lock) = LayoutLock::take(state_root) else {
             return;
         };
@@ -140,6 +141,11 @@ pub fn mark_saved(server: &TmuxServer, state_root: &Path) -> Result<(), TmuxErro
     write_layout(state_root, &layout).map_err(|e| TmuxError::Refused(e.to_string()))
 }
 
+/// Leaves the dirty mark, never through a symlink (a refusal is logged).
+fn touch(state_root: &Path, mark: &Path) -> std::io::Result<()> {
+    guard::touch(mark).map_err(|e| StateDir::at(state_root).logged("tmux layout mark", e))
+}
+
 fn dirty_mark(state_root: &Path) -> std::path::PathBuf {
     state_root.join("tmux").join("layout.dirty")
 }
@@ -158,12 +164,10 @@ struct LayoutLock(Option<fs::File>);
 impl LayoutLock {
     fn take(state_root: &Path) -> Option<LayoutLock> {
         let dir = state_root.join("tmux");
-        let _ = fs::create_dir_all(&dir);
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(dir.join("layout.lock"))
+        // Never through a symlink planted at the lock's path or the folder's: refused, logged.
+        let file = guard::own_dir(state_root, &dir)
+            .and_then(|()| guard::open_lock(&dir.join("layout.lock")))
+            .map_err(|e| StateDir::at(state_root).logged("tmux layout lock", e))
             .ok();
         if let Some(f) = &file {
             // SAFETY: a valid open descriptor; flock has no other precondition.

@@ -105,13 +105,11 @@ impl NameCache {
         let path = self
             .path(env)
             .ok_or_else(|| std::io::Error::other("the tmux socket is gone"))?;
-        fs::create_dir_all(&self.dir)?;
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        fs::write(
-            &tmp,
-            serde_json::to_vec(pane).map_err(std::io::Error::other)?,
-        )?;
-        fs::rename(&tmp, &path)?;
+        let root = self.dir.parent().unwrap_or(&self.dir);
+        agterm_backup_core::state::guard::own_dir(root, &self.dir)?;
+        // Atomic, and never through a symlink planted at the path (the rename replaces a link).
+        let bytes = serde_json::to_vec(pane).map_err(std::io::Error::other)?;
+        agterm_backup_core::state::write_atomic(&path, &bytes, 0o600)?;
         self.prune(env);
         Ok(())
     }

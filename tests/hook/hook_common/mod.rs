@@ -79,6 +79,11 @@ impl World {
         }
     }
 
+    /// This world's environment, for a command a test runs itself.
+    pub fn env_pairs(&self) -> impl Iterator<Item = (&String, &String)> {
+        self.env.iter().map(|(k, v)| (k, v))
+    }
+
     pub fn path(&self) -> &Path {
         self.dir.path()
     }
