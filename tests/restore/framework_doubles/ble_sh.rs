@@ -17,6 +17,10 @@
 ///   emptied and ble.sh draws the prompt (as `PROMPT_COMMAND` left `PS1`) on the terminal itself. Here:
 ///   stderr back on the terminal from Enter on (a `bind -x` before `accept-line`), `PS1` kept aside at
 ///   each prompt by a `PROMPT_COMMAND` element appended at attach and drawn by the input loop;
+/// - `ble-attach` moves `PROMPT_COMMAND` into `_ble_edit_PROMPT_COMMAND` and evaluates it itself at each
+///   prompt, on the terminal's stderr; what the rc file adds to `PROMPT_COMMAND` after the attach is run
+///   by bash, with stderr still on ble.sh's file. Attached from `PROMPT_COMMAND` by an element that was
+///   not its last, ble.sh evaluates the whole of it again for its first prompt;
 /// - `source ble.sh --noattach` then `ble-attach` at the end of `.bashrc` (its README's recommended
 ///   setup) attaches as the rc file is read; a bare `source ble.sh` (the README's one-liner; bash 5.1+)
 ///   appends `ble/base/attach-from-PROMPT_COMMAND` to `PROMPT_COMMAND` (made an array), which takes
@@ -57,21 +61,28 @@ ble-attach() {{
   bind '"\C-x\C-b2": accept-line'
   bind '"\C-m": "\C-x\C-b1\C-x\C-b2"'
   bind '"\C-j": "\C-x\C-b1\C-x\C-b2"'
-  ((${{#PROMPT_COMMAND[@]}})) || PROMPT_COMMAND[0]=
-  PROMPT_COMMAND+=(ble/prompt/update)
-  ble/prompt/update
+  _ble_edit_PROMPT_COMMAND=("${{PROMPT_COMMAND[@]}}")
+  PROMPT_COMMAND=(ble/prompt/update)
+  ble/prompt/update keep
 }}
 ble/prompt/update() {{
+  local c
+  if [[ -z ${{1-}} ]]; then
+    for c in "${{_ble_edit_PROMPT_COMMAND[@]}}"; do
+      [[ -z $c ]] || eval "$c" 2>&"$_ble_util_fd_tui_stderr"
+    done
+  fi
   [[ $PS1 == '$(ble/base/read-input)' ]] && return 0
   _ble_edit_PS1=$PS1
   PS1='$(ble/base/read-input)'
 }}
 ble/base/attach-from-PROMPT_COMMAND() {{
-  local i
+  local i last=${{PROMPT_COMMAND[-1]}}
   for i in "${{!PROMPT_COMMAND[@]}}"; do
     [[ ${{PROMPT_COMMAND[i]}} != ble/base/attach-from-PROMPT_COMMAND ]] || PROMPT_COMMAND[i]=
   done
   ble-attach
+  [[ $last == ble/base/attach-from-PROMPT_COMMAND ]] || ble/prompt/update
 }}
 {attach}# --- end of the ble.sh double ---
 "#
