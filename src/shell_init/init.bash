@@ -4,10 +4,11 @@
 # Anywhere else, with AGTERM_BACKUP_AUTO=0, or read a second time, it does nothing.
 if [[ $- == *i* && ${AGTERM_BACKUP_AUTO-} != 0 && -z ${__agterm_backup_tries-} ]] &&
   [[ -n ${TMUX_PANE-} || -n ${ZMX_SESSION-} || ( -n ${AGTERM_SESSION_ID-} && -n ${AGTERM_PANE-} ) ]]; then
-  # Prompts left to try at; 0: done (ran, or stood aside). The function stays defined and in
-  # PROMPT_COMMAND as a no-op that keeps `$?`: PROMPT_COMMAND's text is never edited after this line,
+  # 1 until the first prompt; 0 after it (ran, or stood aside): a later prompt comes after the user's
+  # input, whose next lines go to their shell, never to a resumed agent. The function stays defined and
+  # in PROMPT_COMMAND as a no-op that keeps `$?`: PROMPT_COMMAND's text is never edited after this line,
   # since others append to it, copy it (starship, bash-preexec) or make it an array.
-  __agterm_backup_tries=5
+  __agterm_backup_tries=1
   __agterm_backup_start() {
     local __agterm_backup_status=$?
     if ((__agterm_backup_tries > 0)); then
@@ -20,7 +21,7 @@ if [[ $- == *i* && ${AGTERM_BACKUP_AUTO-} != 0 && -z ${__agterm_backup_tries-} ]
     # the first prompt gets no resume: a later prompt comes after the user's input). stderr may be
     # elsewhere (ble.sh keeps it in a file of its own while its prompt runs): the line gets stdout's.
     if [[ ! -t 0 || ! -t 1 ]] || ! [[ /dev/fd/0 -ef /dev/fd/1 ]]; then
-      __agterm_backup_tries=0 # the first prompt only: a later one comes after the user's input
+      __agterm_backup_tries=$((__agterm_backup_tries - 1))
       return 0
     fi
     __agterm_backup_tries=0

@@ -4,9 +4,10 @@
 # Anywhere else, with AGTERM_BACKUP_AUTO=0, or read a second time, it does nothing.
 if [[ -o interactive && ${AGTERM_BACKUP_AUTO-} != 0 && -z ${__agterm_backup_tries-} ]] &&
   [[ -n ${TMUX_PANE-} || -n ${ZMX_SESSION-} || ( -n ${AGTERM_SESSION_ID-} && -n ${AGTERM_PANE-} ) ]]; then
-  # Prompts left to try at; 0: done (ran, or stood aside). The hook stays in precmd_functions as a no-op
-  # rather than being taken out: a framework may have copied the array.
-  typeset -gi __agterm_backup_tries=5
+  # 1 until the first prompt; 0 after it: a later prompt comes after the user's input, whose next lines
+  # go to their shell, never to a resumed agent. The hook stays in precmd_functions as a no-op rather
+  # than being taken out: a framework may have copied the array.
+  typeset -gi __agterm_backup_tries=1
   __agterm_backup_start() {
     local -i ran=$?
     emulate -L zsh
@@ -16,8 +17,6 @@ if [[ -o interactive && ${AGTERM_BACKUP_AUTO-} != 0 && -z ${__agterm_backup_trie
       __agterm_backup_give_back $ran
       return 0
     fi
-    # The first prompt only (tries end here): a later prompt comes after the user's input, whose next
-    # lines go to their shell, never to a resumed agent.
     if [[ -z ${1-} ]]; then
       (( __agterm_backup_tries > 0 )) || return 0
       __agterm_backup_tries=0
