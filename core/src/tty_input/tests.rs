@@ -117,10 +117,12 @@ fn every_typed_key_is_typed() {
 
 #[test]
 fn ble_sh_start_up_replies_in_a_tmux_pane_are_replies() {
-    // What a tmux 3.3a pane answers to ble.sh b99cadb's start-up: DA2, then the DECSTBM test's two CPRs,
-    // then DECRQM for synchronized output, then a cursor position for the prompt.
-    let bytes = b"\x1b[>84;0;0c\x1b[2;1R\x1b[2;1R\x1b[?2026;0$y\x1b[24;1R";
-    assert_eq!(classify(bytes), Verdict::Replies { replies: 5 });
+    // The 130 bytes waiting at the first prompt of a tmux 3.3a pane after ble.sh b99cadb attached: DA2,
+    // the DECSTBM test's two cursor positions, then one per character width measured (`CSI 1;4R`,
+    // `CSI 1;5R`, `CSI 1;3R` are also xterm's F3 with modifiers: taken as the replies they are here).
+    let bytes = b"\x1b[>84;0;0c\x1b[2;1R\x1b[3;1R\x1b[1;4R\x1b[1;4R\x1b[1;5R\x1b[1;5R\x1b[1;5R\x1b[1;3R\x1b[1;3R\x1b[1;5R\x1b[1;4R\x1b[1;5R\x1b[1;5R\x1b[1;5R\x1b[1;5R\x1b[1;5R\x1b[1;5R\x1b[1;3R\x1b[1;3R\x1b[1;3R";
+    assert_eq!(bytes.len(), 130);
+    assert_eq!(classify(bytes), Verdict::Replies { replies: 21 });
 }
 
 #[test]
