@@ -255,8 +255,8 @@ fn zsh_under_the_instant_prompt_gives_the_claim_of_an_agent_not_on_path_back() {
     let screen = pane.wait_screen("agterm-backup: resuming");
     pane.keys("echo after-$((6*7))\n");
     pane.wait_screen("after-42");
-    pane.keys("fc -ln 1 | grep -c -- --resume; echo history-checked\n");
-    let screen2 = pane.wait_screen("history-checked");
+    pane.keys("fc -ln 1 | grep -c -- --resume; echo history-$((6*7))\n");
+    let screen2 = pane.wait_screen("history-42");
     assert!(
         pane.marker().is_none(),
         "the claim was given back\n{screen}"
