@@ -55,7 +55,8 @@ ble-attach() {{
   local c
   for c in a 'あ' '⌚' '∀' '…'; do printf '\r%s\e[6n' "$c"; done
   printf '\r\e[K\e8'
-  _ble_edit_io_fname2=${{TMPDIR:-/tmp}}/blesh-double-$$.stderr
+  _ble_edit_io_fname2=$HOME/.cache/blesh/$$.stderr
+  mkdir -p "$HOME/.cache/blesh"
   exec {{_ble_util_fd_tui_stderr}}>&2 2>>"$_ble_edit_io_fname2"
   bind -x '"\C-x\C-b1": ble-edit/io/restore'
   bind '"\C-x\C-b2": accept-line'
