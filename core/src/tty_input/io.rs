@@ -78,6 +78,22 @@ pub fn give_back(fd: RawFd, bytes: &[u8]) -> bool {
     })
 }
 
+/// Whether [`give_back`] can work for this process, asked before anything is read: Linux refuses TIOCSTI
+/// to an unprivileged caller where `dev.tty.legacy_tiocsti` is 0 (the default of several distributions
+/// since 6.2), and bytes read there could never be returned. Elsewhere (macOS, the BSDs) the shell's own
+/// controlling terminal takes them.
+pub fn can_give_back() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    root || legacy_tiocsti_allows(std::fs::read_to_string("/proc/sys/dev/tty/legacy_tiocsti").ok())
+}
+
+/// The sysctl's text (`None`: no such file, a kernel older than the switch, or not Linux): TIOCSTI is
+/// refused only where it reads 0.
+fn legacy_tiocsti_allows(sysctl: Option<String>) -> bool {
+    sysctl.is_none_or(|v| v.trim() != "0")
+}
+
 /// A second open file description of `fd`'s terminal, non-blocking.
 fn reopen(fd: RawFd) -> std::io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
@@ -126,6 +142,13 @@ fn readable_within(tty: &std::fs::File, wait: Duration) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn tiocsti_is_refused_only_where_the_sysctl_reads_zero() {
+        assert!(!super::legacy_tiocsti_allows(Some("0\n".into())));
+        assert!(super::legacy_tiocsti_allows(Some("1\n".into())));
+        assert!(super::legacy_tiocsti_allows(None));
+    }
+
     use super::*;
     use std::io::Write;
     use std::os::fd::AsRawFd;

@@ -9,7 +9,7 @@
 use agterm_backup_core::printable::printable;
 use agterm_backup_core::quote::quote;
 use agterm_backup_core::state::StateDir;
-use agterm_backup_core::tty_input::io::{give_back, take, waiting, Waiting};
+use agterm_backup_core::tty_input::io::{can_give_back, give_back, take, waiting, Waiting};
 use agterm_backup_core::tty_input::Verdict;
 use agterm_backup_restore::gather::Scope;
 use agterm_backup_restore::plan::PlanRow;
@@ -29,6 +29,14 @@ pub(super) fn clear(state: &StateDir, shell: &str) -> bool {
     match waiting(STDIN) {
         Waiting::Nothing => true,
         Waiting::Lines => false,
+        // Bytes that could not be put back are never read: typed keys would be lost. Such a prompt is
+        // held back like one with typed input (the pane says so, with the command that resumes it).
+        Waiting::Bytes if !can_give_back() => {
+            state.log(&format!(
+                "shell-start: {shell}: input waits in raw mode and this system refuses to put keys back (TIOCSTI), so it is left unread"
+            ));
+            false
+        }
         Waiting::Bytes => match take(STDIN, FINISH_REPLY) {
             Err(e) => {
                 state.log(&format!("shell-start: {shell}: input waits unread ({e})"));
