@@ -7,6 +7,7 @@ if [[ -o interactive && ${AGTERM_BACKUP_AUTO-} != 0 && -z ${__agterm_backup_trie
   # Prompts left to try at; 0: done (ran, or stood aside). The hook stays in precmd_functions as a no-op
   # rather than being taken out: a framework may have copied the array.
   typeset -gi __agterm_backup_tries=5
+  typeset -g +x __agterm_backup_tries # not exported, even under ALL_EXPORT
   __agterm_backup_start() {
     emulate -L zsh
     (( __agterm_backup_tries > 0 )) || return 0

@@ -19,6 +19,7 @@ mod shell_fish_first_prompt;
 mod shell_frameworks;
 mod shell_frameworks_real;
 mod shell_init_file_resume;
+mod shell_leaks;
 mod shell_starship_real;
 mod shell_start_standin;
 mod snap_fake;
