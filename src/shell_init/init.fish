@@ -21,6 +21,7 @@ if status is-interactive; and not set -q __agterm_backup_done; and test "$AGTERM
     set -g __agterm_backup_done 1
     function __agterm_backup_start --on-event fish_prompt
         functions -e __agterm_backup_start
+        test "$AGTERM_BACKUP_AUTO" != 0; or return 0 # set after this line
         set -l __agterm_backup_out (@BIN@ shell-start --shell fish --shell-pid $fish_pid 2>/dev/null <&2)
         test (count $__agterm_backup_out) -ge 2; or return 0
         printf '%s\n' $__agterm_backup_out[1]

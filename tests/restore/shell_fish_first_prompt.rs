@@ -1,7 +1,8 @@
 //! Issue 30: fish resumes at its first prompt, after every config file has run, on a real pty with the
 //! real binary. What the agent needs may come after our line: a PATH entry, a function wrapping the
-//! agent, an exported variable, in config.fish or in a later conf.d file (our line in conf.d). Before,
-//! the line ran as config.fish was read: `fish: Unknown command: claude`, and the claim was given back.
+//! agent, an exported variable, in config.fish or in a later conf.d file (our line in conf.d); an
+//! `AGTERM_BACKUP_AUTO=0` set there turns it off. Before, the line ran as config.fish was read:
+//! `fish: Unknown command: claude`, and the claim was given back.
 //!
 //! fish 4 queries its terminal after the config files and before the first prompt, and reads the
 //! answers until the one to its last query (Primary Device Attributes): the answers are no typed-ahead
@@ -10,6 +11,7 @@
 
 use crate::shell_rig;
 
+use agterm_backup_testkit::fake_agterm::wait_until;
 use shell_rig::{rc_line, Pane, STAND_IN};
 
 const PROMPT: &str = "set -g fish_greeting ''\nfunction fish_prompt; printf '$ '; end\n";
@@ -119,4 +121,23 @@ fn what_the_config_sets_after_our_line_is_there_when_the_agent_resumes() {
         false,
     );
     check(&pane, "STANDIN later=config");
+}
+
+/// `AGTERM_BACKUP_AUTO=0` set after our line (a fish global, which `shell-start` does not see) turns the resume off: nothing runs or prints, the
+/// conversation stays for `restore`.
+#[test]
+fn turned_off_after_our_line_resumes_nothing() {
+    let config = format!("{PROMPT}{}\nset -g AGTERM_BACKUP_AUTO 0\n", rc_line("fish"));
+    let pane = Pane::start("fish", &[(".config/fish/config.fish", config)], true);
+    // The first prompt (or the resume it should not run), before anything is typed.
+    let shown = wait_until(shell_rig::WITHIN, || {
+        let screen = pane.screen();
+        screen.contains("STANDIN") || screen.lines().any(|l| l.trim_end() == "$")
+    });
+    assert!(shown, "{}", pane.screen());
+    pane.keys("echo ready-(math 40 + 2)\n");
+    let screen = pane.wait_screen("ready-42");
+    assert!(!screen.contains("agterm-backup"), "{screen}");
+    assert!(!screen.contains("STANDIN"), "{screen}");
+    assert!(pane.marker().is_none(), "no claim taken");
 }
