@@ -123,8 +123,8 @@ fn what_the_config_sets_after_our_line_is_there_when_the_agent_resumes() {
     check(&pane, "STANDIN later=config");
 }
 
-/// `AGTERM_BACKUP_AUTO=0` set after our line (a fish global, which `shell-start` does not see) turns the resume off: nothing runs or prints, the
-/// conversation stays for `restore`.
+/// `AGTERM_BACKUP_AUTO=0` set after our line (a fish global, which `shell-start` does not see) turns
+/// the resume off: nothing runs or prints, the conversation stays for `restore`.
 #[test]
 fn turned_off_after_our_line_resumes_nothing() {
     let config = format!("{PROMPT}{}\nset -g AGTERM_BACKUP_AUTO 0\n", rc_line("fish"));

@@ -1,5 +1,5 @@
-//! Issue 30: the bash and zsh snippets leave nothing behind that another shell or handler can trip on, on a real
-//! pty with the real binary and a conversation to resume:
+//! Issue 30: the bash and zsh snippets leave nothing behind that another shell or handler can trip on,
+//! on a real pty with the real binary and a conversation to resume:
 //! - nothing of ours in the environment of the processes started from the pane (the agent; a
 //!   `bash --norc` prints no `__agterm_backup_start: command not found`): PROMPT_COMMAND exported before
 //!   our line (audit setups), exported after it, or `set -a` (allexport) on;
