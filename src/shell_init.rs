@@ -10,8 +10,8 @@
 //! start while the rc file is still being read gets no job control; fish from its first `fish_prompt`
 //! event, after every config file (what the agent needs may be set after the line) and after fish 4 read
 //! its terminal's answers to its start-up queries; fish gives the terminal to no job an event handler
-//! starts, so the line runs in fish's own process group (the foreground one) with the modes fish gives
-//! the commands it runs.
+//! starts, so a fish of its own in fish's process group (the foreground one) runs the line with full
+//! job control, the terminal in the modes fish gives the commands it runs.
 //!
 //! It lives beside prompt frameworks: it runs only with stdin, stdout and stderr on the terminal (zsh
 //! tries again from a `sched +0` behind powerlevel10k's instant prompt, which parks them until its own),

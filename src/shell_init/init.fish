@@ -25,16 +25,19 @@ if status is-interactive; and not set -q __agterm_backup_done; and test "$AGTERM
         set -l __agterm_backup_out (@BIN@ shell-start --shell fish --shell-pid $fish_pid 2>/dev/null <&2)
         test (count $__agterm_backup_out) -ge 2; or return 0
         printf '%s\n' $__agterm_backup_out[1]
-        # fish gives the terminal to no job an event handler starts, so the line runs in fish's own
-        # process group, the terminal's foreground one, in the modes fish gives the commands it runs
-        # (line editing and echo on), and fish's own modes come back after it.
+        # fish gives the terminal to no job an event handler starts. A fish of its own, in this fish's
+        # process group (the foreground one), runs the line with full job control: the agent is a job of
+        # its own that owns the terminal, and the terminal comes back after it. It reads the config files
+        # again, so what they define (a `claude` wrapper) is there; the terminal is in the modes fish gives
+        # the commands it runs (line editing and echo on) meanwhile.
         set -l __agterm_backup_mode interactive
         status is-full-job-control; and set __agterm_backup_mode full
         status is-no-job-control; and set __agterm_backup_mode none
         set -l __agterm_backup_tty (stty -g <&2 2>/dev/null)
         stty icanon iexten echo icrnl -inlcr opost onlcr <&2 2>/dev/null
+        set -l __agterm_backup_fish (status fish-path)
         status job-control none
-        eval $__agterm_backup_out[2] <&2
+        $__agterm_backup_fish -c "status job-control full; $__agterm_backup_out[2]" <&2
         status job-control $__agterm_backup_mode
         test -n "$__agterm_backup_tty"; and stty $__agterm_backup_tty <&2 2>/dev/null
         # An agent that did not start or exited at once gives its claim back (a later shell or
