@@ -53,6 +53,13 @@ fn check(pane: &Pane, saw: &str) {
     assert!(!screen.contains("Unknown command"), "{screen}");
     let screen = pane.quit_and_probe("echo probe-(math 40 + 2)", "probe-42");
     pane.assert_quiet_after(&screen);
+    // Nothing of ours is universal (every fish would see it) or exported.
+    pane.keys(
+        "echo ours-(begin; set -Un; set -xn; end | string match -e agterm_backup | count)-left; \
+         echo done-(math 40 + 2)\n",
+    );
+    let screen = pane.wait_screen("done-42");
+    assert!(screen.contains("ours-0-left"), "{screen}");
 }
 
 /// The stand-in agent, saying what the config set after our line.
