@@ -13,8 +13,10 @@
 //! starts, so a fish of its own in fish's process group (the foreground one) runs the line with full
 //! job control, the terminal in the modes fish gives the commands it runs.
 //!
-//! It lives beside prompt frameworks: it runs only with stdin, stdout and stderr on the terminal (zsh
-//! tries again from a `sched +0` behind powerlevel10k's instant prompt, which parks them until its own),
+//! It lives beside prompt frameworks: it runs at the first prompt only, with the terminal on stdin and
+//! stdout (zsh tries again from a `sched +0` behind powerlevel10k's instant prompt, which parks them
+//! until its own, then at `zle-line-init`, since p10k's theme gives them back only as it expands the
+//! prompt; bash gives the line stdout's terminal as stderr and a command's tty modes, for ble.sh),
 //! its hook is never taken back out of `precmd_functions` / `PROMPT_COMMAND` (others copy or append to
 //! them) but turns into a no-op, the block read twice runs once, and `fish -c`/`-ic` commands run
 //! without a resume. After the line ran, `shell-start --give-back` returns the claim of an agent that

@@ -18,6 +18,7 @@
 //! - [`slug`]: Claude Code's project-slug function, ported exactly.
 //! - [`process`]: reading a process's argv, cwd, parent and start time (`/proc` on Linux, `ps`/`lsof`
 //!   everywhere), behind a trait so tests can swap it.
+//! - [`tty_input`]: what waits unread on a shell's terminal: typed input, or only the terminal's replies.
 //! - [`terminal`]: the seam between agterm-backup and the terminals it restores into (agterm in
 //!   `terminals/agterm`, tmux in `terminals/tmux`, each its own crate).
 
@@ -34,3 +35,4 @@ pub mod slug;
 pub mod state;
 pub mod terminal;
 pub mod tmux_layout;
+pub mod tty_input;

@@ -31,6 +31,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+mod at_prompt;
+
 /// Environment variable: the hard budget in milliseconds (default [`DEFAULT_BUDGET_MS`]).
 pub const BUDGET_ENV: &str = "AGTERM_BACKUP_SHELL_START_BUDGET_MS";
 pub const DEFAULT_BUDGET_MS: u64 = 2000;
@@ -128,7 +130,7 @@ fn start_watchdog(budget: Duration, printing: Arc<Mutex<()>>) {
 /// The resume line planned for this pane, or `None` (nothing to do, or any error). A terminal
 /// not answering yet (it restores panes before its socket is up) is asked again until `deadline`.
 fn decide(env: &Env, socket: Option<PathBuf>, deadline: Instant) -> Option<Resume> {
-    if env.get(AUTO_ENV).is_some_and(|v| v.trim() == "0") || typed_ahead() {
+    if env.get(AUTO_ENV).is_some_and(|v| v.trim() == "0") {
         return None;
     }
     let src = agterm_backup_core::process::default_source();
@@ -206,15 +208,17 @@ struct Resume {
 
 impl Resume {
     /// Takes the once-per-launch markers and leaves the answerer for Claude; the two lines to print, or
-    /// `None` when input waits at the prompt or someone else holds a marker.
+    /// `None` when someone else holds a marker. Input typed at the prompt (agterm typed a pin or a
+    /// replayed command meanwhile, or the user typed ahead) runs next: no claim, and the lines say so
+    /// and how to resume (`:`, nothing to run).
     fn commit(self, env: &Env, shell: &str, shell_pid: Option<u32>) -> Option<(String, String)> {
         let (state, row) = (&self.state, &self.row);
-        // agterm typed a pin or a replayed command meanwhile (or the user typed ahead): that runs next.
-        if typed_ahead() {
-            return log(
-                state,
-                &format!("{shell}: {}: input is waiting at the prompt", row.key),
-            );
+        if !at_prompt::clear(state, shell) {
+            state.log(&format!(
+                "shell-start: {shell}: {}: input is waiting at the prompt; not resumed",
+                row.key
+            ));
+            return Some((at_prompt::held_back(row, &self.scope), ":".to_string()));
         }
         if let Err(e) = row
             .claim
@@ -230,16 +234,6 @@ impl Resume {
         }
         Some((message(row), self.line))
     }
-}
-
-/// Whether input waits on the shell's terminal (our stdin): a pin or a command agterm typed into the new
-/// shell, or the user typing ahead. That line runs at this prompt, so no resume line may run before it
-/// (it would land in the agent) — as `restore` types nothing at a prompt that already holds text.
-fn typed_ahead() -> bool {
-    let mut waiting: libc::c_int = 0;
-    // SAFETY: FIONREAD writes one int through a pointer to a live local.
-    let asked = unsafe { libc::ioctl(0, libc::FIONREAD, &mut waiting) };
-    asked == 0 && waiting > 0
 }
 
 /// Whether a terminal that does not answer may still: its socket is there (a server that is starting),

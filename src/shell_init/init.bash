@@ -6,12 +6,13 @@ if [[ $- == *i* && ${AGTERM_BACKUP_AUTO-} != 0 && -z ${__agterm_backup_tries-} ]
   [[ -n ${TMUX_PANE-} || -n ${ZMX_SESSION-} || ( -n ${AGTERM_SESSION_ID-} && -n ${AGTERM_PANE-} ) ]]; then
   # Nothing of ours is exported, not even under `set -a` (a child shell would see our names).
   case $- in *a*) set +a && __agterm_backup_allexport=1 ;; esac
-  # Prompts left to try at; 0: done (ran, or stood aside). The function stays defined and in
-  # PROMPT_COMMAND as a no-op that keeps `$?`: PROMPT_COMMAND's text is never edited after this line
+  # 1 until the first prompt; 0 after it (ran, or stood aside): a later prompt comes after the user's
+  # input, whose next lines go to their shell, never to a resumed agent. The function stays defined and
+  # in PROMPT_COMMAND as a no-op that keeps `$?`: PROMPT_COMMAND's text is never edited after this line
   # (but for an exported one, below), since others append to it, copy it (starship, bash-preexec) or
-  # make it an array. The entry is
-  # `… && :`: a failing `$?` handed on raises no second ERR (the user's trap fires once per failure).
-  __agterm_backup_tries=5
+  # make it an array. The entry is `… && :`: a failing `$?` handed on raises no second ERR (the user's
+  # trap fires once per failure).
+  __agterm_backup_tries=1
   __agterm_backup_start() {
     local __agterm_backup_status=$?
     # An exported PROMPT_COMMAND (a string: as an array it holds ours and more, and is never exported)
@@ -34,15 +35,21 @@ if [[ $- == *i* && ${AGTERM_BACKUP_AUTO-} != 0 && -z ${__agterm_backup_tries-} ]
     local __agterm_backup_out
     __agterm_backup_out=$(@BIN@ shell-start --shell bash --shell-pid $$ 2>/dev/null) || :
     [[ $__agterm_backup_out == *$'\n'* ]] || return 0
+    # A second line `:`: nothing to give back, the first says why nothing is resumed and how.
+    if [[ ${__agterm_backup_out#*$'\n'} == : ]]; then
+      printf '%s\n' "${__agterm_backup_out%%$'\n'*}"
+      return 0
+    fi
     @BIN@ shell-start --shell bash --shell-pid $$ --give-back >/dev/null 2>&1 || :
     printf 'agterm-backup: %s; to resume, run: %s\n' \
       'this pane does not resume by itself (PROMPT_COMMAND is readonly in this shell)' \
       "${__agterm_backup_out#*$'\n'}"
   }
   __agterm_backup_once() {
-    # The resume needs the pane's terminal on stdin, stdout and stderr: a framework holding them
-    # elsewhere at this prompt gets a later one.
-    if [[ ! -t 0 || ! -t 1 || ! -t 2 ]] || ! [[ /dev/fd/0 -ef /dev/fd/1 && /dev/fd/0 -ef /dev/fd/2 ]]; then
+    # The resume needs the pane's terminal on stdin and stdout (a framework holding them elsewhere at
+    # the first prompt gets no resume: a later prompt comes after the user's input). stderr may be
+    # elsewhere (ble.sh keeps it in a file of its own while its prompt runs): the line gets stdout's.
+    if [[ ! -t 0 || ! -t 1 ]] || ! [[ /dev/fd/0 -ef /dev/fd/1 ]]; then
       __agterm_backup_tries=$((__agterm_backup_tries - 1))
       return 0
     fi
@@ -60,8 +67,16 @@ if [[ $- == *i* && ${AGTERM_BACKUP_AUTO-} != 0 && -z ${__agterm_backup_tries-} ]
       return 0
     fi
     printf '%s\n' "${__agterm_backup_out%%$'\n'*}"
-    local __agterm_backup_ran=0
-    eval "${__agterm_backup_out#*$'\n'}" || __agterm_backup_ran=$?
+    # A second line `:` runs nothing: the first says why nothing is resumed (input typed ahead) and how
+    # to resume it.
+    [[ ${__agterm_backup_out#*$'\n'} != : ]] || return 0
+    local __agterm_backup_ran=0 __agterm_backup_tty
+    # The line runs with the terminal in the modes a command gets (ble.sh runs the prompt's hooks with it
+    # raw, without echo, CR to NL or Ctrl-C), and the line editor's modes come back after it.
+    __agterm_backup_tty=$(stty -g 2>/dev/null) || __agterm_backup_tty=
+    stty icanon iexten echo icrnl -inlcr opost onlcr isig ixon intr '^C' quit '^\' susp '^Z' 2>/dev/null || :
+    eval "${__agterm_backup_out#*$'\n'}" 2>&1 || __agterm_backup_ran=$?
+    [[ -z $__agterm_backup_tty ]] || stty "$__agterm_backup_tty" 2>/dev/null || :
     # An agent that did not start or exited at once gives its claim back (a later prompt or `restore`
     # may try again); `shell-start` tells by the claim's age. A job stopped by a signal (148-150:
     # SIGTSTP, SIGTTIN, SIGTTOU) is still there and keeps its claim.

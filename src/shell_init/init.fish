@@ -25,6 +25,9 @@ if status is-interactive; and not set -q __agterm_backup_done; and test "$AGTERM
         set -l __agterm_backup_out (@BIN@ shell-start --shell fish --shell-pid $fish_pid 2>/dev/null <&2)
         test (count $__agterm_backup_out) -ge 2; or return 0
         printf '%s\n' $__agterm_backup_out[1]
+        # A second line `:` runs nothing: the first says why nothing is resumed (input typed ahead) and
+        # how to resume it.
+        test "$__agterm_backup_out[2]" != :; or return 0
         # fish gives the terminal to no job an event handler starts. A fish of its own, in this fish's
         # process group (the foreground one), runs the line with full job control: the agent is a job of
         # its own that owns the terminal, and the terminal comes back after it. It reads the config files

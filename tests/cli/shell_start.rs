@@ -159,8 +159,10 @@ fn input_waiting_at_the_prompt_wins_over_a_resume() {
     capture(&state, record(None), &[record(None)]);
     // agterm typed the pane's pin (or a replayed command) into the new shell: that runs at this prompt.
     let pin = format!("cd '/w/p' && 'claude' '--resume' '{ID}'\n");
-    let (out, took, connected) = run_typed(&state, &socket, &pane_env(), pin.as_bytes());
+    // The terminal is asked (whether the pane has a conversation to resume decides whether the shell
+    // says that input held it back); a terminal that never answers ends it silently, within the budget.
+    let (out, took, _) = run_typed(&state, &socket, &pane_env(), pin.as_bytes());
     assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
-    assert!(!connected, "asked the terminal with input waiting");
-    assert!(took < Duration::from_millis(700), "{took:?}");
+    assert!(!state.join("resumed").exists(), "no claim taken");
+    assert!(took < Duration::from_millis(1500), "{took:?}");
 }

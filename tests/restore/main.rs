@@ -15,6 +15,7 @@ mod restore_cases;
 mod restore_claude_ready;
 mod restore_modes;
 mod restore_promises;
+mod shell_busy_start;
 mod shell_fish_first_prompt;
 mod shell_frameworks;
 mod shell_frameworks_real;

@@ -13,30 +13,6 @@ use crate::shell_rig;
 use shell_rig::{rc_line, Pane};
 
 #[test]
-fn zsh_with_powerlevel10k_instant_prompt_resumes_with_the_terminal_once() {
-    for verbose in [true, false] {
-        let zshrc = format!(
-            "{}\nPATH=@HOME@/bin:$PATH\necho 'said while the rc file is read'\n{}\nPROMPT='$ '\n{}\n",
-            framework_doubles::p10k_instant_prompt(verbose),
-            framework_doubles::p10k_theme(),
-            rc_line("zsh")
-        );
-        let pane = Pane::start("zsh", &[(".zshrc", zshrc)], true);
-        pane.assert_resumed_with_a_terminal();
-        let screen = pane.quit_and_probe("echo p9k-precmds=$__p9k_precmds", "p9k-precmds=");
-        pane.assert_quiet_after(&screen);
-        // The theme's precmd ran at every prompt, and the instant prompt gave its output back.
-        let counts = probed_counts(&screen, "p9k-precmds=");
-        assert!(counts_up(&counts), "{counts:?}\n{screen}");
-        assert_eq!(
-            screen.contains("said while the rc file is read"),
-            verbose,
-            "{screen}"
-        );
-    }
-}
-
-#[test]
 fn bash_prompt_command_appended_later_keeps_working() {
     let bashrc = format!(
         "PATH=@HOME@/bin:$PATH\nPS1='$ '\nPROMPT_COMMAND=\nHISTFILE=@HOME@/history\n{}\n\
@@ -283,7 +259,7 @@ fn zsh_with_iterm2s_shell_integration_keeps_both() {
 }
 
 /// The numbers the probe printed on lines of their own as `<prefix>N`, in order.
-fn probed_counts(screen: &str, prefix: &str) -> Vec<u32> {
+pub(crate) fn probed_counts(screen: &str, prefix: &str) -> Vec<u32> {
     screen
         .lines()
         .filter_map(|l| l.trim().strip_prefix(prefix))
@@ -292,6 +268,6 @@ fn probed_counts(screen: &str, prefix: &str) -> Vec<u32> {
 }
 
 /// At least two counts, each above the one before: the counted hook ran at every prompt between.
-fn counts_up(counts: &[u32]) -> bool {
+pub(crate) fn counts_up(counts: &[u32]) -> bool {
     counts.len() >= 2 && counts.windows(2).all(|w| w[1] > w[0])
 }

@@ -4,81 +4,14 @@
 
 #![allow(dead_code)]
 
+mod ble_sh;
 mod iterm2;
 mod oh_my_zsh;
+mod p10k;
+pub use ble_sh::ble_sh;
 pub use iterm2::iterm2_zsh;
 pub use oh_my_zsh::oh_my_zsh;
-
-/// powerlevel10k's instant prompt, as the preamble `p10k` dumps and `~/.zshrc` sources first
-/// (romkatv/powerlevel10k 604f19a9eaa18e76db2e60b8d446d5f879065f90, internal/p10k.zsh,
-/// `_p9k_dump_instant_prompt`): stdin is parked on /dev/null and stdout/stderr on a temp file while the
-/// rc file is read; the saved descriptors come back from a `sched +0` queued by the *first* precmd
-/// function (`_p9k_instant_prompt_precmd_first`), which zsh runs after every precmd function (the
-/// theme's `_p9k_on_expand` would give them back too, but only as the prompt is expanded, later still).
-/// `verbose`: what the rc file printed meanwhile is shown then (quiet mode drops it).
-pub fn p10k_instant_prompt(verbose: bool) -> String {
-    let show = if verbose {
-        "[[ -s $__p9k_instant_prompt_output ]] && command cat $__p9k_instant_prompt_output 2>/dev/null"
-    } else {
-        ":"
-    };
-    format!(
-        r#"# --- test double: powerlevel10k instant prompt ---
-zmodload zsh/system zsh/sched
-typeset -g __p9k_instant_prompt_output=${{TMPDIR:-/tmp}}/p10k-instant-prompt-output-$$
-: > $__p9k_instant_prompt_output
-sysopen -ru __p9k_fd_null /dev/null
-exec {{__p9k_fd_0}}<&0 {{__p9k_fd_1}}>&1 {{__p9k_fd_2}}>&2 0<&$__p9k_fd_null 1>$__p9k_instant_prompt_output
-exec 2>&1 {{__p9k_fd_null}}>&-
-typeset -gi __p9k_instant_prompt_active=1
-function _p9k_clear_instant_prompt() {{
-  exec 0<&$__p9k_fd_0 1>&$__p9k_fd_1 2>&$__p9k_fd_2 {{__p9k_fd_0}}>&- {{__p9k_fd_1}}>&- {{__p9k_fd_2}}>&-
-  unset __p9k_fd_0 __p9k_fd_1 __p9k_fd_2
-  {show}
-  zshexit_functions=(${{zshexit_functions:#_p9k_instant_prompt_cleanup}})
-  rm -f -- $__p9k_instant_prompt_output
-}}
-function _p9k_instant_prompt_cleanup() {{
-  (( ZSH_SUBSHELL == 0 && ${{+__p9k_instant_prompt_active}} )) || return 0
-  unset __p9k_instant_prompt_active
-  _p9k_clear_instant_prompt
-}}
-function _p9k_instant_prompt_precmd_first() {{
-  function _p9k_instant_prompt_sched_last() {{
-    (( ${{+__p9k_instant_prompt_active}} )) || return 0
-    _p9k_instant_prompt_cleanup
-  }}
-  zmodload zsh/sched
-  sched +0 _p9k_instant_prompt_sched_last
-  precmd_functions=(${{(@)precmd_functions:#_p9k_instant_prompt_precmd_first}})
-}}
-zshexit_functions=(_p9k_instant_prompt_cleanup $zshexit_functions)
-precmd_functions=(_p9k_instant_prompt_precmd_first $precmd_functions)
-# --- end of the instant prompt double ---
-"#
-    )
-}
-
-/// powerlevel10k's theme as loaded later in `~/.zshrc` (same commit, `_p9k_init`/`_p9k_precmd`):
-/// `_p9k_do_nothing` first and `_p9k_precmd` last in `precmd_functions`, `_p9k_precmd` moving itself back
-/// to the end whenever something was appended after it. It leaves the descriptors parked. Counts its runs
-/// in `__p9k_precmds`.
-/// Here it is sourced *before* the integration's line (the installer appends its block), so at the
-/// integration's precmd the descriptors are still parked.
-pub fn p10k_theme() -> &'static str {
-    r#"# --- test double: powerlevel10k theme ---
-typeset -gi __p9k_precmds=0
-_p9k_do_nothing() { true; }
-_p9k_precmd() {
-  (( ++__p9k_precmds ))
-  if [[ $precmd_functions[-1] != _p9k_precmd ]]; then
-    precmd_functions=(${(@)precmd_functions:#_p9k_precmd} _p9k_precmd)
-  fi
-}
-typeset -ga precmd_functions=(_p9k_do_nothing $precmd_functions _p9k_precmd)
-# --- end of the theme double ---
-"#
-}
+pub use p10k::{p10k_instant_prompt, p10k_theme};
 
 /// bash-preexec (rcaloras/bash-preexec 66e913cd9dec25b1399262c8301fb6d637c68e7e, bash-preexec.sh,
 /// `__bp_install_prompt_command`, `__bp_precmd_invoke_cmd`), and starship's bash init on top of it the

@@ -41,6 +41,17 @@ impl Pane {
     /// under `bin/` is made executable (it is on the pane's PATH), so is one under a deeper `…/bin/`.
     /// `stand_in`: whether `claude` is on the pane's PATH.
     pub fn start(shell: &str, rc: &[(&str, String)], stand_in: bool) -> Pane {
+        Self::start_primed(shell, rc, stand_in, |_| true)
+    }
+
+    /// [`Pane::start`], the restart held until `primed(home)` holds after the pane's first shell came up
+    /// (a framework's cache that the first run writes: powerlevel10k's instant prompt).
+    pub fn start_primed(
+        shell: &str,
+        rc: &[(&str, String)],
+        stand_in: bool,
+        primed: impl Fn(&Path) -> bool,
+    ) -> Pane {
         let home = agterm_backup_testkit::scratch::tempdir();
         let home_dir = home.path().to_path_buf();
         let h = home_dir.as_path();
@@ -80,6 +91,7 @@ impl Pane {
         let (dir, transcript) = env.project("api", &id);
         env.record(&session, PaneRole::Left, &id, &dir, &transcript, 30);
         let mut pane = Pane { env, session, id };
+        assert!(wait_until(WITHIN, || primed(pane.home())), "never primed");
         pane.env.fake.restart(RestartKind::CleanQuit);
         pane
     }
