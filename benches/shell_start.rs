@@ -5,7 +5,7 @@
 //!
 //! - outside any terminal: the line's test of three variables, no process;
 //! - in an agterm pane with nothing to resume: the snippet runs `shell-start` once (zsh and bash from the
-//!   first prompt, fish as config.fish is read), which finds no record and asks no terminal;
+//!   first prompt, fish from its first `fish_prompt` event), which finds no record and asks no terminal;
 //! - in an agterm pane whose terminal is gone (agterm quit, `AGTERM_*` left in the environment, no
 //!   socket) and whose record says there is something to resume: `shell-start` asks, and must give up at
 //!   once;

@@ -7,8 +7,11 @@
 //! nothing (the installer's rc line checks the same before it even reads the snippet). Inside, it asks
 //! `shell-start` once, prints its first line and runs its second in this shell, as a job that owns the
 //! terminal's foreground: zsh and bash from a prompt (`precmd`, `PROMPT_COMMAND`), since a program they
-//! start while the rc file is still being read gets no job control; fish as config.fish is read, under
-//! `status job-control full`, since fish gives the terminal to no job an event handler starts.
+//! start while the rc file is still being read gets no job control; fish from its first `fish_prompt`
+//! event, after every config file (what the agent needs may be set after the line) and after fish 4 read
+//! its terminal's answers to its start-up queries; fish gives the terminal to no job an event handler
+//! starts, so a fish of its own in fish's process group (the foreground one) runs the line with full
+//! job control, the terminal in the modes fish gives the commands it runs.
 //!
 //! It lives beside prompt frameworks: it runs at the first prompt only, with the terminal on stdin and
 //! stdout (zsh tries again from a `sched +0` behind powerlevel10k's instant prompt, which parks them

@@ -8,6 +8,7 @@ if [[ -o interactive && ${AGTERM_BACKUP_AUTO-} != 0 && -z ${__agterm_backup_trie
   # go to their shell, never to a resumed agent. The hook stays in precmd_functions as a no-op rather
   # than being taken out: a framework may have copied the array.
   typeset -gi __agterm_backup_tries=1
+  typeset -g +x __agterm_backup_tries # not exported, even under ALL_EXPORT
   __agterm_backup_start() {
     local -i ran=$?
     emulate -L zsh

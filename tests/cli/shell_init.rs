@@ -248,6 +248,12 @@ fn in_a_captured_pane_it_asks_once_and_runs_the_line_as_a_foreground_job() {
             assert_eq!(lines.len(), 2, "{args}");
             let pid = lines[0].strip_prefix(&asked).expect(&args);
             assert_eq!(lines[1], format!("{asked}{pid} --give-back"), "{args}");
+            assert_ne!(
+                groups.first(),
+                Some(&pid),
+                "{}: the line's job has a process group of its own, not the shell's: {fg}",
+                shell.1
+            );
         }
     }
 }

@@ -103,8 +103,10 @@ fn bash_with_ghosttys_integration_appended_after_it_keeps_its_prompt_marks() {
     );
 }
 
+/// A readonly PROMPT_COMMAND takes no hook: one line says why the pane does not resume by itself and
+/// what resumes it; the claim is given back, nothing runs, no error.
 #[test]
-fn bash_with_a_readonly_prompt_command_says_nothing() {
+fn bash_with_a_readonly_prompt_command_says_in_one_line_why_not() {
     let bashrc = format!(
         "PATH=@HOME@/bin:$PATH\nPS1='$ '\nreadonly PROMPT_COMMAND\n{}\n",
         rc_line("bash")
@@ -117,11 +119,19 @@ fn bash_with_a_readonly_prompt_command_says_nothing() {
         ],
         true,
     );
+    pane.wait_screen("PROMPT_COMMAND is readonly");
     pane.keys("echo ready-$((6*7))\n");
-    pane.wait_screen("ready-42");
-    let screen = pane.screen();
-    assert!(!screen.contains("readonly"), "{screen}");
+    let screen = pane.wait_screen("ready-42");
+    let said: Vec<&str> = screen
+        .lines()
+        .filter(|l| l.starts_with("agterm-backup:"))
+        .collect();
+    assert_eq!(said.len(), 1, "{screen}");
+    assert!(said[0].contains("PROMPT_COMMAND is readonly"), "{screen}");
+    assert!(said[0].contains(&pane.id), "{screen}");
+    assert!(!screen.contains("readonly variable"), "{screen}");
     assert!(!screen.contains("STANDIN"), "{screen}");
+    assert!(pane.marker().is_none(), "the claim was given back");
 }
 
 #[test]

@@ -21,7 +21,7 @@ pub const WITH_A_TERMINAL: &str = "STANDIN tty 0=yes 1=yes 2=yes";
 pub const SETTLE_SECS: f64 = 0.3;
 
 /// The stand-in: reports its descriptors, stays up until a line is read, says goodbye.
-const STAND_IN: &str = "#!/bin/bash\n\
+pub const STAND_IN: &str = "#!/bin/bash\n\
 a=no; [ -t 0 ] && a=yes; b=no; [ -t 1 ] && b=yes; c=no; [ -t 2 ] && c=yes\n\
 echo \"STANDIN argv: $*\"\n\
 echo \"STANDIN tty 0=$a 1=$b 2=$c\"\n\
@@ -38,7 +38,7 @@ pub struct Pane {
 
 impl Pane {
     /// `rc`: (path under HOME, text); `@BIN@` is the binary (quoted), `@HOME@` the home folder; a file
-    /// under `bin/` is made executable (it is on the pane's PATH).
+    /// under `bin/` is made executable (it is on the pane's PATH), so is one under a deeper `…/bin/`.
     /// `stand_in`: whether `claude` is on the pane's PATH.
     pub fn start(shell: &str, rc: &[(&str, String)], stand_in: bool) -> Pane {
         Self::start_primed(shell, rc, stand_in, |_| true)
@@ -66,8 +66,9 @@ impl Pane {
             let path = h.join(rel);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(&path, fill(text, h)).unwrap();
-            // A program on the pane's PATH (a framework's stand-in binary).
-            if rel.starts_with("bin/") {
+            // A program on the pane's PATH (a framework's stand-in binary), or in a `bin/` the rc
+            // files put on it.
+            if rel.starts_with("bin/") || rel.contains("/bin/") {
                 std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
             }
         }
@@ -199,6 +200,7 @@ impl Pane {
             "readonly",
             "No such file",
             "__agterm_backup",
+            "Unknown command",
         ] {
             assert!(!screen.contains(bad), "`{bad}` on the screen:\n{screen}");
         }
