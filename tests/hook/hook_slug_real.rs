@@ -9,10 +9,19 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+/// The project folders holding a transcript (`*.jsonl`). Claude 2.1.332 also makes an empty `-tmp` when
+/// `TMPDIR` is set (as every test's is, to its sandbox): a folder with no transcript files nothing.
 fn transcript_folders(projects: &Path) -> Vec<String> {
+    let holds_transcript = |dir: &Path| {
+        std::fs::read_dir(dir).is_ok_and(|d| {
+            d.flatten()
+                .any(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
+        })
+    };
     let mut names: Vec<String> = std::fs::read_dir(projects)
         .map(|d| {
             d.flatten()
+                .filter(|e| holds_transcript(&e.path()))
                 .map(|e| e.file_name().to_string_lossy().into_owned())
                 .collect()
         })

@@ -15,6 +15,11 @@ const RAW_WRITERS: &[(&str, usize, &str)] = &[
         "the atomic writer: its temp file O_EXCL, renames that replace a link rather than follow it",
     ),
     ("core/src/process/procfs.rs", 1, "a tty under /dev, a read-only probe"),
+    (
+        "core/src/tty_input/io.rs",
+        1,
+        "the shell's own terminal under /dev, reopened read-only to take its waiting replies",
+    ),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -317,25 +317,26 @@ fn logged_hook(s: &Sandbox) -> PathBuf {
     std::fs::copy(binary(), &copy).unwrap();
     std::fs::create_dir_all(s.claude_dir()).unwrap();
     std::fs::write(s.claude_settings(), "{\"feedbackSurveyRate\": 0}\n").unwrap();
-    let out = Command::new(&copy)
-        .env_clear()
-        .envs(agterm_backup_testkit::hermetic::places())
-        .envs(
-            s.command("/usr/bin:/bin")
-                .get_envs()
-                .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned()))),
-        )
-        .args([
-            "installer",
-            "apply",
-            "--agents",
-            "claude",
-            "--no-denylist",
-            "--no-tmux",
-            "--no-shell",
-        ])
-        .output()
-        .unwrap();
+    let out = agterm_backup_testkit::fds::output_past_busy_text(
+        Command::new(&copy)
+            .env_clear()
+            .envs(agterm_backup_testkit::hermetic::places())
+            .envs(
+                s.command("/usr/bin:/bin")
+                    .get_envs()
+                    .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned()))),
+            )
+            .args([
+                "installer",
+                "apply",
+                "--agents",
+                "claude",
+                "--no-denylist",
+                "--no-tmux",
+                "--no-shell",
+            ]),
+    )
+    .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     let log = s.dir.path().join("hook-calls.log");
     let real = bin_dir.join("agterm-backup.real");

@@ -58,17 +58,18 @@ fn world(stub: &StubModel) -> World {
     std::fs::create_dir_all(&bin_dir).unwrap();
     let copy = bin_dir.join("agterm-backup");
     std::fs::copy(binary(), &copy).unwrap();
-    let out = std::process::Command::new(&copy)
-        .env_clear()
-        .envs(agterm_backup_testkit::hermetic::places())
-        .env("HOME", &home)
-        .env("PATH", "/usr/bin:/bin")
-        .env("AGTERM_BACKUP_HOME", s.backup_home())
-        .env("AGTERM_BACKUP_SYSTEM_ROOT", s.system_root())
-        .args(["installer", "apply", "--agents", "gemini,qwen,copilot"])
-        .args(["--no-denylist", "--no-tmux", "--no-shell"])
-        .output()
-        .unwrap();
+    let out = agterm_backup_testkit::fds::output_past_busy_text(
+        std::process::Command::new(&copy)
+            .env_clear()
+            .envs(agterm_backup_testkit::hermetic::places())
+            .env("HOME", &home)
+            .env("PATH", "/usr/bin:/bin")
+            .env("AGTERM_BACKUP_HOME", s.backup_home())
+            .env("AGTERM_BACKUP_SYSTEM_ROOT", s.system_root())
+            .args(["installer", "apply", "--agents", "gemini,qwen,copilot"])
+            .args(["--no-denylist", "--no-tmux", "--no-shell"]),
+    )
+    .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     let log = s.dir.path().join("hook-calls.log");
     let real = bin_dir.join("agterm-backup.real");

@@ -142,17 +142,18 @@ fn real_claude_runs_our_hook_from_the_edited_settings() {
     std::fs::create_dir_all(s.claude_dir()).unwrap();
     let original = "{\n\t\"model\": \"sonnet\",\n\t\"feedbackSurveyRate\": 0\n}\n";
     std::fs::write(s.claude_settings(), original).unwrap();
-    let out = std::process::Command::new(&copy)
-        .env_clear()
-        .envs(agterm_backup_testkit::hermetic::places())
-        .envs(
-            s.command("/usr/bin:/bin")
-                .get_envs()
-                .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned()))),
-        )
-        .args(["installer", "apply", "--agents", "claude", "--no-denylist"])
-        .output()
-        .unwrap();
+    let out = agterm_backup_testkit::fds::output_past_busy_text(
+        std::process::Command::new(&copy)
+            .env_clear()
+            .envs(agterm_backup_testkit::hermetic::places())
+            .envs(
+                s.command("/usr/bin:/bin")
+                    .get_envs()
+                    .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned()))),
+            )
+            .args(["installer", "apply", "--agents", "claude", "--no-denylist"]),
+    )
+    .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     let settings = std::fs::read_to_string(s.claude_settings()).unwrap();
     assert!(

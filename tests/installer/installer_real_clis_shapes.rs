@@ -37,17 +37,17 @@ fn wrap_with_event_log(copy: &Path, log: &Path) {
 }
 
 fn run_copy(s: &Sandbox, copy: &Path, args: &[&str]) -> std::process::Output {
-    std::process::Command::new(copy)
-        .env_clear()
+    let mut cmd = std::process::Command::new(copy);
+    cmd.env_clear()
         .envs(agterm_backup_testkit::hermetic::places())
         .envs(
             s.command("/usr/bin:/bin")
                 .get_envs()
                 .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned()))),
         )
-        .args(args)
-        .output()
-        .unwrap()
+        .args(args);
+    // The copy and its wrapper were just written (see `output_past_busy_text`).
+    agterm_backup_testkit::fds::output_past_busy_text(&mut cmd).unwrap()
 }
 
 #[test]

@@ -131,30 +131,18 @@ impl World {
     /// the denylist it edits is the one the fake agterm reads at its next launch.
     fn install(&self, copy: &Path, env: &[(String, String)]) {
         let path = env.iter().find(|(k, _)| k == "PATH").unwrap().1.clone();
-        let run = || {
-            Command::new(copy)
-                .args(["installer", "apply", "--trust"])
-                .env_clear()
-                .envs(agterm_backup_testkit::hermetic::places())
-                .env("HOME", &self.rig.home.home)
-                .env("CODEX_HOME", &self.rig.home.codex_home)
-                .env("AGTERM_STATE_DIR", self.fake.state_dir())
-                .env("PATH", &path)
-                .output()
-        };
-        // The copy was just written: a child another test thread forks meanwhile holds the write fd
-        // until its own exec, and exec then fails with ETXTBSY. It passes in a moment.
-        let mut out = run();
-        for _ in 0..50 {
-            match &out {
-                Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) => {
-                    std::thread::sleep(Duration::from_millis(100));
-                    out = run();
-                }
-                _ => break,
-            }
-        }
-        let out = out.expect("agterm-backup runs");
+        let mut apply = Command::new(copy);
+        apply
+            .args(["installer", "apply", "--trust"])
+            .env_clear()
+            .envs(agterm_backup_testkit::hermetic::places())
+            .env("HOME", &self.rig.home.home)
+            .env("CODEX_HOME", &self.rig.home.codex_home)
+            .env("AGTERM_STATE_DIR", self.fake.state_dir())
+            .env("PATH", &path);
+        // The copy was just written (see `output_past_busy_text`).
+        let out = agterm_backup_testkit::fds::output_past_busy_text(&mut apply)
+            .expect("agterm-backup runs");
         assert!(
             out.status.success(),
             "installer apply --trust failed ({}):\n{}{}",

@@ -38,6 +38,25 @@ pub fn is_cloexec(fd: &impl std::os::fd::AsRawFd) -> bool {
     flags >= 0 && flags & libc::FD_CLOEXEC != 0
 }
 
+/// Runs `cmd` as [`std::process::Command::output`] does, again while exec fails with ETXTBSY: an
+/// executable a test just wrote (a copy of the binary, a wrapper script) is held open for writing by any
+/// child another test thread forked meanwhile, until that child's own exec. It passes in a moment.
+pub fn output_past_busy_text(
+    cmd: &mut std::process::Command,
+) -> std::io::Result<std::process::Output> {
+    let mut out = cmd.output();
+    for _ in 0..50 {
+        match &out {
+            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) => {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                out = cmd.output();
+            }
+            _ => break,
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
