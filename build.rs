@@ -1,13 +1,15 @@
 //! Link settings of the `agterm-backup` binary (`cargo install --path .` builds it with them too). The
-//! hook runs on every tool call of every agent, so the binary's start is on the hot path; each setting
-//! here took a measured share of it (ARCHITECTURE.md, "The hook's cost").
+//! hook runs on every tool call of every agent and parses JSON an attacker can shape (tool inputs, file
+//! names), so the binary is hardened first and fast second (ARCHITECTURE.md, "The hook's cost"):
 //!
-//! - Linked at a fixed address (`-no-pie`): as a position-independent executable the binary carried
-//!   ~13,700 relative relocations, which the dynamic loader wrote at every start, dirtying (copy on
-//!   write) each page of `.data.rel.ro` and `.got`: ~60 page faults. The shared libraries, the stack and
-//!   the heap keep their randomised addresses.
+//! - Hardened on Linux, whatever the libc: a position-independent executable (rustc's default, glibc and
+//!   static musl alike), full RELRO (`-z relro -z now`: the GOT read-only once the loader is done) and a
+//!   non-executable stack (`-z noexecstack`). rustc passes these by default; they are spelled out here so
+//!   that a toolchain or target whose defaults differ cannot drop them, and the ELF check
+//!   (`tests/hook/binary_hardening.rs`) fails the build's tests when one is lost.
 //! - The unwinder from gcc's static `libgcc_eh` (cfg `static_unwinder`, used in `main.rs`) rather than
-//!   `libgcc_s.so`: one shared library fewer to find, map and relocate. Only when the archive is there.
+//!   `libgcc_s.so` (glibc only: musl links statically anyway): one shared library fewer to find, map and
+//!   relocate at every start. Only when the archive is there.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -16,12 +18,14 @@ fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rustc-check-cfg=cfg(static_unwinder)");
     let target = |key: &str| std::env::var(key).unwrap_or_default();
-    if target("CARGO_CFG_TARGET_OS") != "linux" || target("CARGO_CFG_TARGET_ENV") != "gnu" {
+    if target("CARGO_CFG_TARGET_OS") != "linux" {
         return;
     }
-    println!("cargo::rustc-link-arg-bins=-no-pie");
+    for arg in ["-Wl,-z,relro,-z,now", "-Wl,-z,noexecstack"] {
+        println!("cargo::rustc-link-arg-bins={arg}");
+    }
     // The archive is asked of the C compiler that links (a cross build's would be another's: skip).
-    if target("TARGET") != target("HOST") {
+    if target("CARGO_CFG_TARGET_ENV") != "gnu" || target("TARGET") != target("HOST") {
         return;
     }
     if let Some(archive) = gcc_eh_archive() {

@@ -4,7 +4,7 @@
 use std::process::Command;
 
 fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
+    Command::new(agterm_backup_testkit::agterm_backup_bin!())
 }
 
 fn stdout_of(args: &[&str]) -> String {
