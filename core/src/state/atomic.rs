@@ -93,6 +93,7 @@ fn replace_checked<E: From<io::Error>>(
     }
 }
 
+#[cfg(any(target_os = "linux", target_os = "macos"))]
 fn c_path(p: &Path) -> io::Result<std::ffi::CString> {
     use std::os::unix::ffi::OsStrExt;
     std::ffi::CString::new(p.as_os_str().as_bytes())
