@@ -175,7 +175,7 @@ impl Drop for TmuxServer {
 }
 
 fn main() {
-    let bin = Path::new(env!("CARGO_BIN_EXE_agterm-backup"));
+    let bin = Path::new(agterm_backup_testkit::agterm_backup_bin!());
     let dir = tempfile::tempdir().unwrap();
     let payload = dir.path().join("payload.json");
     let id = "77e8ca85-2b1c-4a8e-9d0b-0c1d2e3f4a5b";

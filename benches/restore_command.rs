@@ -51,7 +51,7 @@ fn capture(state: &StateDir, home: &Path, pane: (&str, PaneRole, &str), launch: 
 }
 
 fn main() {
-    let bin = Path::new(env!("CARGO_BIN_EXE_agterm-backup"));
+    let bin = Path::new(agterm_backup_testkit::agterm_backup_bin!());
     let home = tempfile::tempdir().unwrap();
     let fake = FakeAgterm::start(
         FakeConfig::new("0.34", RestoreMode::None).env("HOME", home.path().to_str().unwrap()),

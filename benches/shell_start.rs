@@ -144,7 +144,7 @@ fn line_before(shell: &str, bin: &str) -> String {
 }
 
 fn main() {
-    let bin = env!("CARGO_BIN_EXE_agterm-backup");
+    let bin = agterm_backup_testkit::agterm_backup_bin!();
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     let state = root.join("state");
@@ -256,7 +256,7 @@ fn delta(k: &Kind, base: &Kind) -> (f64, f64) {
 fn assert_reaches_shell_start(root: &Path, shell: &str, home: &Path) {
     let state = root.join(format!("captured-{shell}"));
     write_record(&state);
-    write_init_file(env!("CARGO_BIN_EXE_agterm-backup"), shell, &state);
+    write_init_file(agterm_backup_testkit::agterm_backup_bin!(), shell, &state);
     let socket = root.join(format!("agterm-{shell}.sock"));
     let listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
     listener.set_nonblocking(true).unwrap();

@@ -4,9 +4,11 @@
 
 pub mod cli;
 mod cmd;
+pub mod hook_call;
 pub mod shell_init;
 
 use clap::Parser;
+pub use hook_call::{hook_call, HookCall};
 
 /// A failed command: exit code 1 (the operation failed) or 2 (bad usage or refused input), and one line
 /// for stderr that names the file or value at fault.
@@ -36,13 +38,14 @@ pub type CliResult = Result<(), CliError>;
 /// Entry point of the binary (`main.rs`): the process's exit code.
 pub fn main() -> u8 {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    // The hook bypasses clap entirely: it must never print (not even a usage error) and always exit 0.
-    // (`hook --help` is a person asking, never an agent, so it goes to clap.)
-    let asks_help = matches!(args.get(2).and_then(|a| a.to_str()), Some("--help" | "-h"));
-    if args.get(1).map(|a| a == "hook").unwrap_or(false) && !asks_help {
-        let agent = args.get(2).and_then(|a| a.to_str()).unwrap_or("");
-        agterm_backup_hook::run_from_env(agent);
-        return 0;
+    // The hook bypasses clap entirely: it must never print (not even a usage error: Claude Code takes
+    // exit 2 for "block") and always exit 0, whatever words surround it.
+    match hook_call(&args, std::io::IsTerminal::is_terminal(&std::io::stdout())) {
+        HookCall::Hook(agent) => {
+            agterm_backup_hook::run_from_env(&agent);
+            return 0;
+        }
+        HookCall::Help | HookCall::Other => {}
     }
     // `--version` alone needs no parser either: building the whole command line (every subcommand,
     // flag and help text) cost more than the rest of the binary's start (ARCHITECTURE.md, "The hook's

@@ -17,7 +17,7 @@ const WAIT: Duration = Duration::from_secs(20);
 /// The binary with only what a user's login has: `HOME` (and `XDG_DATA_HOME` when given), no agterm
 /// variable.
 fn ours(home: &Path, xdg_data: Option<&Path>, args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_agterm-backup"));
+    let mut cmd = Command::new(agterm_backup_testkit::agterm_backup_bin!());
     cmd.env_clear()
         .envs(agterm_backup_testkit::hermetic::places())
         .env("HOME", home)

@@ -7,7 +7,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, Stdio};
 
 fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
+    Command::new(agterm_backup_testkit::agterm_backup_bin!())
 }
 
 #[test]

@@ -14,7 +14,7 @@ const AGENTS: [&str; 6] = [
 const TERMINALS: [&str; 3] = ["agterm", "tmux", "zmx"];
 
 fn run(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
+    let out = Command::new(agterm_backup_testkit::agterm_backup_bin!())
         .args(args)
         .env("COLUMNS", "400")
         .output()
@@ -70,7 +70,7 @@ fn socket_before_the_command_still_works() {
     let home = agterm_backup_testkit::scratch::tempdir();
     let sock = home.path().join("nowhere.sock");
     for before in [true, false] {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_agterm-backup"));
+        let mut cmd = Command::new(agterm_backup_testkit::agterm_backup_bin!());
         match before {
             true => cmd.arg("--socket").arg(&sock).args(["status", "--json"]),
             false => cmd.args(["status", "--json", "--socket"]).arg(&sock),

@@ -24,7 +24,7 @@ fn on_path(program: &str) -> bool {
 }
 
 fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_agterm-backup")
+    agterm_backup_testkit::agterm_backup_bin!()
 }
 
 /// A Claude record (an hour old, its transcript on disk) for pane `work:0.0` of the server at `socket`.

@@ -74,7 +74,7 @@ fn plugin_install_fires_the_hook_and_apply_does_not_double_it() {
     let before = std::fs::read(&settings_path).unwrap();
 
     // apply: settings.json is left alone, and says why.
-    let ours = env!("CARGO_BIN_EXE_agterm-backup");
+    let ours = agterm_backup_testkit::agterm_backup_bin!();
     let run = |args: &[&str]| {
         Command::new(ours)
             .env_clear()

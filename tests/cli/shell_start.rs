@@ -55,7 +55,7 @@ fn run_typed(
     let listener = UnixListener::bind(socket).unwrap();
     listener.set_nonblocking(true).unwrap();
     let started = Instant::now();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_agterm-backup"));
+    let mut cmd = Command::new(agterm_backup_testkit::agterm_backup_bin!());
     cmd.args(["shell-start", "--shell", "zsh"])
         .env_clear()
         .envs(agterm_backup_testkit::hermetic::places())

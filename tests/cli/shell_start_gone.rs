@@ -14,7 +14,7 @@ fn shell_start(
     env: &[(&str, String)],
 ) -> (std::process::Output, Duration) {
     let started = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
+    let out = Command::new(agterm_backup_testkit::agterm_backup_bin!())
         .args(["shell-start", "--shell", "bash", "--shell-pid", "1"])
         .env_clear()
         .envs(agterm_backup_testkit::hermetic::places())

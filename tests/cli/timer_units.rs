@@ -12,7 +12,7 @@ fn run(home: &Path, path: &str, args: &[&str]) -> Output {
 /// `TMPDIR` is set apart from the checkout: the built binary may itself live under /tmp (a CI clone),
 /// and `timer install` refuses a binary inside the temporary directory.
 fn run_with_tmpdir(home: &Path, path: &str, tmpdir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
+    Command::new(agterm_backup_testkit::agterm_backup_bin!())
         .args(args)
         .env_clear()
         .envs(agterm_backup_testkit::hermetic::places())
@@ -32,7 +32,7 @@ fn run_with_tmpdir(home: &Path, path: &str, tmpdir: &Path, args: &[&str]) -> Out
 #[test]
 fn a_binary_inside_the_temporary_directory_is_refused() {
     let home = agterm_backup_testkit::scratch::tempdir();
-    let exe = std::fs::canonicalize(env!("CARGO_BIN_EXE_agterm-backup")).unwrap();
+    let exe = std::fs::canonicalize(agterm_backup_testkit::agterm_backup_bin!()).unwrap();
     let tmpdir = exe.parent().unwrap();
     let out = run_with_tmpdir(home.path(), "/usr/bin:/bin", tmpdir, &["timer", "install"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
@@ -74,7 +74,7 @@ fn install_without_systemctl_then_uninstall() {
     assert!(err.contains("systemctl --user daemon-reload && systemctl --user enable --now agterm-backup-snap.timer"), "{err}");
     let units = home.path().join(".config/systemd/user");
     let service = std::fs::read_to_string(units.join("agterm-backup-snap.service")).unwrap();
-    let exe = std::fs::canonicalize(env!("CARGO_BIN_EXE_agterm-backup")).unwrap();
+    let exe = std::fs::canonicalize(agterm_backup_testkit::agterm_backup_bin!()).unwrap();
     assert!(
         service.contains(&format!("ExecStart=\"{}\" snap", exe.display())),
         "{service}"

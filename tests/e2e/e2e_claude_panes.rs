@@ -16,7 +16,7 @@ const AGENT_START: Duration = Duration::from_secs(30);
 const TURN: Duration = Duration::from_secs(30);
 
 fn agterm_backup() -> &'static Path {
-    Path::new(env!("CARGO_BIN_EXE_agterm-backup"))
+    Path::new(agterm_backup_testkit::agterm_backup_bin!())
 }
 
 /// The left and right panes of one agterm session, each running its own claude in its own directory:

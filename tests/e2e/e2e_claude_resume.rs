@@ -25,7 +25,7 @@ fn claude_resumed_from_its_record_continues_the_same_conversation() {
         return;
     };
     let rig = Rig::new(&["resume me", "elsewhere"]);
-    rig.install_claude(Path::new(env!("CARGO_BIN_EXE_agterm-backup")));
+    rig.install_claude(Path::new(agterm_backup_testkit::agterm_backup_bin!()));
     let launch_dir = rig.root.join("resume me");
     let pane = rig.pane("left");
     let env = rig.pane_env(&pane);

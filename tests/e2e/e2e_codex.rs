@@ -22,7 +22,7 @@ const AGENT_START: Duration = agterm_backup_testkit::agents::AGENT_START;
 const TURN: Duration = agterm_backup_testkit::agents::TURN;
 
 fn agterm_backup() -> &'static Path {
-    Path::new(env!("CARGO_BIN_EXE_agterm-backup"))
+    Path::new(agterm_backup_testkit::agterm_backup_bin!())
 }
 
 /// Starts `codex <flags>` in a pane in `cwd`, sends a prompt that makes a tool call, waits for the reply

@@ -53,7 +53,7 @@ fn hold_script(holds: &Path) -> String {
          i=0\nwhile [ ! -e \"$d/release\" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done\n\
          exec {} hook codex < \"$d/payload.json\"\n",
         agterm_backup_core::quote::quote(&holds.display().to_string()),
-        agterm_backup_core::quote::quote(env!("CARGO_BIN_EXE_agterm-backup")),
+        agterm_backup_core::quote::quote(agterm_backup_testkit::agterm_backup_bin!()),
     )
 }
 

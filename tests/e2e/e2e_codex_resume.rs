@@ -26,7 +26,7 @@ fn codex_resumed_from_its_record_continues_the_same_conversation() {
     let rig = Rig::new(&["codex resume", "elsewhere"]);
     rig.pre_install_config(false);
     rig.install(
-        Path::new(env!("CARGO_BIN_EXE_agterm-backup")),
+        Path::new(agterm_backup_testkit::agterm_backup_bin!()),
         "codex",
         true,
     );

@@ -23,7 +23,7 @@ const AGENT_START: Duration = Duration::from_secs(40);
 const TURN: Duration = Duration::from_secs(40);
 
 fn agterm_backup() -> &'static Path {
-    Path::new(env!("CARGO_BIN_EXE_agterm-backup"))
+    Path::new(agterm_backup_testkit::agterm_backup_bin!())
 }
 
 /// Kimi's prompt payload carries content parts (`[{"type":"text","text":…}]`), not a string.

@@ -119,7 +119,7 @@ fn kimi_in_a_tmux_pane_comes_back_after_a_reboot_and_a_resurrect_restore() {
         tmux,
         claude,
         codex,
-        bin: PathBuf::from(env!("CARGO_BIN_EXE_agterm-backup")),
+        bin: PathBuf::from(agterm_backup_testkit::agterm_backup_bin!()),
     };
     let out = t.rig.install(&t.bin, "kimi", false);
     assert!(

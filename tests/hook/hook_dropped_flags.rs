@@ -44,7 +44,7 @@ fn unknown_flags_are_dropped_with_their_values_recorded_and_shown_by_status() {
     );
     assert_eq!(r.dropped_flags(), ["--frobnicate"]);
 
-    let out = Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
+    let out = Command::new(agterm_backup_testkit::agterm_backup_bin!())
         .args(["status", "--json"])
         .env_clear()
         .envs(agterm_backup_testkit::hermetic::places())

@@ -11,6 +11,9 @@ mod hook_common;
 
 mod agent_flags_drift;
 mod agy_fake;
+#[cfg(target_os = "linux")]
+mod binary_hardening;
+mod hook_argv;
 mod hook_concurrency;
 mod hook_dropped_flags;
 mod hook_env;

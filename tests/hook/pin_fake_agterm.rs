@@ -112,7 +112,7 @@ impl Setup {
         let marker = format!("hook-{role}-done");
         let line = format!(
             "CLAUDE_PID={agent_pid} '{}' hook claude < '{}'; echo \"{marker}-$?\"\n",
-            env!("CARGO_BIN_EXE_agterm-backup"),
+            agterm_backup_testkit::agterm_backup_bin!(),
             file.display()
         );
         self.fake.send_keys(session, role, &line);

@@ -121,7 +121,7 @@ impl World {
             "hook_event_name": event,
             "source": "startup",
         });
-        let mut child = Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
+        let mut child = Command::new(agterm_backup_testkit::agterm_backup_bin!())
             .args(["hook", "claude"])
             .env_clear()
             .envs(agterm_backup_testkit::hermetic::places())

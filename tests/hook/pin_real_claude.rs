@@ -50,7 +50,10 @@ fn a_real_claude_pin_resumes_the_same_conversation_after_a_rerun_restart() {
         return;
     };
     let rig = Rig::new(&["my proj"]);
-    let hook = format!("{} hook claude", quote(env!("CARGO_BIN_EXE_agterm-backup")));
+    let hook = format!(
+        "{} hook claude",
+        quote(agterm_backup_testkit::agterm_backup_bin!())
+    );
     rig.wire_claude(&hook);
     let proj = rig.root.join("my proj");
     // Login shells reset PATH in /etc/profile; ~/.bash_profile puts the CLIs back in front.

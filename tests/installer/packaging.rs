@@ -184,7 +184,7 @@ fn formula_test_block_commands_hold_for_this_binary() {
     let test_block = &formula[formula.find("  test do").expect("formula has a test block")..];
     let home = agterm_backup_testkit::scratch::tempdir();
     let bin = || {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_agterm-backup"));
+        let mut c = Command::new(agterm_backup_testkit::agterm_backup_bin!());
         c.env("HOME", home.path()).env_remove("AGTERM_SOCKET");
         c.env_remove("AGTERM_PANE_ID")
             .env_remove("AGTERM_STATE_DIR");

@@ -140,7 +140,7 @@ impl Rig {
             ("SHELL".into(), "/bin/bash".into()),
         ];
         let tmux = Tmux::as_user(root.join("s.sock"), &env);
-        let bin = PathBuf::from(env!("CARGO_BIN_EXE_agterm-backup"));
+        let bin = PathBuf::from(agterm_backup_testkit::agterm_backup_bin!());
         Rig {
             _dir: dir,
             home,
@@ -328,7 +328,7 @@ fn continuum_restores_with_the_plugins_manual_run_shell_lines_and_the_hook_fires
 #[test]
 fn status_warns_when_the_hook_cannot_fire() {
     // An older release's block below TPM's line, continuum's restore off, its halt file present.
-    let bin = PathBuf::from(env!("CARGO_BIN_EXE_agterm-backup"));
+    let bin = PathBuf::from(agterm_backup_testkit::agterm_backup_bin!());
     let conf = format!(
         "set -g @plugin 'tmux-plugins/tmux-resurrect'\nrun '~/.tmux/plugins/tpm/tpm'\n\n{}",
         agterm_backup_installer::tmux_conf::our_block(&bin.display().to_string())

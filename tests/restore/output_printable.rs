@@ -70,7 +70,7 @@ fn installer_messages_escape_hostile_paths() {
     let home = root.path().join(HOSTILE);
     std::fs::create_dir_all(home.join(".claude")).unwrap();
     let installer = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
+        Command::new(agterm_backup_testkit::agterm_backup_bin!())
             .arg("installer")
             .args(args)
             .env_clear()
@@ -108,7 +108,7 @@ fn installer_problems_escape_hostile_paths() {
     std::fs::create_dir_all(home.join(".codex")).unwrap();
     std::fs::write(home.join(".claude/settings.json"), "{not json").unwrap();
     std::fs::write(home.join(".codex/hooks.json"), "{not json either").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
+    let out = Command::new(agterm_backup_testkit::agterm_backup_bin!())
         .args(["installer", "apply", "--no-denylist"])
         .env_clear()
         .envs(agterm_backup_testkit::hermetic::places())

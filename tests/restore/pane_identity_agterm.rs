@@ -26,7 +26,7 @@ fn a_terminal_started_in_an_agterm_pane_gets_nothing_and_the_pane_itself_does() 
     let ask = format!(
         "AGTERM_BACKUP_HOME={} {} shell-start --shell bash",
         quote(&home.join("state").display().to_string()),
-        quote(env!("CARGO_BIN_EXE_agterm-backup"))
+        quote(agterm_backup_testkit::agterm_backup_bin!())
     );
     let resuming = format!("agterm-backup: resuming claude conversation {id}");
 

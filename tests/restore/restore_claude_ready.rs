@@ -27,7 +27,7 @@ fn a_resumed_claude_reads_as_ready_as_soon_as_its_input_box_shows() {
         return;
     };
     let rig = Rig::new(&["proj", "elsewhere"]);
-    rig.install_claude(Path::new(env!("CARGO_BIN_EXE_agterm-backup")));
+    rig.install_claude(Path::new(agterm_backup_testkit::agterm_backup_bin!()));
     let dir = rig.root.join("proj");
     let pane = rig.pane("left");
     let env = rig.pane_env(&pane);

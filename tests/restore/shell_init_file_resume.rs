@@ -9,7 +9,7 @@ use shell_rig::Pane;
 
 #[test]
 fn the_sourced_init_file_resumes_and_is_refreshed_for_the_next_shell() {
-    let bin = env!("CARGO_BIN_EXE_agterm-backup");
+    let bin = agterm_backup_testkit::agterm_backup_bin!();
     let fish_prompt = "set -g fish_greeting ''\nfunction fish_prompt; printf '$ '; end";
     for (shell, rc, file, prompt) in [
         ("zsh", ZSHRC, ".zshrc", "PROMPT='$ '"),

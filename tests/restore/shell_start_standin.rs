@@ -18,7 +18,7 @@ use std::time::Duration;
 /// Appends `AGTERM_BACKUP_HOME` and `extra` and the shell integration to the stand-in's .bash_profile.
 fn with_integration(env: &Env, extra: &str) {
     let home = env.home.path();
-    let bin = quote(env!("CARGO_BIN_EXE_agterm-backup"));
+    let bin = quote(agterm_backup_testkit::agterm_backup_bin!());
     let state = quote(&home.join("state").display().to_string());
     let mut profile = std::fs::read_to_string(home.join(".bash_profile")).unwrap();
     profile.push_str(&format!(

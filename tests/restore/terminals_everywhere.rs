@@ -89,7 +89,7 @@ impl World {
     /// `agterm-backup <args>` as a user without agterm runs it.
     fn run(&self, args: &[&str]) -> Output {
         let home = self.path("home");
-        Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
+        Command::new(agterm_backup_testkit::agterm_backup_bin!())
             .args(args)
             .env_clear()
             .envs(agterm_backup_testkit::hermetic::places())
@@ -318,7 +318,7 @@ fn status_answer_snap_and_restore_serve_tmux_and_zmx_without_agterm() {
 #[test]
 fn restore_dry_run_without_agterm_and_nothing_captured_exits_0() {
     let root = agterm_backup_testkit::scratch::tempdir();
-    let out = Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
+    let out = Command::new(agterm_backup_testkit::agterm_backup_bin!())
         .args(["restore", "--dry-run"])
         .env_clear()
         .envs(agterm_backup_testkit::hermetic::places())

@@ -36,7 +36,7 @@ impl Rig {
         for d in [&home, &work] {
             std::fs::create_dir_all(d).unwrap();
         }
-        let bin = PathBuf::from(env!("CARGO_BIN_EXE_agterm-backup"));
+        let bin = PathBuf::from(agterm_backup_testkit::agterm_backup_bin!());
         let conf = format!(
             "set -g default-command \"/usr/bin/env PS1='pane$ ' /bin/bash --noprofile --norc -i\"\n{extra}{}",
             agterm_backup_installer::tmux_conf::our_block(&bin.display().to_string())

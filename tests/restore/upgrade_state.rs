@@ -60,7 +60,7 @@ fn hook(env: &Env, session: &str, role: &str, token: &str, payload: &str) {
 
 /// Runs this release's `hook claude` with `payload` in the terminal pane `pane_env` names.
 fn hook_in(env: &Env, pane_env: &[(&str, String)], payload: &str) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
+    let mut child = Command::new(agterm_backup_testkit::agterm_backup_bin!())
         .args(["hook", "claude"])
         .env_clear()
         .envs(agterm_backup_testkit::hermetic::places())
@@ -93,7 +93,7 @@ fn hook_ended_in_its_pane(env: &Env, session: &str, role: &str, token: &str, pay
     std::fs::write(&file, payload).unwrap();
     let line = format!(
         "'{}' hook claude < '{}'",
-        env!("CARGO_BIN_EXE_agterm-backup"),
+        agterm_backup_testkit::agterm_backup_bin!(),
         file.display()
     );
     let out = Command::new("script")

@@ -106,6 +106,7 @@ fn replace_checked<E: From<io::Error>>(
     }
 }
 
+#[cfg(any(target_os = "linux", target_os = "macos"))]
 fn c_path(p: &Path) -> io::Result<std::ffi::CString> {
     use std::os::unix::ffi::OsStrExt;
     std::ffi::CString::new(p.as_os_str().as_bytes())
@@ -121,7 +122,7 @@ enum Rename {
     NoReplace,
 }
 
-/// `rename(2)` with `how`: `renameat2` on Linux, `renamex_np` on macOS; `Unsupported` elsewhere.
+/// `rename(2)` with `how`: the `renameat2` system call on Linux, `renamex_np` on macOS; `Unsupported` elsewhere.
 #[cfg(any(target_os = "linux", target_os = "macos"))]
 fn rename_atomically(from: &Path, to: &Path, how: Rename) -> io::Result<()> {
     let (f, t) = (c_path(from)?, c_path(to)?);
@@ -130,10 +131,13 @@ fn rename_atomically(from: &Path, to: &Path, how: Rename) -> io::Result<()> {
         Rename::Swap => libc::RENAME_EXCHANGE,
         Rename::NoReplace => libc::RENAME_NOREPLACE,
     };
-    // SAFETY: both are valid NUL-terminated paths that outlive the call.
+    // SAFETY: both are valid NUL-terminated paths that outlive the call. The system call itself, not
+    // libc's wrapper: musl has no `renameat2` symbol (the link fails), and the kernel has had the call
+    // since 3.15, whatever the libc.
     #[cfg(target_os = "linux")]
     let rc = unsafe {
-        libc::renameat2(
+        libc::syscall(
+            libc::SYS_renameat2,
             libc::AT_FDCWD,
             f.as_ptr(),
             libc::AT_FDCWD,

@@ -110,7 +110,7 @@ impl World {
         }
         let fake = FakeAgterm::start(config);
 
-        let real_bin = PathBuf::from(env!("CARGO_BIN_EXE_agterm-backup"));
+        let real_bin = PathBuf::from(agterm_backup_testkit::agterm_backup_bin!());
         let copy = rig.root.join("bin/agterm-backup");
         std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
         std::fs::copy(&real_bin, &copy).expect("copy agterm-backup");

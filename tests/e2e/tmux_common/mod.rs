@@ -39,7 +39,7 @@ impl TmuxRig {
         let claude = agterm_backup_testkit::paths::agent_cli("claude")?;
         let codex = agterm_backup_testkit::paths::agent_cli("codex")?;
         let rig = Rig::new(dirs);
-        let bin = PathBuf::from(env!("CARGO_BIN_EXE_agterm-backup"));
+        let bin = PathBuf::from(agterm_backup_testkit::agterm_backup_bin!());
         std::fs::write(rig.home.home.join(".tmux.conf"), USER_TMUX_CONF).unwrap();
         // Codex runs only hooks it trusts (`apply --trust` trusts ours): the payload logger is Claude's.
         rig.pre_install_config(false);

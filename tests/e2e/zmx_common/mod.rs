@@ -41,7 +41,7 @@ impl ZmxRig {
         let claude = agterm_backup_testkit::paths::agent_cli("claude")?;
         let codex = agterm_backup_testkit::paths::agent_cli("codex")?;
         let rig = Rig::new(dirs);
-        let bin = PathBuf::from(env!("CARGO_BIN_EXE_agterm-backup"));
+        let bin = PathBuf::from(agterm_backup_testkit::agterm_backup_bin!());
         rig.pre_install_config(false);
         rig.home
             .write_claude_hooks(&[payload_logger_command(&rig.payloads)]);

@@ -22,7 +22,7 @@ pub const ID_A: &str = "77e8ca85-2b1c-4a8e-9d0b-0c1d2e3f4a5b";
 pub const ID_B: &str = "019a0b1c-2d3e-7f40-8a9b-0c1d2e3f4a5b";
 
 pub fn hook_bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_agterm-backup"))
+    PathBuf::from(agterm_backup_testkit::agterm_backup_bin!())
 }
 
 /// A test's world: a temp folder holding a HOME, the state dir and scratch files.
@@ -131,7 +131,12 @@ impl World {
     }
 
     /// Starts `argv` detached, in `cwd`, with this world's env; returns the run folder to wait on.
-    pub fn start(&self, argv: &[String], cwd: &Path, stdin: &Stdin<'_>) -> Run {
+    pub fn start(
+        &self,
+        argv: &[impl AsRef<std::ffi::OsStr>],
+        cwd: &Path,
+        stdin: &Stdin<'_>,
+    ) -> Run {
         let run_dir = self.scratch("d");
         fs::create_dir_all(&run_dir).unwrap();
         let input = run_dir.join("in");

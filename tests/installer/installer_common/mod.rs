@@ -96,7 +96,7 @@ pub fn apply_shell_only() -> Vec<&'static str> {
 }
 
 pub fn binary() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_agterm-backup"))
+    PathBuf::from(agterm_backup_testkit::agterm_backup_bin!())
 }
 
 /// The binary path as the installer writes it into hook commands.

@@ -133,7 +133,7 @@ impl Env {
 
     /// Runs `agterm-backup <args>` against the fake, outside any pane.
     pub fn run(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
+        Command::new(agterm_backup_testkit::agterm_backup_bin!())
             .args(args)
             .env_clear()
             .envs(agterm_backup_testkit::hermetic::places())

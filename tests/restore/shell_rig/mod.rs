@@ -210,7 +210,7 @@ impl Pane {
 
 /// `@BIN@` and `@HOME@` filled in.
 pub fn fill(text: &str, home: &Path) -> String {
-    text.replace("@BIN@", &quote(env!("CARGO_BIN_EXE_agterm-backup")))
+    text.replace("@BIN@", &quote(agterm_backup_testkit::agterm_backup_bin!()))
         .replace("@HOME@", &quote(&home.display().to_string()))
 }
 

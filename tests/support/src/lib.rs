@@ -18,3 +18,13 @@ pub mod tmux;
 // The test kit's own unit tests run in a sandbox too (see `hermetic`).
 #[cfg(test)]
 crate::hermetic_test_binary!();
+
+/// The `agterm-backup` binary a test or bench runs (a `&'static str`): the one cargo built for it, or
+/// the one `$AGTERM_BACKUP_TEST_BINARY` names ([`paths::agterm_backup_binary`]). A macro because only the
+/// calling test crate knows `CARGO_BIN_EXE_agterm-backup`.
+#[macro_export]
+macro_rules! agterm_backup_bin {
+    () => {
+        $crate::paths::agterm_backup_binary(env!("CARGO_BIN_EXE_agterm-backup"))
+    };
+}

@@ -11,6 +11,26 @@ pub fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
+/// The `agterm-backup` binary the tests run: `$AGTERM_BACKUP_TEST_BINARY` when set (CI points it at the
+/// musl build, `target/x86_64-unknown-linux-musl/release/agterm-backup`, to run the same tests against
+/// what Alpine users install), else `built`, the one cargo built beside the test. Use it through
+/// [`crate::agterm_backup_bin!`], which passes `built`.
+pub fn agterm_backup_binary(built: &'static str) -> &'static str {
+    static CHOSEN: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+    CHOSEN.get_or_init(|| match std::env::var("AGTERM_BACKUP_TEST_BINARY") {
+        Ok(path) if !path.is_empty() => {
+            let chosen = Path::new(&path);
+            assert!(
+                chosen.is_absolute() && chosen.is_file(),
+                "AGTERM_BACKUP_TEST_BINARY={path}: not an absolute path to a file (build it first, \
+                 e.g. cargo build --release --target x86_64-unknown-linux-musl)"
+            );
+            Box::leak(path.into_boxed_str())
+        }
+        _ => built,
+    })
+}
+
 /// The cargo profile directory the running test was built into (`target/debug`).
 pub fn profile_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("current exe");
