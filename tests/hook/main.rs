@@ -12,6 +12,7 @@ mod hook_dropped_flags;
 mod hook_env;
 mod hook_faults;
 mod hook_flags_help;
+mod hook_restart_marker;
 mod hook_slug_real;
 mod hook_tmux;
 mod hook_tree;

@@ -15,6 +15,7 @@
 //! - [`gather`]: one planning pass against the running terminal (the edge around [`plan`]).
 //! - [`once`]: the once-per-launch markers (`resumed/<launch>/`) that `restore` and `shell-start` take.
 //! - [`load`]: reading records, journals and harvested snapshot entries from the state directory.
+//! - [`relaunch`]: `restart` (quit each idle agent, resume its conversation in the same pane).
 //! - [`snapshot`]: `snap` and `snap --harvest`.
 //! - [`status`]: the `status` report.
 //! - [`timer`]: launchd / systemd unit generation and installation for `snap` on a schedule.
@@ -32,6 +33,7 @@ pub mod mock;
 pub mod once;
 pub mod plan;
 pub mod prompt;
+pub mod relaunch;
 pub mod render;
 pub mod skip;
 pub mod snapshot;
