@@ -72,8 +72,8 @@ fn pane_ref(p: &PaneView) -> PaneRef {
 }
 
 fn selected(filter: &Filter, p: &PaneView, key: &PaneKey, rec: Option<&LiveRecord>) -> bool {
-    let agent_ok = filter.agents.is_empty()
-        || rec.is_some_and(|r| filter.agents.contains(&r.agent));
+    let agent_ok =
+        filter.agents.is_empty() || rec.is_some_and(|r| filter.agents.contains(&r.agent));
     let pane_ok = filter.pane.as_deref().is_none_or(|s| {
         p.label() == s
             || key.to_string() == s
