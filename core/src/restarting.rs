@@ -49,17 +49,25 @@ impl RestartMarker {
 /// Whether a `SessionEnd` of `agent`'s conversation `session_id` at `now` is restart's own quit: the
 /// marker names that conversation and is at most [`MARKER_TTL_SECS`] old (a clock gone backwards by a
 /// little counts as fresh).
+///
+/// `previous` is when the pane's record was last written before this event: a record written after the
+/// marker (the resumed conversation's `SessionStart`) means that restart is done and its marker spent
+/// (a restart killed right after its resume line leaves it), so a later quit is the user's again.
 pub fn restart_holds(
     marker: Option<&RestartMarker>,
     agent: &str,
     session_id: &str,
     now: DateTime<Utc>,
+    previous: Option<DateTime<Utc>>,
 ) -> bool {
     marker.is_some_and(|m| {
+        let Some(at) = m.written_at() else {
+            return false;
+        };
         m.agent == agent
             && m.session_id == session_id
-            && m.written_at()
-                .is_some_and(|t| (-5..=MARKER_TTL_SECS).contains(&(now - t).num_seconds()))
+            && (-5..=MARKER_TTL_SECS).contains(&(now - at).num_seconds())
+            && previous.is_none_or(|p| p <= at)
     })
 }
 
@@ -120,33 +128,41 @@ mod tests {
     #[test]
     fn holds_only_for_its_own_conversation_and_while_fresh() {
         let m = RestartMarker::new("claude", "id-1", at(0));
-        assert!(restart_holds(Some(&m), "claude", "id-1", at(3)));
-        assert!(restart_holds(
+        let holds = |m: Option<&RestartMarker>, agent: &str, id: &str, now, prev| {
+            restart_holds(m, agent, id, now, prev)
+        };
+        assert!(holds(Some(&m), "claude", "id-1", at(3), None));
+        assert!(holds(
             Some(&m),
             "claude",
             "id-1",
-            at(MARKER_TTL_SECS)
+            at(MARKER_TTL_SECS),
+            Some(at(-9))
         ));
-        assert!(!restart_holds(
+        assert!(!holds(
             Some(&m),
             "claude",
             "id-1",
-            at(MARKER_TTL_SECS + 1)
+            at(MARKER_TTL_SECS + 1),
+            None
         ));
-        assert!(!restart_holds(Some(&m), "claude", "id-2", at(3)));
-        assert!(!restart_holds(Some(&m), "codex", "id-1", at(3)));
-        assert!(!restart_holds(None, "claude", "id-1", at(3)));
-        assert!(!restart_holds(
+        assert!(!holds(Some(&m), "claude", "id-2", at(3), None));
+        assert!(!holds(Some(&m), "codex", "id-1", at(3), None));
+        assert!(!holds(None, "claude", "id-1", at(3), None));
+        assert!(!holds(
             Some(&m),
             "claude",
             "id-1",
-            at(0) - Duration::seconds(60)
+            at(0) - Duration::seconds(60),
+            None
         ));
+        // The record was written after the marker: the resumed conversation ran, the marker is spent.
+        assert!(!holds(Some(&m), "claude", "id-1", at(9), Some(at(4))));
         let broken = RestartMarker {
             at: "yesterday".into(),
             ..m
         };
-        assert!(!restart_holds(Some(&broken), "claude", "id-1", at(3)));
+        assert!(!holds(Some(&broken), "claude", "id-1", at(3), None));
     }
 
     #[test]

@@ -19,6 +19,7 @@ mod e2e_kimi_zmx;
 mod e2e_live_restart;
 mod e2e_restart_codex_daemon;
 mod e2e_restart_command;
+mod e2e_restart_crash;
 mod e2e_restart_flavours;
 mod e2e_restart_kimi;
 mod e2e_restart_more_agents;

@@ -12,14 +12,16 @@ fn end_payload(id: &str, d: &str) -> Vec<u8> {
     serde_json::to_vec(&v).unwrap()
 }
 
-/// The record's end after a SessionStart, the marker `marker` and a `/exit`'s SessionEnd.
-fn end_after(marker: Option<RestartMarker>) -> (Option<String>, String) {
+/// The record's end after a SessionStart, the marker `marker` (`(agent, id, its age in seconds)`,
+/// written after that SessionStart) and a `/exit`'s SessionEnd.
+fn end_after(marker: Option<(&str, &str, i64)>) -> (Option<String>, String) {
     let w = World::new();
     let d = w.path().display().to_string();
     w.hook("claude", &claude_payload("SessionStart", ID_A, &d, &d))
         .assert_silent();
-    if let Some(m) = marker {
-        restarting::write(&w.state(), &w.key(), &m).unwrap();
+    if let Some((agent, id, age)) = marker {
+        let at = chrono::Utc::now() - chrono::Duration::seconds(age);
+        restarting::write(&w.state(), &w.key(), &RestartMarker::new(agent, id, at)).unwrap();
     }
     w.hook("claude", &end_payload(ID_A, &d)).assert_silent();
     let rec = w.record().expect("the SessionEnd is recorded");
@@ -29,23 +31,20 @@ fn end_after(marker: Option<RestartMarker>) -> (Option<String>, String) {
 
 #[test]
 fn restarts_own_quit_is_no_end() {
-    let now = chrono::Utc::now();
-    let (end, event) = end_after(Some(RestartMarker::new("claude", ID_A, now)));
+    let (end, event) = end_after(Some(("claude", ID_A, 0)));
     assert_eq!(end, None, "restart's quit must leave the conversation open");
     assert_eq!(event, "SessionEnd");
 }
 
 #[test]
 fn any_other_marker_or_none_leaves_the_users_end() {
-    let now = chrono::Utc::now();
-    let stale = now - chrono::Duration::seconds(MARKER_TTL_SECS + 60);
     for marker in [
         None,
-        Some(RestartMarker::new("claude", ID_B, now)),
-        Some(RestartMarker::new("codex", ID_A, now)),
-        Some(RestartMarker::new("claude", ID_A, stale)),
+        Some(("claude", ID_B, 0)),
+        Some(("codex", ID_A, 0)),
+        Some(("claude", ID_A, MARKER_TTL_SECS + 60)),
     ] {
-        let (end, _) = end_after(marker.clone());
+        let (end, _) = end_after(marker);
         assert_eq!(end.as_deref(), Some("prompt_input_exit"), "{marker:?}");
     }
 }

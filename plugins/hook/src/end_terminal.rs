@@ -32,6 +32,7 @@ pub fn restart_quit(
     state: &agterm_backup_core::state::StateDir,
     key: &agterm_backup_core::pane::PaneKey,
     record: &LiveRecord,
+    previous: Option<&LiveRecord>,
 ) -> bool {
     use agterm_backup_core::restarting::{read, restart_holds};
     let marker = read(state, key);
@@ -40,6 +41,7 @@ pub fn restart_quit(
         &record.agent,
         &record.session_id,
         chrono::Utc::now(),
+        previous.and_then(LiveRecord::written_at),
     )
 }
 

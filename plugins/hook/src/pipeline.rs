@@ -248,7 +248,7 @@ pub fn decide_write(event: &Event, pane: &HookPane) -> Option<Write> {
             // all; else whether the agent still has the pane's terminal says who ended it, unless the
             // user already quit this very conversation here.
             if record.end_reason().is_some()
-                && crate::end_terminal::restart_quit(state, &key, &record)
+                && crate::end_terminal::restart_quit(state, &key, &record, previous.as_ref())
             {
                 record.set_end_reason(None);
             } else if record.end_reason().is_some()

@@ -190,11 +190,13 @@ pub fn restart_one(
         if let Err(e) = restarting::write(state, &seen.key, &marker) {
             return failed(row, format!("could not write the restart marker: {e}"));
         }
+        die_here("marker");
         if let Err(why) = quit_agent(term, &target, quit, opts) {
             // The agent is still there: the marker must not speak for a later quit of the user's.
             restarting::remove(state, &seen.key);
             return failed(row, why);
         }
+        die_here("quit");
     }
     let row_to_type = match resume_row(seen, rec, &target) {
         Ok(r) => r,
@@ -207,6 +209,7 @@ pub fn restart_one(
     row.away_secs = Some((started.elapsed().as_secs_f64() * 10.0).round() / 10.0);
     match outcome {
         Some(Outcome::Resumed { .. }) => {
+            die_here("resume");
             restarting::remove(state, &seen.key);
             row.status = "restarted".into();
             row.reason = None;
@@ -215,6 +218,16 @@ pub fn restart_one(
         // The marker stays: the conversation is not ended, and the next run finishes it.
         Some(other) => failed(row, other.word()),
         None => failed(row, "nothing was typed".into()),
+    }
+}
+
+/// Test seam: `AGTERM_BACKUP_TEST_RESTART_DIE_AFTER=<step>` kills this process right after `step`
+/// (`marker` written, `quit` done, `resume` confirmed), as a crash or a kill there would.
+const DIE_AFTER_ENV: &str = "AGTERM_BACKUP_TEST_RESTART_DIE_AFTER";
+
+fn die_here(step: &str) {
+    if std::env::var(DIE_AFTER_ENV).is_ok_and(|s| s == step) {
+        std::process::abort();
     }
 }
 
