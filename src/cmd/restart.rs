@@ -166,7 +166,7 @@ fn table(rows: &[Row]) -> String {
                 r.pane.clone(),
                 r.agent.clone().unwrap_or_default(),
                 r.status.clone(),
-                r.version.clone().unwrap_or_default(),
+                r.version_change.clone().unwrap_or_default(),
                 r.reason.clone().unwrap_or_default(),
             ]
         })
@@ -195,7 +195,7 @@ fn finish(args: &RestartArgs, rows: &[Row]) -> CliResult {
     );
     if args.json {
         let doc = serde_json::json!({
-            "version": 1,
+            "v": 1,
             "dry_run": args.dry_run,
             "panes": rows,
             "summary": {

@@ -174,7 +174,7 @@ fn restart_resumes_the_idle_pane_in_place_and_waits_for_the_busy_one() {
     let after = idle_row["version_after"].as_str().expect("version_after");
     assert!(installed.starts_with(after), "{installed} vs {doc:#}");
     assert_eq!(idle_row["version_before"], after, "{doc:#}");
-    assert!(idle_row["version"]
+    assert!(idle_row["version_change"]
         .as_str()
         .unwrap()
         .starts_with("same version"));

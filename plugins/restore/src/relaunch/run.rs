@@ -48,7 +48,8 @@ pub struct Row {
     pub reason: Option<String>,
     pub version_before: Option<String>,
     pub version_after: Option<String>,
-    pub version: Option<String>,
+    /// `2.1.300 → 2.1.332`, `same version (2.1.332)`, `version unknown`.
+    pub version_change: Option<String>,
     /// How long the pane was without its agent (quit typed → agent confirmed back), in seconds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub away_secs: Option<f64>,
@@ -158,7 +159,7 @@ pub fn planned_row(seen: &Seen, versions: &mut Versions) -> Row {
         session_id: rec.map(|r| r.session_id.clone()),
         status: status.into(),
         reason,
-        version: Some(version::change(before.as_deref(), after.as_deref())),
+        version_change: Some(version::change(before.as_deref(), after.as_deref())),
         version_before: before,
         version_after: after,
         away_secs: None,
