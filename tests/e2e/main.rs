@@ -22,6 +22,7 @@ mod e2e_restart_command;
 mod e2e_restart_crash;
 mod e2e_restart_flavours;
 mod e2e_restart_kimi;
+mod e2e_restart_more;
 mod e2e_restart_more_agents;
 mod e2e_session_end;
 mod e2e_session_end_more;
