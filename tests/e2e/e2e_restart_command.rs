@@ -1,7 +1,8 @@
 //! `agterm-backup restart` with the real Claude Code in a user's tmux: an idle pane (its turn ended) is
 //! quit with `/exit` and resumed in place — the same conversation, once, not marked ended — while a pane
 //! in the middle of a turn (a tool call held open by a gate file) is left alone with its reason. Then
-//! `restart --wait` restarts that pane only once its turn has ended. Fails (no silent skip) in CI without
+//! `restart --wait` restarts that pane only once its turn has ended. The "update" between is a wrapper
+//! reporting a different `--version` (named so below), not a second pinned release. Fails (no silent skip) in CI without
 //! the CLIs.
 
 use crate::tmux_common::{TmuxRig, TURN};
@@ -27,10 +28,44 @@ fn restart_cmd(t: &TmuxRig, extra: &[&str]) -> Command {
     .arg(t.tmux.socket())
     .args(extra)
     .envs(t.rig.home.env(&t.rig.stub))
+    .env("PATH", newer_first_path(t))
     .env("AGTERM_BACKUP_HOME", &t.rig.state_dir)
     .env("AGTERM_BACKUP_DIALOG_TIMEOUT_SECS", "5")
     .stdin(Stdio::null());
     cmd
+}
+
+/// Where the "newer Claude Code" goes: a WRAPPER REPORTING A DIFFERENT `--version` (no second pinned
+/// release is installed): `--version` says [`NEWER`], anything else runs the real CLI. First on the
+/// panes' and restart's `PATH`, empty until the test "installs the update".
+fn newer_dir(t: &TmuxRig) -> std::path::PathBuf {
+    t.rig.root.join("newer-claude-wrapper")
+}
+
+const NEWER: &str = "9.9.9";
+
+fn install_version_wrapper(t: &TmuxRig) {
+    let path = newer_dir(t).join("claude");
+    std::fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\n# test wrapper reporting a different --version, not a real release\n\
+             [ \"$1\" = --version ] && {{ echo '{NEWER} (Claude Code; version wrapper)'; exit 0; }}\n\
+             exec '{}' \"$@\"\n",
+            t.claude.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+}
+
+fn newer_first_path(t: &TmuxRig) -> String {
+    let env = t.rig.home.env(&t.rig.stub);
+    let path = env
+        .iter()
+        .find(|(k, _)| k == "PATH")
+        .map(|(_, v)| v.clone());
+    format!("{}:{}", newer_dir(t).display(), path.unwrap_or_default())
 }
 
 fn report(out: &Output) -> Value {
@@ -129,6 +164,13 @@ fn restart_resumes_the_idle_pane_in_place_and_waits_for_the_busy_one() {
         &dir("idle"),
     ]);
     tmux.ok(&["split-window", "-t", "work:0", "-c", &dir("busy")]);
+    std::fs::create_dir_all(newer_dir(&t)).unwrap();
+    for pane in [IDLE, BUSY] {
+        t.type_line(
+            pane,
+            &format!("export PATH={}:$PATH", newer_dir(&t).display()),
+        );
+    }
     t.run_claude(IDLE, "idle pane says hi");
     t.run_claude(BUSY, "busy pane says hi");
     let idle = wait_record_where(&t, IDLE, "its turn ended", |r| r["event"] == "Stop");
@@ -151,6 +193,7 @@ fn restart_resumes_the_idle_pane_in_place_and_waits_for_the_busy_one() {
     });
     let busy_id = busy["session_id"].as_str().unwrap().to_string();
 
+    install_version_wrapper(&t);
     let out = restart_cmd(&t, &[]).output().unwrap();
     let doc = report(&out);
     assert!(
@@ -168,16 +211,14 @@ fn restart_resumes_the_idle_pane_in_place_and_waits_for_the_busy_one() {
             .contains("middle of a turn"),
         "{doc:#}"
     );
-    // Before and after: the transcript's version and the installed binary's, here the same.
+    // Before: what the conversation's transcript says (the real CLI); after: the "update" installed
+    // meanwhile (the version wrapper above).
     let installed = Command::new(&t.claude).arg("--version").output().unwrap();
     let installed = String::from_utf8_lossy(&installed.stdout);
-    let after = idle_row["version_after"].as_str().expect("version_after");
-    assert!(installed.starts_with(after), "{installed} vs {doc:#}");
-    assert_eq!(idle_row["version_before"], after, "{doc:#}");
-    assert!(idle_row["version_change"]
-        .as_str()
-        .unwrap()
-        .starts_with("same version"));
+    let before = idle_row["version_before"].as_str().expect("version_before");
+    assert!(installed.starts_with(before), "{installed} vs {doc:#}");
+    assert_eq!(idle_row["version_after"], NEWER, "{doc:#}");
+    assert_eq!(idle_row["version_change"], format!("{before} → {NEWER}"));
     assert_eq!(doc["summary"]["restarted"], 1);
     assert_eq!(doc["summary"]["waiting"], 1);
 
@@ -224,6 +265,7 @@ fn restart_resumes_the_idle_pane_in_place_and_waits_for_the_busy_one() {
     let doc = report(&out);
     assert!(out.status.success(), "{doc:#}");
     assert_eq!(row(&doc, BUSY)["status"], "restarted", "{doc:#}");
+    assert_eq!(row(&doc, BUSY)["version_after"], NEWER, "{doc:#}");
     t.wait_resumed(BUSY, "claude", &busy_id);
     assert_eq!(resumes(&t, &busy_id), 1, "{}", tmux.capture(BUSY, true));
     assert_eq!(t.agents_running(BUSY, "claude", &busy_id), 1);
