@@ -146,3 +146,43 @@ fn restart_killed_at_each_step_never_ends_the_conversation_and_is_finished_by_th
     });
     t.exit_claude(PANE);
 }
+
+#[test]
+fn a_restart_killed_after_its_quit_is_finished_by_restore_after_a_reboot() {
+    use agterm_backup_testkit::layout::{rebuild, run_post_restore_hook, save};
+    let Some(t) = TmuxRig::new(&["proj"]) else {
+        return;
+    };
+    t.install();
+    let dir = t.dir("proj").display().to_string();
+    t.tmux.ok(&[
+        "new-session",
+        "-d",
+        "-s",
+        "work",
+        "-x",
+        "200",
+        "-y",
+        "50",
+        "-c",
+        &dir,
+    ]);
+    t.run_claude(PANE, "reboot pane says hi");
+    let rec = record_where(&t, "the turn ended", |r| r["event"] == "Stop");
+    let id = rec["session_id"].as_str().unwrap().to_string();
+    assert!(!restart(&t, Some("quit")).status.success());
+    let quit = record_where(&t, "restart's quit recorded", |r| {
+        r["event"] == "SessionEnd" && r["session_id"] == id.as_str()
+    });
+    assert!(quit.get("end_reason").is_none(), "{quit:#}");
+
+    // The machine goes down before anyone runs restart again; tmux-resurrect rebuilds the layout and its
+    // post-restore hook runs restore.
+    let saved = save(&t.tmux);
+    t.reboot();
+    rebuild(&t.tmux, &saved);
+    t.wait_prompt(PANE);
+    run_post_restore_hook(&t.tmux, &t.rig.root);
+    t.wait_resumed(PANE, "claude", &id);
+    wait_resumes(&t, &id, 1);
+}
