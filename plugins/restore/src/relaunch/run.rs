@@ -331,3 +331,7 @@ pub fn wait_reason(v: &Verdict) -> Option<&WaitReason> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+#[path = "run_tests.rs"]
+mod tests;
