@@ -1,4 +1,5 @@
-//! `agterm-backup restart` in the fake agterm (0.34, Re-run), with the real Claude Code: the idle pane's
+//! `agterm-backup restart` in the fake agterm (0.34, Re-run), with the real Claude Code: while the user
+//! types into Claude's input box the pane is left alone (the text named); once the box is empty again the
 //! agent is quit and its conversation resumed in the same agterm pane, not ended. Fails (no silent skip)
 //! in CI without the CLIs.
 
@@ -27,6 +28,28 @@ const ONE_CLAUDE: Lineup = Lineup {
     }],
 };
 
+/// `restart --terminal agterm --json <args>` as the user runs it; its JSON.
+fn restart(world: &World, args: &[&str]) -> Value {
+    let out = Command::new(&world.real_bin)
+        .args(["restart", "--terminal", "agterm", "--json"])
+        .args(args)
+        .env_clear()
+        .envs(world.rig.home.env(&world.rig.stub))
+        .env("AGTERM_STATE_DIR", world.fake.state_dir())
+        .env("AGTERM_SOCKET", world.fake.socket())
+        .env("AGTERM_BACKUP_HOME", &world.rig.state_dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 #[test]
 fn restart_resumes_an_idle_claude_in_its_agterm_pane() {
     let Some(mut world) = World::start("0.34", RestoreMode::Rerun) else {
@@ -46,6 +69,29 @@ fn restart_resumes_an_idle_claude_in_its_agterm_pane() {
         "the turn's Stop: {:?}",
         read()
     );
+
+    // The user starts typing into Claude's input box: restart leaves the pane alone, the text named.
+    let keys = world.fake.pane_tmux_id(&pane.session, pane.role);
+    let half = "half a thought";
+    world
+        .fake
+        .tmux()
+        .ok(&["send-keys", "-t", &keys, "-l", half]);
+    let shows = |w: &World| w.fake.screen(&pane.session, pane.role).contains(half);
+    assert!(agterm_backup_testkit::fake_agterm::wait_until(TURN, || {
+        shows(&world)
+    }));
+    let dry = restart(&world, &["--dry-run"]);
+    let row = &dry["panes"][0];
+    assert_eq!(row["status"], "wait", "{dry:#}");
+    assert!(row["reason"].as_str().unwrap().contains(half), "{dry:#}");
+    for _ in half.chars() {
+        world.fake.tmux().ok(&["send-keys", "-t", &keys, "BSpace"]);
+    }
+    // Emptied again: the pane is idle once more.
+    assert!(agterm_backup_testkit::fake_agterm::wait_until(TURN, || {
+        restart(&world, &["--dry-run"])["panes"][0]["status"] == "restart"
+    }));
 
     let out = Command::new(&world.real_bin)
         .args(["restart", "--terminal", "agterm", "--yes", "--json"])
