@@ -1,9 +1,9 @@
 //! `agterm-backup restart` with the real Claude Code in a user's tmux: an idle pane (its turn ended) is
 //! quit with `/exit` and resumed in place — the same conversation, once, not marked ended — while a pane
 //! in the middle of a turn (a tool call held open by a gate file) is left alone with its reason. Then
-//! `restart --wait` restarts that pane only once its turn has ended. The "update" between is a wrapper
-//! reporting a different `--version` (named so below), not a second pinned release. Fails (no silent skip) in CI without
-//! the CLIs.
+//! `restart --wait` restarts that pane only once its turn has ended. The panes run the previous Claude
+//! Code release (`tests/install-deps.sh` installs it beside the pinned one); each conversation comes back
+//! on the pinned release, installed now. Fails (no silent skip) in CI without the CLIs.
 
 use crate::tmux_common::{TmuxRig, TURN};
 use agterm_backup_testkit::agents::type_prompt;
@@ -28,44 +28,54 @@ fn restart_cmd(t: &TmuxRig, extra: &[&str]) -> Command {
     .arg(t.tmux.socket())
     .args(extra)
     .envs(t.rig.home.env(&t.rig.stub))
-    .env("PATH", newer_first_path(t))
     .env("AGTERM_BACKUP_HOME", &t.rig.state_dir)
     .env("AGTERM_BACKUP_DIALOG_TIMEOUT_SECS", "5")
     .stdin(Stdio::null());
     cmd
 }
 
-/// Where the "newer Claude Code" goes: a WRAPPER REPORTING A DIFFERENT `--version` (no second pinned
-/// release is installed): `--version` says [`NEWER`], anything else runs the real CLI. First on the
-/// panes' and restart's `PATH`, empty until the test "installs the update".
-fn newer_dir(t: &TmuxRig) -> std::path::PathBuf {
-    t.rig.root.join("newer-claude-wrapper")
+/// The first word of `<binary> --version` (`2.1.331 (Claude Code)`).
+fn version_of(binary: &std::path::Path) -> String {
+    let out = Command::new(binary).arg("--version").output().unwrap();
+    let out = String::from_utf8_lossy(&out.stdout);
+    out.split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
 
-const NEWER: &str = "9.9.9";
-
-fn install_version_wrapper(t: &TmuxRig) {
-    let path = newer_dir(t).join("claude");
-    std::fs::write(
-        &path,
-        format!(
-            "#!/bin/sh\n# test wrapper reporting a different --version, not a real release\n\
-             [ \"$1\" = --version ] && {{ echo '{NEWER} (Claude Code; version wrapper)'; exit 0; }}\n\
-             exec '{}' \"$@\"\n",
-            t.claude.display()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+/// `<older claude> --model sonnet <prompt>` at the pane's prompt, by its full path (as a user whose
+/// shell started it before the update), until the reply shows.
+fn run_older_claude(t: &TmuxRig, older: &std::path::Path, target: &str, prompt: &str) {
+    let argv = [
+        older.display().to_string(),
+        "--model".into(),
+        "sonnet".into(),
+        prompt.into(),
+    ];
+    t.type_line(target, &agterm_backup_core::quote::quote_words(&argv));
+    agterm_backup_testkit::agents::wait_screen(
+        &t.tmux,
+        target,
+        TURN + TURN,
+        "claude's reply",
+        |s| s.contains(&format!("stub reply to: {prompt}")),
+    );
 }
 
-fn newer_first_path(t: &TmuxRig) -> String {
-    let env = t.rig.home.env(&t.rig.stub);
-    let path = env
-        .iter()
-        .find(|(k, _)| k == "PATH")
-        .map(|(_, v)| v.clone());
-    format!("{}:{}", newer_dir(t).display(), path.unwrap_or_default())
+/// Whether the resumed agent of `target` runs from the installed release, not the previous one.
+fn runs_installed(t: &TmuxRig, target: &str, id: &str) -> bool {
+    let pane_pid: u32 = t
+        .tmux
+        .ok(&["display-message", "-p", "-t", target, "#{pane_pid}"])
+        .parse()
+        .unwrap();
+    let pids = crate::tmux_common::agents_under(pane_pid, "claude", id);
+    !pids.is_empty()
+        && pids.iter().all(|pid| {
+            std::fs::read_link(format!("/proc/{pid}/exe"))
+                .is_ok_and(|e| !e.to_string_lossy().contains("claude-previous"))
+        })
 }
 
 fn report(out: &Output) -> Value {
@@ -148,6 +158,12 @@ fn restart_resumes_the_idle_pane_in_place_and_waits_for_the_busy_one() {
     let Some(t) = TmuxRig::new(&["idle", "busy"]) else {
         return;
     };
+    // The panes run the previous release; the pinned one is "installed now" (first on PATH).
+    let Some(older) = agterm_backup_testkit::paths::previous_claude() else {
+        return;
+    };
+    let (old_version, new_version) = (version_of(&older), version_of(&t.claude));
+    assert_ne!(old_version, new_version);
     t.install();
     let tmux = &t.tmux;
     let dir = |n: &str| t.dir(n).display().to_string();
@@ -164,15 +180,8 @@ fn restart_resumes_the_idle_pane_in_place_and_waits_for_the_busy_one() {
         &dir("idle"),
     ]);
     tmux.ok(&["split-window", "-t", "work:0", "-c", &dir("busy")]);
-    std::fs::create_dir_all(newer_dir(&t)).unwrap();
-    for pane in [IDLE, BUSY] {
-        t.type_line(
-            pane,
-            &format!("export PATH={}:$PATH", newer_dir(&t).display()),
-        );
-    }
-    t.run_claude(IDLE, "idle pane says hi");
-    t.run_claude(BUSY, "busy pane says hi");
+    run_older_claude(&t, &older, IDLE, "idle pane says hi");
+    run_older_claude(&t, &older, BUSY, "busy pane says hi");
     let idle = wait_record_where(&t, IDLE, "its turn ended", |r| r["event"] == "Stop");
     let idle_id = idle["session_id"].as_str().unwrap().to_string();
     wait_record_where(&t, BUSY, "its turn ended", |r| r["event"] == "Stop");
@@ -193,7 +202,6 @@ fn restart_resumes_the_idle_pane_in_place_and_waits_for_the_busy_one() {
     });
     let busy_id = busy["session_id"].as_str().unwrap().to_string();
 
-    install_version_wrapper(&t);
     let out = restart_cmd(&t, &[]).output().unwrap();
     let doc = report(&out);
     assert!(
@@ -211,19 +219,23 @@ fn restart_resumes_the_idle_pane_in_place_and_waits_for_the_busy_one() {
             .contains("middle of a turn"),
         "{doc:#}"
     );
-    // Before: what the conversation's transcript says (the real CLI); after: the "update" installed
-    // meanwhile (the version wrapper above).
-    let installed = Command::new(&t.claude).arg("--version").output().unwrap();
-    let installed = String::from_utf8_lossy(&installed.stdout);
-    let before = idle_row["version_before"].as_str().expect("version_before");
-    assert!(installed.starts_with(before), "{installed} vs {doc:#}");
-    assert_eq!(idle_row["version_after"], NEWER, "{doc:#}");
-    assert_eq!(idle_row["version_change"], format!("{before} → {NEWER}"));
+    // Before: what the conversation's transcript says (the previous release wrote it); after: the
+    // release installed now.
+    assert_eq!(idle_row["version_before"], old_version.as_str(), "{doc:#}");
+    assert_eq!(idle_row["version_after"], new_version.as_str(), "{doc:#}");
+    assert_eq!(
+        idle_row["version_change"],
+        format!("{old_version} → {new_version}")
+    );
     assert_eq!(doc["summary"]["restarted"], 1);
     assert_eq!(doc["summary"]["waiting"], 1);
 
     // The idle conversation is back in its pane, once, and restart's own quit did not end it.
     t.wait_resumed(IDLE, "claude", &idle_id);
+    assert!(
+        runs_installed(&t, IDLE, &idle_id),
+        "resumed on the installed release"
+    );
     assert_eq!(resumes(&t, &idle_id), 1, "{}", tmux.capture(IDLE, true));
     assert_eq!(t.agents_running(IDLE, "claude", &idle_id), 1);
     let back = wait_record_where(&t, IDLE, "resumed", |r| r["event"] == "SessionStart");
@@ -265,8 +277,12 @@ fn restart_resumes_the_idle_pane_in_place_and_waits_for_the_busy_one() {
     let doc = report(&out);
     assert!(out.status.success(), "{doc:#}");
     assert_eq!(row(&doc, BUSY)["status"], "restarted", "{doc:#}");
-    assert_eq!(row(&doc, BUSY)["version_after"], NEWER, "{doc:#}");
+    assert_eq!(row(&doc, BUSY)["version_after"], new_version.as_str());
     t.wait_resumed(BUSY, "claude", &busy_id);
+    assert!(
+        runs_installed(&t, BUSY, &busy_id),
+        "resumed on the installed release"
+    );
     assert_eq!(resumes(&t, &busy_id), 1, "{}", tmux.capture(BUSY, true));
     assert_eq!(t.agents_running(BUSY, "claude", &busy_id), 1);
     // The turn had ended first: its Stop came in, and the tool's reply is on the pane's scrollback.
