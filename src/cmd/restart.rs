@@ -50,9 +50,20 @@ pub fn run(args: RestartArgs, socket: Option<PathBuf>) -> CliResult {
     let mut rows: Vec<Row> = Vec::new();
     let mut todo: Vec<(usize, usize, Seen)> = Vec::new();
     for (p, place) in places.iter_mut().enumerate() {
-        let seen = look(&mut *place.term, &state, &filter).map_err(|e| {
-            CliError::failure(format!("could not read {}'s panes: {e}", place.label))
-        })?;
+        // A terminal that is not running is one line, not a failure, unless `--terminal` named it.
+        let seen = match look(&mut *place.term, &state, &filter) {
+            Ok(seen) => seen,
+            Err(e) if args.terminal.is_none() => {
+                note(&args, &format!("{} is not running: {e}", place.label));
+                continue;
+            }
+            Err(e) => {
+                return Err(CliError::failure(format!(
+                    "could not read {}'s panes: {e}",
+                    place.label
+                )))
+            }
+        };
         for s in seen {
             rows.push(planned_row(&s, &mut versions));
             todo.push((p, rows.len() - 1, s));
@@ -60,7 +71,12 @@ pub fn run(args: RestartArgs, socket: Option<PathBuf>) -> CliResult {
     }
     let acting = todo.iter().filter(|(_, _, s)| acts(&s.verdict)).count();
     let busy = todo.iter().filter(|(_, _, s)| waiting(&s.verdict)).count();
-    if !args.json {
+    if !args.json && rows.is_empty() {
+        println!(
+            "nothing captured: no running pane has a record in {}",
+            agterm_backup_core::printable::printable_path(state.root())
+        );
+    } else if !args.json {
         print!("{}", table(&rows));
     }
     if args.dry_run || (acting == 0 && !(args.wait && busy > 0)) {
