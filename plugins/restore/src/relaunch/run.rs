@@ -51,7 +51,6 @@ pub struct Row {
     /// `2.1.300 → 2.1.332`, `same version (2.1.332)`, `version unknown`.
     pub version_change: Option<String>,
     /// How long the pane was without its agent (quit typed → agent confirmed back), in seconds.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub away_secs: Option<f64>,
 }
 
