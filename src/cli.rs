@@ -63,6 +63,13 @@ pub enum Command {
     )]
     Restore(RestoreArgs),
 
+    /// Restart each idle agent (agterm, tmux, zmx) onto the version installed now, its conversation
+    /// kept: quit it the way its user would, then resume it in the same pane, directory and flags
+    #[command(
+        after_help = "Examples:\n  agterm-backup restart --dry-run     # which panes are idle, which are busy and why\n  agterm-backup restart --yes --agent claude\n  agterm-backup restart --wait --timeout 600   # also each busy pane once its turn ends"
+    )]
+    Restart(RestartArgs),
+
     /// Answer Claude Code's "resume from summary?" question in every pane waiting on it (agterm, tmux,
     /// zmx)
     #[command(
@@ -238,6 +245,40 @@ pub struct RestoreArgs {
     /// the zmx socket directory
     #[arg(long, value_name = "PATH")]
     pub socket: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct RestartArgs {
+    /// Print what would be restarted and why the others are not; quit nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not ask before quitting the agents
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    /// Machine-readable output
+    #[arg(long)]
+    pub json: bool,
+    /// Only these agents (comma-separated: claude,codex,…)
+    #[arg(long, value_delimiter = ',', value_name = "AGENT")]
+    pub agent: Vec<String>,
+    /// Only this pane: its label as shown (`tmux work:0.1`, `zmx api`), its tmux place (`work:0.1`), zmx
+    /// session name, pane id (`%3`) or record key
+    #[arg(long, value_name = "PANE")]
+    pub pane: Option<String>,
+    /// Only this terminal (as `restore --terminal`)
+    #[arg(long, value_enum, value_name = "TERMINAL")]
+    pub terminal: Option<TerminalArg>,
+    /// agterm's control socket; with `--terminal tmux` the tmux server's socket, with `--terminal zmx`
+    /// the zmx socket directory
+    #[arg(long, value_name = "PATH")]
+    pub socket: Option<PathBuf>,
+    /// Also restart each pane that is busy now (mid-turn, asking, being typed into) as soon as it
+    /// turns idle, until --timeout
+    #[arg(long)]
+    pub wait: bool,
+    /// With --wait: how many seconds to wait for busy panes
+    #[arg(long, value_name = "SECS", default_value_t = 900, requires = "wait")]
+    pub timeout: u64,
 }
 
 /// A terminal agterm-backup restores into: `--terminal`'s values are the registry's rows.

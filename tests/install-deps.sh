@@ -92,6 +92,20 @@ fi
 find "$dir/node_modules/@qwen-code" -path '*vendor/ripgrep*' -name rg -type f ! -perm -u+x \
   -exec chmod +x {} + 2>/dev/null || true
 
+# --- A second, older Claude Code (issue 34: `restart` moves a running conversation onto the version
+# installed now): its own prefix inside the tools folder, `claude-previous/node_modules/.bin/claude`
+# (tests/support/src/paths.rs `previous_claude`).
+CLAUDE_PREVIOUS=2.1.331
+prev="$dir/claude-previous"
+if "$prev/node_modules/.bin/claude" --version 2>/dev/null </dev/null | grep -qF "$CLAUDE_PREVIOUS"; then
+  echo "install-deps: Claude Code $CLAUDE_PREVIOUS present in $prev"
+else
+  mkdir -p "$prev"
+  (cd "$prev" && HOME="$dir/.npm-home" npm install --no-audit --no-fund --loglevel=error --save-exact \
+      --cache "$dir/.npm-cache" --prefix . "@anthropic-ai/claude-code@$CLAUDE_PREVIOUS" >/dev/null)
+  echo "install-deps: installed Claude Code $CLAUDE_PREVIOUS into $prev"
+fi
+
 # --- Kimi Code needs Node >= 22.19 (the machine's Node may be older). The registry's per-platform Node
 # binary package goes into the same private folder (node_modules/node-<os>-<cpu>/bin/node); the tests run
 # `kimi` (dist/main.mjs) with that node, never the machine's. Nothing on the user's PATH changes.

@@ -30,6 +30,7 @@ pub mod printable;
 pub mod process;
 pub mod quote;
 pub mod record;
+pub mod restarting;
 pub mod resume;
 pub mod slug;
 pub mod state;

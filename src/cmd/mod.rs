@@ -4,6 +4,7 @@ mod answer;
 mod completions;
 mod init;
 mod installer;
+mod restart;
 mod restore;
 mod shell_answer;
 mod shell_start;
@@ -35,6 +36,10 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Restore(a) => {
             let socket = a.socket.clone().or(socket);
             restore::run(a, socket)
+        }
+        Command::Restart(a) => {
+            let socket = a.socket.clone().or(socket);
+            restart::run(a, socket)
         }
         Command::Answer(a) => {
             let socket = a.agterm.socket.clone().or(socket);

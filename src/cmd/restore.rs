@@ -87,7 +87,7 @@ const UNREACHABLE: &str = "could not read";
 
 /// The terminals to act on: the one named by `--terminal` (with tmux `--socket` names the server, with
 /// zmx the socket directory), else every one with records (agterm when there are none).
-fn chosen_scopes(
+pub(crate) fn chosen_scopes(
     terminal: Option<TerminalArg>,
     socket: Option<&std::path::Path>,
     state: &StateDir,
@@ -244,7 +244,7 @@ fn what_to_do(typed: usize, created: usize, restarted: usize) -> String {
 }
 
 /// Asks once on the terminal; refuses (exit 2) when stdin is not one.
-fn confirm(what: &str) -> CliResult {
+pub(crate) fn confirm(what: &str) -> CliResult {
     let stdin = std::io::stdin();
     if !stdin.is_terminal() {
         return Err(CliError::refused(format!(

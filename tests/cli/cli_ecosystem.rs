@@ -22,6 +22,7 @@ const SUBCOMMANDS: &[&str] = &[
     "hook",
     "status",
     "restore",
+    "restart",
     "answer",
     "snap",
     "timer",

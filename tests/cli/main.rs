@@ -11,6 +11,7 @@ mod agterm_client_fake;
 mod agterm_client_socket;
 mod agterm_linux_paths;
 mod cli_ecosystem;
+mod cli_restart;
 mod cli_start;
 mod cli_terminals_help;
 mod pane_identity_tty;

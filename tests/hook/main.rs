@@ -20,6 +20,7 @@ mod hook_env;
 mod hook_faults;
 mod hook_flags_help;
 mod hook_litter;
+mod hook_restart_marker;
 mod hook_slug_real;
 mod hook_state_guard;
 mod hook_state_sources;

@@ -56,7 +56,11 @@ fn paths(v: &Value) -> BTreeSet<String> {
 #[test]
 fn the_readme_json_schemas_match_what_the_commands_print() {
     let blocks = readme_blocks();
-    assert_eq!(blocks.len(), 3, "restore, status and installer status");
+    assert_eq!(
+        blocks.len(),
+        4,
+        "restore, restart, status and installer status"
+    );
 
     let env = Env::new("0.34", RestoreMode::Rerun, None, false);
     let applied = env.run(&["installer", "apply", "--agents", "claude", "--no-denylist"]);
@@ -89,11 +93,23 @@ fn the_readme_json_schemas_match_what_the_commands_print() {
         text(&installer_out.stderr)
     );
     let installer: Value = serde_json::from_slice(&installer_out.stdout).unwrap();
+    let restart_out = env.run(&["restart", "--dry-run", "--json"]);
+    assert!(
+        restart_out.status.success(),
+        "{}",
+        text(&restart_out.stderr)
+    );
+    let restart: Value = serde_json::from_slice(&restart_out.stdout).unwrap();
+    assert!(
+        !restart["panes"].as_array().unwrap().is_empty(),
+        "{restart:#}"
+    );
 
     for (name, documented, printed) in [
         ("restore --json", &blocks[0], &restore),
-        ("status --json", &blocks[1], &status),
-        ("installer status --json", &blocks[2], &installer),
+        ("restart --json", &blocks[1], &restart),
+        ("status --json", &blocks[2], &status),
+        ("installer status --json", &blocks[3], &installer),
     ] {
         assert!(
             printed["rows"].as_array().is_none_or(|r| !r.is_empty()),
@@ -107,4 +123,5 @@ fn the_readme_json_schemas_match_what_the_commands_print() {
     }
     assert_eq!(restore["v"], 1);
     assert_eq!(status["v"], 1);
+    assert_eq!(restart["v"], 1);
 }

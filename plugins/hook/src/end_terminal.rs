@@ -26,6 +26,25 @@ pub fn keep_the_users_quit(previous: Option<&LiveRecord>, record: &mut LiveRecor
     true
 }
 
+/// Whether this `SessionEnd` is `agterm-backup restart` quitting the agent to resume it: the pane's
+/// restart marker names this very conversation and is fresh (`core::restarting::restart_holds`).
+pub fn restart_quit(
+    state: &agterm_backup_core::state::StateDir,
+    key: &agterm_backup_core::pane::PaneKey,
+    record: &LiveRecord,
+    previous: Option<&LiveRecord>,
+) -> bool {
+    use agterm_backup_core::restarting::{read, restart_holds};
+    let marker = read(state, key);
+    restart_holds(
+        marker.as_ref(),
+        &record.agent,
+        &record.session_id,
+        chrono::Utc::now(),
+        previous.and_then(LiveRecord::written_at),
+    )
+}
+
 /// The terminal of process `pid` (the agent), `None` when it cannot be read (the process is gone).
 #[cfg(target_os = "linux")]
 pub fn probe(pid: u32) -> Option<EndTerminal> {

@@ -258,9 +258,14 @@ pub fn decide_write(event: &Event, pane: &HookPane) -> Option<Write> {
             mut record,
             journal,
         } => {
-            // SessionEnd only: whether the agent still has the pane's terminal says who ended it,
-            // unless the user already quit this very conversation here.
+            // SessionEnd only: `agterm-backup restart` quitting the agent to resume it is no end at
+            // all; else whether the agent still has the pane's terminal says who ended it, unless the
+            // user already quit this very conversation here.
             if record.end_reason().is_some()
+                && crate::end_terminal::restart_quit(state, &key, &record, previous.as_ref())
+            {
+                record.set_end_reason(None);
+            } else if record.end_reason().is_some()
                 && !crate::end_terminal::keep_the_users_quit(previous.as_ref(), &mut record)
             {
                 record.set_end_terminal(crate::end_terminal::probe(agent_pid));

@@ -17,6 +17,7 @@
 //! - [`at_work`]: whether someone is at work in a replayed agent, read again right before a restart.
 //! - [`broken`]: the record and journal files a plan could not use, named with their reasons.
 //! - [`load`]: reading records, journals and harvested snapshot entries from the state directory.
+//! - [`relaunch`]: `restart` (quit each idle agent, resume its conversation in the same pane).
 //! - [`snapshot`]: `snap` and `snap --harvest`.
 //! - [`status`]: the `status` report.
 //! - [`timer`]: launchd / systemd unit generation and installation for `snap` on a schedule.
@@ -36,6 +37,7 @@ pub mod mock;
 pub mod once;
 pub mod plan;
 pub mod prompt;
+pub mod relaunch;
 pub mod render;
 pub mod skip;
 pub mod snapshot;

@@ -80,6 +80,24 @@ pub fn starship_init_dir() -> Option<PathBuf> {
     dir.join("starship.fish").exists().then_some(dir)
 }
 
+/// The older Claude Code release `tests/install-deps.sh` installs beside the pinned one
+/// (`<tools>/claude-previous`), for `restart`'s version change. `None` (a SKIPPED line) when absent; a
+/// failure under `CI`.
+pub fn previous_claude() -> Option<PathBuf> {
+    let found = agent_clis_home()
+        .map(|d| d.join("claude-previous/node_modules/.bin/claude"))
+        .filter(|p| p.exists());
+    if found.is_none() {
+        let how = "run `tests/install-deps.sh` to run this test";
+        assert!(
+            std::env::var_os("CI").is_none_or(|v| v.is_empty()),
+            "the previous Claude Code release is not installed and CI is set; {how}"
+        );
+        eprintln!("SKIPPED: the previous Claude Code release is not installed; {how}");
+    }
+    found
+}
+
 /// The path of a real agent CLI, or `None` (with a line on stderr saying how to get it) when absent. With
 /// `CI` set an absent CLI fails the test instead: CI installs them (`tests/install-deps.sh`), so a skip
 /// there would hide a broken set-up.
