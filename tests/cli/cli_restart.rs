@@ -5,10 +5,11 @@
 use std::process::Command;
 
 fn restart(home: &std::path::Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_agterm-backup"))
+    Command::new(agterm_backup_testkit::agterm_backup_bin!())
         .arg("restart")
         .args(args)
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .env("PATH", "/usr/bin:/bin")
         .env("HOME", home)
         .env("XDG_RUNTIME_DIR", home.join("run"))

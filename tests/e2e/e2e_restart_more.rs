@@ -147,6 +147,7 @@ fn restart_brings_an_idle_claude_back_in_its_zmx_session() {
             "api",
         ])
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .envs(z.env.iter().map(|(k, v)| (k, v)))
         .current_dir(&z.rig.root)
         .stdin(Stdio::null())

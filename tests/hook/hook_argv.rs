@@ -66,6 +66,7 @@ fn installer_lines(world: &World) -> Vec<Line> {
             "--no-shell",
         ])
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .env("HOME", &home)
         .env("PATH", format!("{}:/usr/bin:/bin", stubs.display()))
         .output()
