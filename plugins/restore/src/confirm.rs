@@ -61,8 +61,9 @@ pub(super) fn confirm(
 ) -> Vec<usize> {
     let started = Instant::now();
     let deadline = started + opts.confirm_timeout + opts.settle;
-    let mut waiting: Vec<(usize, Option<Instant>)> =
-        typed.iter().map(|(i, _)| (*i, None)).collect();
+    // Per typed row: when its agent was first seen up, and whether the last poll missed it after that.
+    let mut waiting: Vec<(usize, Option<Instant>, bool)> =
+        typed.iter().map(|(i, _)| (*i, None, false)).collect();
     let before = |i: usize| {
         typed
             .iter()
@@ -73,37 +74,48 @@ pub(super) fn confirm(
     let mut exited = Vec::new();
     loop {
         if let Ok(panes) = term.panes() {
-            waiting.retain_mut(|(i, seen)| match (agent_up(rows, *i, &panes), *seen) {
-                (true, None) => {
-                    *seen = Some(Instant::now());
-                    !opts.settle.is_zero() || {
+            waiting.retain_mut(|(i, seen, missed)| {
+                let up = agent_up(rows, *i, &panes);
+                let was_missed = std::mem::replace(missed, !up && seen.is_some());
+                match (up, *seen) {
+                    (true, None) => {
+                        *seen = Some(Instant::now());
+                        !opts.settle.is_zero() || {
+                            done.push(*i);
+                            false
+                        }
+                    }
+                    (true, Some(t)) if t.elapsed() >= opts.settle => {
                         done.push(*i);
                         false
                     }
-                }
-                (true, Some(t)) if t.elapsed() >= opts.settle => {
-                    done.push(*i);
-                    false
-                }
-                (true, Some(_)) => true,
-                (false, None) => {
-                    let gone = find_pane(&panes, rows[*i].target.as_ref().expect("typed"))
-                        .is_some_and(|p| ran_and_returned(term, &rows[*i], p, before(*i)));
-                    if gone {
-                        exited.push(*i);
+                    (true, Some(_)) => true,
+                    (false, None) => {
+                        let gone = find_pane(&panes, rows[*i].target.as_ref().expect("typed"))
+                            .is_some_and(|p| ran_and_returned(term, &rows[*i], p, before(*i)));
+                        if gone {
+                            exited.push(*i);
+                        }
+                        !gone
                     }
-                    !gone
-                }
-                (false, Some(_)) => {
-                    exited.push(*i);
-                    false
+                    // Seen, then missing from the foreground in two polls in a row: gone. One miss alone
+                    // is not enough: a pane listed while the agent's process group changes hands (a
+                    // hook it runs, a reading of the pane taken mid-fork) can show no agent for a moment.
+                    (false, Some(_)) if was_missed => {
+                        exited.push(*i);
+                        false
+                    }
+                    (false, Some(_)) => true,
                 }
             });
         }
         if waiting.is_empty() || Instant::now() >= deadline {
             break;
         }
-        let labels: Vec<String> = waiting.iter().map(|(i, _)| pane_label(&rows[*i])).collect();
+        let labels: Vec<String> = waiting
+            .iter()
+            .map(|(i, ..)| pane_label(&rows[*i]))
+            .collect();
         progress.waiting("agents to come up", &labels, started.elapsed());
         std::thread::sleep(opts.poll);
     }
@@ -132,7 +144,7 @@ pub(super) fn confirm(
         ));
         outcomes[i] = Some(Outcome::Exited(last));
     }
-    for (i, seen) in waiting {
+    for (i, seen, _) in waiting {
         // Seen but not yet settled at the deadline: it is up.
         if seen.is_some() {
             outcomes[i] = Some(Outcome::Resumed { answered: None });

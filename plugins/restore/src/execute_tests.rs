@@ -339,6 +339,37 @@ fn an_agent_that_exits_at_once_is_not_running() {
 }
 
 #[test]
+fn an_agent_missing_from_one_reading_of_its_pane_is_still_running() {
+    let (rows, mut term) = setup();
+    term.react = Some(Box::new(|_, text, view, _| {
+        if text.contains("'claude'") {
+            view.foreground = Some(vec!["claude".into()]);
+        }
+    }));
+    // Read 2 sees the agents up; read 3 alone shows no foreground (a pane read mid-fork); later ones
+    // see them again.
+    term.on_read = Some(Box::new(|n, panes| {
+        if n == 3 {
+            for p in panes.iter_mut() {
+                p.foreground = None;
+            }
+        } else if n > 3 {
+            for p in panes.iter_mut() {
+                p.foreground = Some(vec!["claude".into()]);
+            }
+        }
+    }));
+    let mut opts = fast(None);
+    opts.settle = Duration::from_millis(50);
+    let out = quiet(&mut term, &rows, &opts);
+    assert!(
+        out.iter()
+            .all(|o| matches!(o, Some(Outcome::Resumed { .. }))),
+        "{out:?}"
+    );
+}
+
+#[test]
 fn an_agent_that_exits_before_it_is_ever_seen_is_not_running() {
     let (rows, mut term) = setup();
     for r in &rows {
