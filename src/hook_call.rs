@@ -19,13 +19,14 @@ pub enum HookCall {
 
 /// The subcommand names (`cli::Command`'s, with `help`; a unit test checks them against clap's): the
 /// first of these words in `argv` is the command. Words before it are global flags and their values.
-pub const SUBCOMMANDS: [&str; 16] = [
+pub const SUBCOMMANDS: [&str; 17] = [
     "installer",
     "install",
     "uninstall",
     "hook",
     "status",
     "restore",
+    "restart",
     "answer",
     "snap",
     "timer",
