@@ -21,6 +21,7 @@ use agterm_backup_testkit::fake_agterm::RestartKind;
 use agterm_backup_testkit::paths::agent_cli;
 use e2e_restart_common::checks::{
     assert_process, assert_record, assert_resumed_session_start, prompt_after_resume,
+    wait_replay_record,
 };
 use e2e_restart_common::flavours::before_restart;
 use e2e_restart_common::lineup::{spec, Lineup, PaneSpec, MORE};
@@ -56,6 +57,9 @@ fn wait_replays(world: &World, panes: &[AgentPane]) {
         );
         let tmux_pane = world.fake.pane_tmux_id(&pane.session, pane.role);
         wait_ready(world.fake.tmux(), &tmux_pane, pane.agent, AGENT_START);
+        if pane.agent != Agent::Copilot {
+            wait_replay_record(world, pane);
+        }
     }
 }
 

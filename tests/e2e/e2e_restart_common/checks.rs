@@ -181,6 +181,22 @@ pub fn assert_record(world: &World, pane: &AgentPane) {
     );
 }
 
+/// Waits until `pane`'s replayed agent (a new conversation, not the pane's) has recorded itself: the
+/// plan restarts only a replay whose hooks are proven by a record since the launch (row 7c), and a UI
+/// drawn says nothing of the record its start hook is still writing.
+pub fn wait_replay_record(world: &World, pane: &AgentPane) {
+    let ok = wait_until(TURN, || {
+        record(world, pane)
+            .is_some_and(|r| r["session_id"].as_str().is_some_and(|id| id != pane.id))
+    });
+    assert!(
+        ok,
+        "{}: no record of the replay, only {:?}",
+        pane.name,
+        record(world, pane)
+    );
+}
+
 /// Waits until every pane's hook has recorded its conversation (the restore and the pins need them).
 pub fn wait_records(world: &World) {
     let state = StateDir::at(&world.rig.state_dir);
