@@ -20,7 +20,7 @@ use agterm_backup_testkit::fake_agterm::restart_cmd::RESTARTED_LOG;
 use agterm_backup_testkit::fake_agterm::RestartKind;
 use agterm_backup_testkit::paths::agent_cli;
 use e2e_restart_common::checks::{
-    assert_process, assert_record, assert_resumed_session_start, prompt_after_resume,
+    assert_process, assert_record, assert_resumed_session_start, prompt_after_resume, wait_record,
     wait_replay_record,
 };
 use e2e_restart_common::flavours::before_restart;
@@ -241,6 +241,9 @@ fn agterm_live_reboot_leaves_a_replayed_agent_the_user_typed_into() {
     world.submit_prompt(&typed, prompt);
     world.log.wait(TURN, "the replayed qwen's Stop", |c| {
         c.event() == typed.agent.stop_event() && c.payload["session_id"] != typed.id.as_str()
+    });
+    wait_record(&world, &typed, "the replayed qwen's Stop", |r| {
+        r["event"] == typed.agent.stop_event() && r["session_id"] != typed.id.as_str()
     });
     let (out, plan) = world.restore();
     assert!(out.status.success(), "{}", text(&out.stderr));

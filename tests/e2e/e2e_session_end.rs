@@ -9,6 +9,7 @@
 //! and type exactly the resume lines of the running one and of the `/clear`ed one's *new* conversation.
 //! Skipped with a SKIPPED line when the CLIs are absent (a failure when `CI` is set).
 
+use crate::e2e_restart_common::checks::wait_record;
 use crate::e2e_restart_common::flavours::{assert_all_resumed, before_restart};
 use crate::e2e_restart_common::lineup::{Lineup, PaneSpec};
 use crate::e2e_restart_common::{text, AgentPane, World, TURN};
@@ -75,18 +76,6 @@ fn wait_session_end(world: &World, pane: &AgentPane) -> Value {
             c.event() == "SessionEnd" && c.payload["session_id"] == pane.id.as_str()
         })
         .payload
-}
-
-/// Waits until the pane's record satisfies `pred`; panics with the record.
-fn wait_record(world: &World, pane: &AgentPane, what: &str, pred: impl Fn(&Value) -> bool) {
-    let path = world.rig.state_dir.join("live").join(format!(
-        "{}-{}.json",
-        pane.session.to_uppercase(),
-        pane.role.as_str()
-    ));
-    let read = || -> Option<Value> { serde_json::from_slice(&std::fs::read(&path).ok()?).ok() };
-    let ok = wait_until(TURN, || read().is_some_and(|r| pred(&r)));
-    assert!(ok, "{}: {what}; record: {:?}", pane.name, read());
 }
 
 fn pane<'a>(world: &'a World, name: &str) -> &'a AgentPane {

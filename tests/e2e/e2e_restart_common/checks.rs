@@ -181,20 +181,25 @@ pub fn assert_record(world: &World, pane: &AgentPane) {
     );
 }
 
+/// Waits until `pane`'s live record satisfies `pred` (`what` names it in the failure). The hook log is
+/// written by a wrapper before the hook runs, so a logged call says nothing yet of the record it writes.
+pub fn wait_record(world: &World, pane: &AgentPane, what: &str, pred: impl Fn(&Value) -> bool) {
+    let ok = wait_until(TURN, || record(world, pane).is_some_and(|r| pred(&r)));
+    assert!(
+        ok,
+        "{}: no record of {what}, only {:?}",
+        pane.name,
+        record(world, pane)
+    );
+}
+
 /// Waits until `pane`'s replayed agent (a new conversation, not the pane's) has recorded itself: the
 /// plan restarts only a replay whose hooks are proven by a record since the launch (row 7c), and a UI
 /// drawn says nothing of the record its start hook is still writing.
 pub fn wait_replay_record(world: &World, pane: &AgentPane) {
-    let ok = wait_until(TURN, || {
-        record(world, pane)
-            .is_some_and(|r| r["session_id"].as_str().is_some_and(|id| id != pane.id))
+    wait_record(world, pane, "the replay", |r| {
+        r["session_id"].as_str().is_some_and(|id| id != pane.id)
     });
-    assert!(
-        ok,
-        "{}: no record of the replay, only {:?}",
-        pane.name,
-        record(world, pane)
-    );
 }
 
 /// Waits until every pane's hook has recorded its conversation (the restore and the pins need them).
