@@ -13,6 +13,7 @@ mod agterm_linux_paths;
 mod cli_ecosystem;
 mod cli_start;
 mod cli_terminals_help;
+mod module_cycles;
 mod pane_identity_tty;
 mod plugin_route;
 mod shell_init;
