@@ -7,6 +7,7 @@
 // tmux and zmx default folders and TMPDIR, never the machine's (agterm_backup_testkit::hermetic).
 agterm_backup_testkit::hermetic_test_binary!();
 
+mod agent_lists;
 mod agterm_client_fake;
 mod agterm_client_socket;
 mod agterm_linux_paths;
