@@ -10,7 +10,7 @@ mod graph;
 
 use graph::{crate_graph, members, workspace_root, Edge, Graph};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The strongly connected groups of more than one module (Tarjan).
 fn cycles(graph: &Graph) -> Vec<Vec<String>> {
@@ -127,13 +127,6 @@ fn describe(graph: &Graph, group: &[String]) -> String {
     lines.join("\n")
 }
 
-/// Loops that are known and not yet untangled, by crate folder: each must still be exactly this loop (a
-/// module joining it fails, and so does untangling it without taking it off this list). The testkit's
-/// helpers (the sandbox, the scratch folders, the agent rigs and the tmux rig) know each other: test
-/// support, not the product, left for its own change.
-const KNOWN_LOOPS: &[(&str, &[&str])] =
-    &[("tests/support", &["agents", "hermetic", "scratch", "tmux"])];
-
 #[test]
 fn no_crate_has_modules_that_import_each_other_in_a_loop() {
     let mut failures = Vec::new();
@@ -142,21 +135,9 @@ fn no_crate_has_modules_that_import_each_other_in_a_loop() {
         let graph = crate_graph(&dir);
         checked += graph.len();
         let rel = dir.strip_prefix(workspace_root()).unwrap_or(&dir);
-        let known: Vec<Vec<String>> = KNOWN_LOOPS
-            .iter()
-            .filter(|(crate_dir, _)| Path::new(crate_dir) == rel)
-            .map(|(_, group)| group.iter().map(|m| m.to_string()).collect())
-            .collect();
         let found = cycles(&graph);
-        for group in found.iter().filter(|g| !known.contains(g)) {
+        for group in &found {
             failures.push(format!("{}: {}", rel.display(), describe(&graph, group)));
-        }
-        for group in known.iter().filter(|g| !found.contains(g)) {
-            failures.push(format!(
-                "{}: the known loop {} is gone or changed: update KNOWN_LOOPS",
-                rel.display(),
-                group.join(", ")
-            ));
         }
         if found.is_empty() {
             let shown: Vec<String> = layers(&graph).iter().map(|l| l.join(" ")).collect();

@@ -262,6 +262,8 @@ pub fn crate_graph(crate_dir: &Path) -> Graph {
     let src = crate_dir.join("src");
     let mut files = Vec::new();
     rs_files(&src, &mut files);
+    // `src/bin/*` are crates of their own (they name this one by its name, never `crate::`).
+    files.retain(|f| !f.starts_with(src.join("bin")));
     files.sort();
     let root_text: String = ["lib.rs", "main.rs"]
         .iter()
