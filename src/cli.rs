@@ -12,12 +12,8 @@ pub const VERSION_LINE: &str = concat!("agterm-backup ", env!("CARGO_PKG_VERSION
 #[command(
     name = "agterm-backup",
     version,
-    about = "Brings AI coding agents (Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code, opencode) back, resumed, in the panes of agterm, tmux and zmx after a restart",
-    long_about = "Brings AI coding agents (Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code, opencode) back, \
-resumed, in the panes of agterm, tmux and zmx after a restart.\n\n\
-A hook records which conversation runs in which pane; after the terminal restarts (agterm, a tmux server \
-rebuilt by tmux-resurrect, zmx sessions after a reboot), each pane gets the same conversation back, in the \
-directory the agent worked in, with its launch flags.",
+    about = crate::agents_help::about(),
+    long_about = crate::agents_help::long_about(),
     after_help = "Examples:\n  agterm-backup installer apply      # once: wire the hook into every installed agent\n  agterm-backup status               # each terminal, and what is captured pane by pane\n  agterm-backup restore              # after a restart: resume every captured pane\n  agterm-backup restore --terminal tmux --yes   # what the tmux-resurrect hook runs"
 )]
 pub struct Cli {
@@ -31,9 +27,7 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Wire the capture hook into the agents (Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code,
-    /// opencode), agterm's denylist, tmux-resurrect and your shell, or take it out
-    #[command(subcommand)]
+    #[command(subcommand, about = crate::agents_help::installer_about())]
     Installer(InstallerCommand),
 
     /// Same as `installer apply`
@@ -142,7 +136,7 @@ pub struct ApplyArgs {
     /// Print a unified diff of each change and write nothing
     #[arg(long)]
     pub dry_run: bool,
-    /// Which agents to wire (comma-separated); gemini, copilot, qwen, opencode and kimi only where installed or set up
+    /// Which agents to wire (comma-separated); all but claude and codex only where installed or set up
     #[arg(long, value_delimiter = ',', default_values_t = agterm_backup_installer::ALL_AGENTS.map(String::from))]
     pub agents: Vec<String>,
     /// Leave agterm's restore-denylist.conf alone
@@ -184,7 +178,7 @@ pub struct JsonArgs {
 
 #[derive(Debug, Args, Clone)]
 pub struct HookArgs {
-    /// The agent whose hook this is (claude, codex, gemini, copilot, qwen, opencode, kimi, agy)
+    #[arg(help = crate::agents_help::hook_agent_help())]
     pub agent: String,
     /// Ignored: the hook never fails on unexpected words
     #[arg(hide = true, trailing_var_arg = true, allow_hyphen_values = true)]

@@ -2,6 +2,7 @@
 //! live in the crates: `agterm-backup-core` (model), `agterm-backup-hook`, `agterm-backup-restore`,
 //! `agterm-backup-installer` and `agterm-backup-denylist`.
 
+mod agents_help;
 pub mod cli;
 mod cmd;
 pub mod hook_call;

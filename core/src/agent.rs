@@ -1,5 +1,6 @@
 //! The agent table. Each supported agent is one [`AgentSpec`] row: adding an agent to the hook is a data
-//! change here (plus its hook file as a row in the installer). Gemini CLI, Copilot CLI, Qwen Code and
+//! change here (plus its hook file as a row in the installer, its name in the installer's `ALL_AGENTS`
+//! and its line in the README's agent table, which `tests/cli/agent_lists.rs` checks against [`listed`]). Gemini CLI, Copilot CLI, Qwen Code and
 //! opencode are in `agent/more.rs`, their options in `agent/{gemini,copilot,qwen,opencode}.rs`; Kimi Code
 //! is `agent/kimi.rs`, Antigravity CLI `agent/agy.rs` (from its documentation, unverified).
 //!
@@ -74,6 +75,11 @@ pub struct FlagSpec {
 pub struct AgentSpec {
     /// The name used in records, on the CLI (`hook <agent>`) and as the executable to run on resume.
     pub name: &'static str,
+    /// What people call it (`Claude Code`): the name `--help`, the man page, the README and the package
+    /// descriptions list ([`listed`]).
+    pub title: &'static str,
+    /// How far agterm-backup supports it.
+    pub support: Support,
     /// Executable basenames that are this agent.
     pub binaries: &'static [&'static str],
     /// npm packages whose script, run by `node`/`bun`, is this agent (matched as `node_modules/<pkg>/`).
@@ -118,10 +124,37 @@ impl AgentSpec {
     }
 }
 
-/// Every agent agterm-backup knows.
+/// How far agterm-backup supports an agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Support {
+    /// The installer wires its hook; tested end to end against the pinned CLI.
+    Tested,
+    /// The installer wires its hook, built from the agent's documentation: no package registry carries
+    /// the CLI, so nothing here ran it (agy).
+    Unverified,
+    /// Only its resume line is known: the installer wires no hook into it, so nothing records it.
+    ResumeOnly,
+}
+
+/// Every agent agterm-backup knows, in the order it lists them (`--help`, the installer's `--agents`).
 pub const AGENTS: &[AgentSpec] = &[
-    CLAUDE, CODEX, GEMINI, OPENCODE, COPILOT, QWEN, GROK, KIMI, AGY,
+    CLAUDE, CODEX, GEMINI, COPILOT, QWEN, OPENCODE, KIMI, AGY, GROK,
 ];
+
+/// The agents whose hook the installer wires, in [`AGENTS`]' order: the ones every list for people names.
+pub fn listed() -> impl Iterator<Item = &'static AgentSpec> {
+    AGENTS.iter().filter(|a| a.support != Support::ResumeOnly)
+}
+
+/// The [`listed`] agents' titles, as a sentence's list: `Claude Code, Codex, …, Antigravity CLI`.
+pub fn listed_titles() -> String {
+    listed().map(|a| a.title).collect::<Vec<_>>().join(", ")
+}
+
+/// The [`listed`] agents' names (`claude, codex, …, agy`), as `hook <agent>` takes them.
+pub fn listed_names() -> String {
+    listed().map(|a| a.name).collect::<Vec<_>>().join(", ")
+}
 
 /// A [`FlagSpec`] row, short enough for a table.
 const fn f(names: &'static [&'static str], takes: Takes, role: FlagRole) -> FlagSpec {
@@ -133,6 +166,8 @@ use Takes::{Nothing, One, Optional};
 
 pub const CLAUDE: AgentSpec = AgentSpec {
     name: "claude",
+    title: "Claude Code",
+    support: Support::Tested,
     binaries: &["claude"],
     npm_packages: &["@anthropic-ai/claude-code"],
     resume: ResumeGrammar::FlagThenId("--resume"),
@@ -173,6 +208,8 @@ pub const CLAUDE: AgentSpec = AgentSpec {
 
 pub const CODEX: AgentSpec = AgentSpec {
     name: "codex",
+    title: "Codex",
+    support: Support::Tested,
     binaries: &["codex"],
     npm_packages: &["@openai/codex"],
     resume: ResumeGrammar::Subcommand("resume"),
@@ -223,6 +260,8 @@ pub const CODEX: AgentSpec = AgentSpec {
 
 pub const GROK: AgentSpec = AgentSpec {
     name: "grok",
+    title: "Grok CLI",
+    support: Support::ResumeOnly,
     binaries: &["grok"],
     npm_packages: &[],
     resume: ResumeGrammar::FlagThenId("--resume"),

@@ -9,69 +9,14 @@
 //! the original (an empty container it had, a missing final newline) is put back. A refresh of our entries
 //! keeps the backup of the original, so all this still works after `apply` ran again.
 
-use crate::agent_hooks::{self, HookFile};
+use crate::agent_hooks;
 use crate::fsio::{self, CommitError, FileState};
 use crate::refusal::{decode_utf8, FileRefusal, Refusal};
-use crate::shell_rc::{self, RcFile};
+use crate::shell_rc;
+pub use crate::target::{Target, TargetKind};
 use crate::{codex_toml, json_hooks, kimi_toml, opencode_plugin, tmux_conf, unapply};
 use agterm_backup_denylist as denylist;
-use std::path::{Path, PathBuf};
-
-/// What kind of file a target is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TargetKind {
-    /// Claude Code's `settings.json`.
-    ClaudeSettings,
-    /// Codex's `config.toml`.
-    CodexConfig,
-    /// Codex's `hooks.json`.
-    CodexHooksJson,
-    /// agterm's `restore-denylist.conf`.
-    Denylist,
-    /// The user's tmux config (tmux-resurrect's post-restore hook).
-    TmuxConf,
-    /// The hook file of another agent, given by its row (Gemini, Copilot, Qwen).
-    AgentHooks(&'static HookFile),
-    /// opencode's `plugins/agterm-backup.js`: a whole file of ours.
-    OpencodePlugin,
-    /// Kimi Code's `config.toml` (`[[hooks]]` tables).
-    KimiConfig,
-    /// An rc file of the user's login shell (the `eval "$(agterm-backup init …)"` block).
-    ShellRc(RcFile),
-}
-
-impl TargetKind {
-    /// The name used in messages and `status --json` (`claude`, `codex`, `denylist`).
-    pub fn target_name(self) -> &'static str {
-        match self {
-            TargetKind::ClaudeSettings => "claude",
-            TargetKind::CodexConfig | TargetKind::CodexHooksJson => "codex",
-            TargetKind::Denylist => "denylist",
-            TargetKind::TmuxConf => "tmux",
-            TargetKind::AgentHooks(row) => row.agent,
-            TargetKind::OpencodePlugin => "opencode",
-            TargetKind::KimiConfig => "kimi",
-            TargetKind::ShellRc(_) => "shell",
-        }
-    }
-
-    /// Mode of a file we create: agent configs may hold secrets, the denylist does not.
-    fn new_file_mode(self) -> u32 {
-        match self {
-            TargetKind::Denylist | TargetKind::TmuxConf | TargetKind::ShellRc(_) => 0o644,
-            _ => 0o600,
-        }
-    }
-}
-
-/// One file to wire, with the hook command that goes into it (empty for the denylist; the binary's path
-/// for the tmux config and the shell rc files).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Target {
-    pub kind: TargetKind,
-    pub path: PathBuf,
-    pub command: String,
-}
+use std::path::Path;
 
 impl Target {
     /// The text with our entries in place (`None` = the file does not exist).

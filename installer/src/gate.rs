@@ -8,7 +8,7 @@
 //! Code, agy: see ARCHITECTURE.md). The machine's root (`/etc`, `/Library`) is
 //! [`Place::root`], so tests never read the real one.
 
-use crate::paths::Lookup;
+use crate::lookup::Lookup;
 use serde::Serialize;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -58,7 +58,7 @@ impl Place<'_> {
     pub fn machine(lookup: &dyn Lookup, project: Option<PathBuf>) -> Place<'_> {
         Place {
             lookup,
-            root: crate::paths::system_root(lookup),
+            root: crate::lookup::system_root(lookup),
             os: Os::current(),
             project,
             user: lookup.env("USER").filter(|u| !u.is_empty()),

@@ -22,18 +22,24 @@ pub mod fsio;
 pub mod gate;
 pub mod json_hooks;
 pub mod kimi_toml;
+pub mod lookup;
 pub mod opencode_plugin;
 pub mod paths;
+pub mod rc_file;
 pub mod refusal;
 pub mod shell_rc;
 pub mod status;
+pub mod target;
+pub mod target_report;
 pub mod tmux_checks;
 pub mod tmux_conf;
+pub mod tmux_lines;
 pub mod trust;
 pub mod unapply;
 
-pub use engine::{Change, Problem, Target, TargetKind};
+pub use engine::{Change, Problem};
 pub use refusal::{FileRefusal, Refusal};
+pub use target::{Target, TargetKind};
 
 /// Every agent the installer wires, in the order it lists them (the default of `--agents`). The agents
 /// after Claude and Codex are wired only where they are installed or set up ([`paths::absent_agents`]).

@@ -45,15 +45,15 @@
 //! `trusted` says that a trust record exists for the hook's position; Codex also checks its hash, which
 //! `installer apply --trust` keeps right.
 
-use crate::engine::{Target, TargetKind};
 use crate::paths::{self, Lookup};
 use crate::refusal::Refusal;
+use crate::target::{Target, TargetKind};
+pub use crate::target_report::{HookReport, TargetReport};
 use crate::{
     claude_plugin, codex_event_label, codex_toml, gate, json_hooks, tmux_conf, EventState,
 };
 use agterm_backup_denylist as denylist;
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::path::Path;
 
 #[derive(Debug, Clone, Serialize)]
@@ -62,32 +62,6 @@ pub struct Report {
     pub v: u32,
     pub binary: String,
     pub targets: Vec<TargetReport>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct TargetReport {
-    pub target: &'static str,
-    pub file: &'static str,
-    pub path: String,
-    pub state: &'static str,
-    pub error: Option<String>,
-    pub hooks: Vec<HookReport>,
-    pub denies: Option<BTreeMap<&'static str, bool>>,
-    pub route: Option<&'static str>,
-    pub plugin: Option<String>,
-    pub read_by: Option<String>,
-    pub warnings: Vec<String>,
-    /// Our hook is there but the agent will not run it: the file and key that decide it ([`gate`]).
-    pub switched_off: Option<gate::Off>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct HookReport {
-    pub event: &'static str,
-    pub state: &'static str,
-    pub binary: Option<String>,
-    pub trust_key: Option<String>,
-    pub trusted: Option<bool>,
 }
 
 fn file_name(kind: TargetKind) -> &'static str {

@@ -7,7 +7,7 @@
 //! `~/tmux_no_auto_restore` does not exist, by running the script resurrect published in
 //! `@resurrect-restore-script-path`, one second after its own plugin line ran.
 
-use crate::tmux_conf::{option_value, plugin_line};
+use crate::tmux_lines::{option_value, plugin_line};
 use agterm_backup_denylist::find_block;
 use std::path::{Path, PathBuf};
 

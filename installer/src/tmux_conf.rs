@@ -23,7 +23,9 @@
 //! bytes (an appended block also takes the blank line before it).
 
 use crate::refusal::Refusal;
-use crate::status::TargetReport;
+use crate::target_report::TargetReport;
+use crate::tmux_lines::outside_block_lines;
+pub use crate::tmux_lines::{option_value, plugin_line};
 use agterm_backup_denylist::{appended, find_block, BLOCK_END, BLOCK_START};
 use agterm_backup_terminals::tmux::resurrect::{
     hook_line, layout_hooks, processes_warning, save_hook_line, POST_RESTORE_OPTION,
@@ -172,35 +174,9 @@ pub fn remove(text: &str) -> String {
     format!("{}{}", &text[..start], &text[range.end..])
 }
 
-/// The first line outside our block that loads the plugins: its byte offset and its text. TPM's
-/// `run[-shell] [-b] '…/tpm/tpm'`, or a `run[-shell]` of tmux-resurrect's or tmux-continuum's `*.tmux`.
-pub fn plugin_line(text: &str) -> Option<(usize, &str)> {
-    outside_block_lines(text).find(|(_, line)| {
-        let line = line.trim_start_matches('\u{feff}');
-        let head = line.split_whitespace().next().unwrap_or_default();
-        matches!(head, "run" | "run-shell")
-            && ["tpm/tpm", "resurrect.tmux", "continuum.tmux"]
-                .iter()
-                .any(|p| line.contains(p))
-    })
-}
-
 /// Whether `text` holds a block of ours (any binary).
 pub fn has_ours(text: &str) -> bool {
     find_block(text).is_some()
-}
-
-/// The value the config gives `option` outside our block (the last `set … <option> <value>` wins), with
-/// tmux's quotes taken off. `None` when it is not set there.
-pub fn option_value(text: &str, option: &str) -> Option<String> {
-    outside_block_lines(text)
-        .filter_map(|(_, line)| {
-            let words: Vec<&str> = line.splitn(2, option).collect();
-            let head = words[0].split_whitespace().next()?;
-            let is_set = matches!(head, "set" | "set-option" | "setw" | "set-window-option");
-            (is_set && words.len() == 2).then(|| unquote(words[1].trim()))
-        })
-        .last()
 }
 
 /// Where a line outside our block sets `option` (its byte offset), if one does.
@@ -208,19 +184,6 @@ fn user_setting(text: &str, option: &str) -> Option<usize> {
     outside_block_lines(text)
         .find(|(_, line)| line.split_whitespace().any(|w| w == option))
         .map(|(offset, _)| offset)
-}
-
-/// Non-comment lines outside our block, with their byte offsets.
-fn outside_block_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    let block = find_block(text).unwrap_or(0..0);
-    let mut offset = 0;
-    text.split_inclusive('\n').filter_map(move |l| {
-        let here = offset;
-        offset += l.len();
-        let body = l.trim();
-        (!block.contains(&here) && !body.is_empty() && !body.starts_with('#'))
-            .then_some((here, body))
-    })
 }
 
 /// Fills `installer status`'s report of the tmux config `text` for `binary`: `present` (our block, this
@@ -275,30 +238,6 @@ pub fn report(report: &mut TargetReport, text: Option<&str>, binary: &str) {
             )
         });
     }
-}
-
-/// Takes tmux's quotes off a value: `'…'` verbatim, `"…"` with `\` escapes, else the first word.
-fn unquote(value: &str) -> String {
-    if let Some(rest) = value.strip_prefix('\'') {
-        return rest.split('\'').next().unwrap_or_default().to_string();
-    }
-    if let Some(rest) = value.strip_prefix('"') {
-        let mut out = String::new();
-        let mut chars = rest.chars();
-        while let Some(c) = chars.next() {
-            match c {
-                '"' => break,
-                '\\' => out.extend(chars.next()),
-                c => out.push(c),
-            }
-        }
-        return out;
-    }
-    value
-        .split_whitespace()
-        .next()
-        .unwrap_or_default()
-        .to_string()
 }
 
 /// Escapes for a tmux double-quoted string: `\`, `"` and `$` (tmux expands `$VAR` inside `"…"`).

@@ -7,6 +7,7 @@
 // tmux and zmx default folders and TMPDIR, never the machine's (agterm_backup_testkit::hermetic).
 agterm_backup_testkit::hermetic_test_binary!();
 
+mod agent_lists;
 mod agterm_client_fake;
 mod agterm_client_socket;
 mod agterm_linux_paths;
@@ -14,6 +15,7 @@ mod cli_ecosystem;
 mod cli_restart;
 mod cli_start;
 mod cli_terminals_help;
+mod module_cycles;
 mod pane_identity_tty;
 mod plugin_route;
 mod shell_init;

@@ -11,7 +11,7 @@
 //! - Conversations live under `~/.gemini/antigravity-cli/brain/<conversationId>/`. A resume is
 //!   `agy --conversation <id>` in the conversation's directory (the resume line `cd`s there).
 
-use super::{f, AgentSpec, FlagRole::*, FlagSpec, ResumeGrammar, Takes::*};
+use super::{f, AgentSpec, FlagRole::*, FlagSpec, ResumeGrammar, Support, Takes::*};
 
 /// Our moment for an `agy` event that fires at every model call: not one of the once-per-turn moments,
 /// so a record already written for this conversation is left as it is.
@@ -27,6 +27,8 @@ const FLAGS: &[FlagSpec] = &[
 
 pub const AGY: AgentSpec = AgentSpec {
     name: "agy",
+    title: "Antigravity CLI",
+    support: Support::Unverified,
     binaries: &["agy"],
     npm_packages: &[],
     resume: ResumeGrammar::FlagThenId("--conversation"),

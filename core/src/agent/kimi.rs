@@ -17,7 +17,7 @@
 //!   at the first message, so SessionStart comes with the first prompt. SessionEnd's `reason` is `exit`
 //!   both for `/quit` and for a SIGTERM (a machine shutdown), so it does not tell the user's quit apart.
 
-use super::{f, AgentSpec, FlagRole::*, FlagSpec, ResumeGrammar, Takes::*};
+use super::{f, AgentSpec, FlagRole::*, FlagSpec, ResumeGrammar, Support, Takes::*};
 
 const FLAGS: &[FlagSpec] = &[
     f(&["-y", "--yolo"], Nothing, Keep),
@@ -42,6 +42,8 @@ const FLAGS: &[FlagSpec] = &[
 
 pub const KIMI: AgentSpec = AgentSpec {
     name: "kimi",
+    title: "Kimi Code",
+    support: Support::Tested,
     // `kimi-code` is the process title Kimi sets at start (`process.title`), which overwrites its argv:
     // the hook sees neither `node` nor the script nor the flags, only that name. Kimi keeps the
     // permission mode and model of a session in the session itself (`permission.set_mode`,

@@ -3,12 +3,14 @@
 //! `gemini.rs`, `copilot.rs`, `qwen.rs`, `opencode.rs`, read from each CLI's own option definitions. What
 //! their hooks send and how each resumes is in `research/agents-offline-more.md`.
 
-use super::{copilot, gemini, opencode, qwen, AgentSpec, ResumeGrammar};
+use super::{copilot, gemini, opencode, qwen, AgentSpec, ResumeGrammar, Support};
 
 /// `@google/gemini-cli` 0.61.0. `gemini [query..]` is interactive (the query is dropped, never replayed);
 /// `-p/--prompt` is headless. `--resume <id>` works only in the session's own directory.
 pub const GEMINI: AgentSpec = AgentSpec {
     name: "gemini",
+    title: "Gemini CLI",
+    support: Support::Tested,
     binaries: &["gemini"],
     npm_packages: &["@google/gemini-cli"],
     resume: ResumeGrammar::FlagThenId("--resume"),
@@ -39,6 +41,8 @@ pub const GEMINI: AgentSpec = AgentSpec {
 /// to the session's own); `-p/--prompt` is headless.
 pub const COPILOT: AgentSpec = AgentSpec {
     name: "copilot",
+    title: "Copilot CLI",
+    support: Support::Tested,
     binaries: &["copilot"],
     npm_packages: &["@github/copilot"],
     resume: ResumeGrammar::FlagEqualsId("--resume"),
@@ -75,6 +79,8 @@ pub const COPILOT: AgentSpec = AgentSpec {
 /// the session's own directory.
 pub const QWEN: AgentSpec = AgentSpec {
     name: "qwen",
+    title: "Qwen Code",
+    support: Support::Tested,
     binaries: &["qwen"],
     npm_packages: &["@qwen-code/qwen-code"],
     resume: ResumeGrammar::FlagThenId("--resume"),
@@ -105,6 +111,8 @@ pub const QWEN: AgentSpec = AgentSpec {
 /// resumes from any directory (opencode uses the session's own).
 pub const OPENCODE: AgentSpec = AgentSpec {
     name: "opencode",
+    title: "opencode",
+    support: Support::Tested,
     binaries: &["opencode"],
     npm_packages: &["opencode-ai"],
     resume: ResumeGrammar::FlagThenId("--session"),

@@ -5,7 +5,7 @@
 //! `plutil -convert xml1` first (the one platform call, [`to_xml`]); elsewhere a binary plist reads
 //! as empty.
 
-use crate::paths::Lookup;
+use crate::lookup::Lookup;
 use serde_json::{Map, Value};
 use std::path::Path;
 

@@ -20,8 +20,8 @@
 
 use super::zdotdir::{self, ZshDir};
 use super::{exec, has_ours, RcFile, Shell};
-use crate::engine::{Target, TargetKind};
-use crate::paths::Lookup;
+use crate::lookup::Lookup;
+use crate::target::{Target, TargetKind};
 use std::path::{Path, PathBuf};
 
 pub const ZSHRC: RcFile = rc(Shell::Zsh, ".zshrc");

@@ -2,7 +2,7 @@
 //! runs it (an `exec` before it takes the shell away first).
 
 use super::{block_range, exec, RcFile};
-use crate::status::TargetReport;
+use crate::target_report::TargetReport;
 use agterm_backup_denylist::{body, lines_with_offsets};
 
 /// Fills `installer status`'s report of the rc file `text` for `binary`: `present` (our line, this

@@ -10,7 +10,7 @@
 //! `ZDOTDIR=` assignment each makes, `~`, `$HOME` and `${XDG_CONFIG_HOME:-…}` expanded), with a warning.
 
 use super::scan::scan;
-use crate::paths::Lookup;
+use crate::lookup::Lookup;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

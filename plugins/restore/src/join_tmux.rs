@@ -26,7 +26,8 @@
 //! pane that wrote a newer record elsewhere (it moved), two records of different panes claiming the same
 //! pane. A record of the running server itself joins its `%N`, exactly.
 
-use crate::plan::{CapturedPane, SkipReason};
+use crate::captured::CapturedPane;
+use crate::skip::SkipReason;
 use agterm_backup_core::pane::tmux::TmuxPane;
 use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::record::LiveRecord;

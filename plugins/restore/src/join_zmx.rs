@@ -9,7 +9,8 @@
 //! boot lived on after it and was closed since (by the user, or its shell exited), and stays closed (row
 //! 3c). With the boot time unknown the two cannot be told apart, and nothing is recreated.
 
-use crate::plan::{CapturedPane, SkipReason};
+use crate::captured::CapturedPane;
+use crate::skip::SkipReason;
 use agterm_backup_core::pane::zmx::ZmxSession;
 use agterm_backup_core::pane::{PaneKey, PaneRole};
 use agterm_backup_core::record::LiveRecord;

@@ -3,6 +3,7 @@
 //! It reaches the terminals only through the registry (`agterm_backup_terminals`).
 //!
 //! - [`plan`]: the pure planner (records + journals × panes × mode × launch time × transcripts → rows).
+//! - [`captured`]: what was captured for one pane (a record and its journal), below `plan` and `once`.
 //! - [`transcripts`]: which conversations still exist (computed at the edge).
 //! - [`cutoff`]: the hand-set cutoff of `--as-of`.
 //! - [`skip`]: why a row types nothing (one variant per row of the precedence table).
@@ -26,6 +27,7 @@
 pub mod agent_stores;
 pub mod at_work;
 pub mod broken;
+pub mod captured;
 pub mod cutoff;
 pub mod dialog;
 pub mod execute;

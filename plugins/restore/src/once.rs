@@ -18,7 +18,8 @@
 //! The plan reads the markers ([`Resumed`]; row 9b of [`crate::plan`]); `restore` and `shell-start`
 //! take them right before typing or printing ([`Claim::take`]). `restore --dry-run` takes none.
 
-use crate::plan::{CapturedPane, SkipReason};
+use crate::captured::CapturedPane;
+use crate::skip::SkipReason;
 use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::state::{guard, StateDir};

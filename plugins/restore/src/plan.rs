@@ -90,6 +90,7 @@
 //! pane's shell is replaced by one running the resume line. A pane someone typed into, a remote one, one
 //! not Live, or an agterm without the command keeps row 7, whose text says what to do.
 
+pub use crate::captured::CapturedPane;
 use crate::once::{Claim, ThisLaunch, Trigger};
 pub use crate::skip::SkipReason;
 use crate::transcripts::Transcripts;
@@ -120,14 +121,6 @@ mod rows;
 mod time;
 use rows::{create_row, ended_or_held, resume_line};
 pub use time::{bad_time, EARLIEST_RECORD, FUTURE_TOLERANCE_SECS};
-
-/// Everything captured for one pane: its current record and its journal (oldest first).
-#[derive(Debug, Clone, PartialEq)]
-pub struct CapturedPane {
-    pub key: PaneKey,
-    pub record: Option<LiveRecord>,
-    pub journal: Vec<LiveRecord>,
-}
 
 /// The planner's whole input. `panes` are the panes of every open window, with `zmx.list` rows already
 /// joined into [`PaneView::live`] by the terminal client.

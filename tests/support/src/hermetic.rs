@@ -20,6 +20,8 @@
 //! `tests/install-deps.sh` (`AGTERM_BACKUP_AGENT_CLIS`, set from the real cache when unset): read-only
 //! tools, never state.
 
+pub use crate::scratch::orphaned_sandboxes;
+use crate::scratch::sandbox_of;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -76,37 +78,6 @@ fn names_a_machine_place(name: &str) -> bool {
 /// (the run's last test finds leftovers there too).
 pub fn sandbox() -> PathBuf {
     sandbox_of(std::process::id())
-}
-
-fn sandbox_of(pid: u32) -> PathBuf {
-    PathBuf::from(format!(
-        "{}-env-{pid}",
-        crate::scratch::suite_root().display()
-    ))
-}
-
-/// Every sandbox folder of a test process of this checkout that no longer runs.
-pub fn orphaned_sandboxes() -> Vec<PathBuf> {
-    let root = crate::scratch::suite_root();
-    let (Some(parent), Some(name)) = (root.parent(), root.file_name()) else {
-        return Vec::new();
-    };
-    let prefix = format!("{}-env-", name.to_string_lossy());
-    let Ok(entries) = std::fs::read_dir(parent) else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .filter_map(|e| {
-            let pid: u32 = e
-                .file_name()
-                .to_str()?
-                .strip_prefix(&prefix)?
-                .parse()
-                .ok()?;
-            (pid != std::process::id() && !crate::agents::is_running(pid)).then(|| e.path())
-        })
-        .collect()
 }
 
 /// The `HOME` the machine gave this process before the sandbox replaced it (`None`: none was set, or

@@ -10,6 +10,7 @@ pub mod fds;
 pub mod hermetic;
 pub mod layout;
 pub mod paths;
+pub mod pids;
 pub mod scratch;
 pub mod settle;
 pub mod stub_model;

@@ -99,7 +99,7 @@ pub fn kill_processes_naming(dir: &Path) {
         // Never a panic here (this runs in drop, maybe while unwinding): a process that will not end is
         // reported by the next pass or by the run's last test.
         let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while found.iter().any(|(pid, _)| crate::agents::is_running(*pid))
+        while found.iter().any(|(pid, _)| crate::pids::is_running(*pid))
             && std::time::Instant::now() < until
         {
             std::thread::sleep(std::time::Duration::from_millis(20));
@@ -124,7 +124,7 @@ pub fn processes_naming(dir: &Path) -> Vec<(u32, String)> {
         else {
             continue;
         };
-        if pid == me || !crate::agents::is_running(pid) {
+        if pid == me || !crate::pids::is_running(pid) {
             continue;
         }
         let proc_dir = entry.path();
@@ -167,10 +167,39 @@ pub fn leftovers() -> Leftovers {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(&root)
         .map(|it| it.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();
-    entries.extend(crate::hermetic::orphaned_sandboxes());
+    entries.extend(orphaned_sandboxes());
     entries.sort();
     Leftovers {
         processes: processes_naming(&root),
         entries,
     }
+}
+
+/// The sandbox folder of the test process `pid` (`hermetic`'s, beside the suite's folder).
+pub fn sandbox_of(pid: u32) -> PathBuf {
+    PathBuf::from(format!("{}-env-{pid}", suite_root().display()))
+}
+
+/// Every sandbox folder of a test process of this checkout that no longer runs.
+pub fn orphaned_sandboxes() -> Vec<PathBuf> {
+    let root = suite_root();
+    let (Some(parent), Some(name)) = (root.parent(), root.file_name()) else {
+        return Vec::new();
+    };
+    let prefix = format!("{}-env-", name.to_string_lossy());
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| {
+            let pid: u32 = e
+                .file_name()
+                .to_str()?
+                .strip_prefix(&prefix)?
+                .parse()
+                .ok()?;
+            (pid != std::process::id() && !crate::pids::is_running(pid)).then(|| e.path())
+        })
+        .collect()
 }

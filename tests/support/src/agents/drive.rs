@@ -433,13 +433,4 @@ pub fn process_tree(root: u32) -> Vec<u32> {
     found
 }
 
-/// Whether `pid` still runs (a zombie counts as gone).
-pub fn is_running(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| {
-            stat.rsplit_once(") ")
-                .map(|(_, rest)| !rest.starts_with('Z'))
-        })
-        .unwrap_or(false)
-}
+pub use crate::pids::is_running;
