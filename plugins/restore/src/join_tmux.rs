@@ -20,7 +20,10 @@
 //! one before it, a record goes to its pane's place in that save: the pane is rebuilt there. A pane
 //! closed after the save is rebuilt too, but its conversation ended with it (pane gone: the rebuilt pane
 //! gets nothing rather than a neighbour's); a pane opened after the save was not rebuilt at all (pane
-//! gone). Without a save or a rebuild noted (tmuxp, an older install) the last layout is followed.
+//! gone). tmux-resurrect keeps one last save for every server, so the restorer may have rebuilt another
+//! server's save (another socket's, or an earlier life's): then the panes there are that server's, and a
+//! record of this one is skipped (`other-save`), never joined by its place. Without a save or a rebuild
+//! noted (tmuxp, an older install) the last layout is followed.
 //!
 //! **Never a guess.** An uncertain join is skipped with the reason: a directory that does not confirm, a
 //! pane that wrote a newer record elsewhere (it moved), two records of different panes claiming the same
@@ -47,6 +50,9 @@ struct Followed {
     closed_by: Option<DateTime<Utc>>,
     /// The place the record named (its file's key) before it was followed.
     written_at_place: TmuxPane,
+    /// The other server's save the running server's restorer rebuilt (described for a person).
+    #[serde(default)]
+    other_save: Option<String>,
 }
 
 /// The key of the servers' rebuilt panes in a record's `extra` (in memory only, like [`FOLLOWED_KEY`]).
@@ -124,8 +130,12 @@ fn follow(rec: &mut LiveRecord, layouts: &[ServerLayout]) {
         position: None,
         closed_by: None,
         written_at_place: place.clone(),
+        other_save: None,
     };
-    if let Some(saved) = rebuilt_from(layouts, layout) {
+    let source = rebuilt_from(layouts, layout);
+    if let Rebuild::OtherSave(from) = source {
+        followed.other_save = Some(from);
+    } else if let Rebuild::OwnSave(saved) = source {
         match saved.pane(&id) {
             // Rebuilt, but closed after the save: its conversation ended with the pane.
             Some(_) if layout.pane(&id).is_none() && layout.listed_at >= saved.listed_at => {
@@ -166,28 +176,61 @@ fn follow(rec: &mut LiveRecord, layouts: &[ServerLayout]) {
     }
 }
 
-/// The save a layout restorer rebuilt the panes from, when it is the save of `layout`'s server: the
-/// post-restore hook noted a later server life on the same socket rebuilt, and this server's is the last
-/// save before that server started (tmux-resurrect restores its one last save, whichever server made it).
-/// `None` without a rebuild or a save noted (tmuxp, an older install): the last layout is all there is.
-fn rebuilt_from<'a>(layouts: &[ServerLayout], layout: &'a ServerLayout) -> Option<&'a SavedLayout> {
-    let saved = layout.saved.as_ref()?;
-    let is_last_save_before = |started: i64, restorer: &ServerLayout| {
-        !layouts
-            .iter()
-            .filter(|o| !std::ptr::eq(*o, restorer))
-            .filter_map(|o| o.saved.as_ref())
-            .any(|o| o.listed_at > saved.listed_at && o.listed_at.timestamp() <= started)
-    };
-    layouts
+/// What a later server on the same socket rebuilt, as far as `layout`'s records are concerned.
+#[derive(Debug)]
+enum Rebuild<'a> {
+    /// No rebuild noted, or none from a noted save (tmuxp, an older install): the last layout is all
+    /// there is.
+    Unknown,
+    /// The restorer rebuilt this server's own save.
+    OwnSave(&'a SavedLayout),
+    /// The restorer rebuilt another server's save (described): its panes are not this server's.
+    OtherSave(String),
+}
+
+/// The save a layout restorer rebuilt the panes of `layout`'s socket from: a later server life on the
+/// same socket noted the panes its restorer rebuilt (post-restore hook), from the last save any server
+/// made before it started (tmux-resurrect keeps one last save, whichever server made it).
+fn rebuilt_from<'a>(layouts: &'a [ServerLayout], layout: &'a ServerLayout) -> Rebuild<'a> {
+    let restorers = layouts
         .iter()
         .filter(|l| l.socket == layout.socket && l.rebuilt.is_some())
         .filter(|l| (l.server_pid, l.server_started) != (layout.server_pid, layout.server_started))
-        .any(|l| {
-            l.server_started >= saved.listed_at.timestamp()
-                && is_last_save_before(l.server_started, l)
-        })
-        .then_some(saved)
+        .filter(|l| l.server_started >= layout.server_started);
+    let mut other = None;
+    for restorer in restorers {
+        match last_save_before(layouts, restorer) {
+            Some((from, saved)) if std::ptr::eq(from, layout) => return Rebuild::OwnSave(saved),
+            Some((from, saved)) => {
+                other.get_or_insert_with(|| {
+                    format!(
+                        "the tmux server on {} (pid {}) rebuilt the save of the server on {} (pid {})                          taken {}, not one of this record's server (pid {})",
+                        restorer.socket,
+                        restorer.server_pid,
+                        from.socket,
+                        from.server_pid,
+                        saved.listed_at.to_rfc3339(),
+                        layout.server_pid
+                    )
+                });
+            }
+            None => {}
+        }
+    }
+    other.map_or(Rebuild::Unknown, Rebuild::OtherSave)
+}
+
+/// The last save any server noted before `restorer` started (its own excluded), and whose it was.
+fn last_save_before<'a>(
+    layouts: &'a [ServerLayout],
+    restorer: &ServerLayout,
+) -> Option<(&'a ServerLayout, &'a SavedLayout)> {
+    layouts
+        .iter()
+        .filter(|o| !std::ptr::eq(*o, restorer))
+        .filter_map(|o| Some((o, o.saved.as_ref()?)))
+        .filter(|(_, s)| s.listed_at.timestamp() <= restorer.server_started)
+        .max_by_key(|(_, s)| s.listed_at)
 }
 
 fn followed(rec: &LiveRecord) -> Option<Followed> {
@@ -291,6 +334,9 @@ fn place_of(
     rec: &LiveRecord,
 ) -> Result<usize, SkipReason> {
     let followed = followed(rec);
+    if let Some(from) = followed.as_ref().and_then(|f| f.other_save.clone()) {
+        return Err(SkipReason::OtherSave { from });
+    }
     if followed.as_ref().is_some_and(|f| f.closed_by.is_some()) {
         return Err(SkipReason::PaneGone);
     }

@@ -351,20 +351,61 @@ fn a_restore_from_resurrects_save_puts_each_conversation_in_the_pane_rebuilt_for
             "d0d0 work:0.3"
         ]
     );
-    // A later save by another server before the rebuild: the rebuild was not from this server's save.
-    let mut other = layout("2026-11-30T12:00:00Z", &[("%9", "side", 0, 0)]);
-    other.server_pid = 150;
-    other.saved = Some(agterm_backup_core::tmux_layout::SavedLayout {
-        listed_at: other.listed_at,
-        panes: other.panes.clone(),
+}
+
+/// tmux-resurrect keeps one last save for every server: when another server saved last before the
+/// rebuild (another socket's, or an earlier life of this one), the rebuilt panes are that server's, and
+/// no record of this server joins one by its place — with this server's own earlier save or without any.
+#[test]
+fn a_rebuild_from_another_servers_save_skips_every_record_of_this_server() {
+    let (all, last, restorer, panes) = after_the_save();
+    let mut elsewhere = layout("2026-11-30T12:00:00Z", &[("%9", "side", 0, 0)]);
+    (elsewhere.socket, elsewhere.server_pid) = ("/tmp/tmux-1/other".into(), 150);
+    let mut earlier_life = elsewhere.clone();
+    (earlier_life.socket, earlier_life.server_started) = (last.socket.clone(), 1_600_000_000);
+    for from in [elsewhere, earlier_life] {
+        let mut from = from;
+        from.saved = Some(agterm_backup_core::tmux_layout::SavedLayout {
+            listed_at: from.listed_at,
+            panes: from.panes.clone(),
+        });
+        let unsaved = ServerLayout {
+            saved: None,
+            ..last.clone()
+        };
+        for this in [last.clone(), unsaved] {
+            let layouts = [this, restorer.clone(), from.clone()];
+            assert_eq!(
+                joins(all.clone(), &layouts, &panes),
+                [
+                    "77e8 other-save",
+                    "019a other-save",
+                    "c0c0 other-save",
+                    "d0d0 other-save"
+                ],
+                "{from:?}"
+            );
+        }
+    }
+    // The reason names both servers and the save.
+    let mut from = layout("2026-11-30T12:00:00Z", &[("%9", "side", 0, 0)]);
+    (from.socket, from.server_pid) = ("/tmp/tmux-1/other".into(), 150);
+    from.saved = Some(agterm_backup_core::tmux_layout::SavedLayout {
+        listed_at: from.listed_at,
+        panes: vec![],
     });
-    assert_eq!(
-        joins(all, &[last, restorer, other], &panes),
-        [
-            "77e8 pane-gone",
-            "019a work:0.1",
-            "c0c0 work:0.0",
-            "d0d0 work:0.3"
-        ]
-    );
+    let mut all = all;
+    follow_layouts(&mut all, &[last, restorer, from]);
+    let r = all[1].record.as_ref().unwrap();
+    let why = join(&panes, &r.tmux().unwrap(), r, &all)
+        .unwrap_err()
+        .describe();
+    for part in [
+        "/tmp/tmux-1/other (pid 150)",
+        "pid 200",
+        "2026-11-30T12:00:00",
+        "(pid 100)",
+    ] {
+        assert!(why.contains(part), "{part:?} in {why}");
+    }
 }
