@@ -5,10 +5,10 @@
 //!
 //! Two layout hooks of one server can run at once (one change fires several hooks): the question and the
 //! write happen under an exclusive `flock` on that server's lock (`<state>/tmux/layout-<socket hash>.lock`),
-//! so the layout written last is the one tmux gave last, and a hook that finds the lock taken leaves its
-//! server's dirty mark for the holder ([`keep_coalesced`]). Lock and mark are per socket: a job of another
-//! server (even a wedged one) never holds this server's moves up, and a holder only ever serves its own
-//! server's mark.
+//! so the layout written last is the one tmux gave last; each job marks its server dirty first and asks
+//! tmux only while the mark is still there once it holds the lock ([`keep_coalesced`]). Lock and mark are
+//! per socket: a job of another server (even a wedged one) never holds this server's moves up, and a
+//! holder only ever serves its own server's mark.
 
 use crate::command::{TmuxError, TmuxServer};
 use agterm_backup_core::state::{guard, StateDir};
@@ -19,6 +19,7 @@ use agterm_backup_core::tmux_layout::{
 use std::fs;
 use std::os::unix::io::AsRawFd;
 use std::path::Path;
+use std::time::Duration;
 
 /// The `list-panes -a -F` format [`parse_layout`] reads: the server's pid and start on every line, the
 /// session name (free-form) last, fields split by the unit separator.
@@ -71,7 +72,7 @@ pub fn parse_layout(socket: &str, out: &str) -> Option<ServerLayout> {
 /// Asks the server for its layout and keeps it under `state_root` (the question and the write under the
 /// layout lock). The layout is returned even when it could not be kept. The hook never waits for the
 /// lock: when a layout job holds it, the hook's answer is not written (the dirty mark makes the holder ask
-/// again). A layout job that found the lock taken meanwhile is served once after.
+/// again). A layout job that marked the server meanwhile is served once after.
 pub fn learn_and_keep(server: &TmuxServer, state_root: &Path) -> Result<ServerLayout, TmuxError> {
     let mark = dirty_mark(server, state_root);
     let Some(lock) = LayoutLock::take(server, state_root) else {
@@ -84,31 +85,39 @@ pub fn learn_and_keep(server: &TmuxServer, state_root: &Path) -> Result<ServerLa
         // A failed write costs restore this move only; the record's own place is still there.
         let _ = write_layout(state_root, l);
     }
+    serve_marks(server, state_root, &mark, 1);
     drop(lock);
-    if mark.exists() {
-        keep_coalesced(server, state_root, 1);
-    }
     layout
 }
 
-/// What a layout hook runs: keeps the layout, unless another process holds the lock — then it leaves
-/// the dirty mark for that one to serve once it is done, so a burst of hooks (one change fires several)
-/// costs one question to tmux at a time and the last change is never lost. At most `rounds` questions.
+/// How long a layout job waits for its server's lock. The holder asks tmux once per round, each bounded
+/// by the caller's budget; a job still waiting after this leaves its mark to the holder.
+const JOB_WAIT: Duration = Duration::from_secs(3);
+
+/// What a layout hook runs: marks its server dirty, then waits for the server's lock; once it holds it,
+/// asks tmux only when the mark is still there (no job took the layout since this one's change), at
+/// most `rounds` times while the hook without a wait (the agents' hook) marks it again. So a burst of
+/// hooks (one change fires several) costs one question to tmux at a time, and the last change is never
+/// lost: the job it fired either finds its mark served by a question asked after it, or asks itself.
 pub fn keep_coalesced(server: &TmuxServer, state_root: &Path, rounds: usize) {
     let mark = dirty_mark(server, state_root);
+    let _ = guard::own_dir(state_root, &state_root.join("tmux"));
+    let _ = touch(state_root, &mark);
+    if let Some(_lock) = LayoutLock::wait_up_to(server, state_root, JOB_WAIT) {
+        serve_marks(server, state_root, &mark, rounds);
+    }
+}
+
+/// Under the server's lock: while its mark is there (at most `rounds` times), takes the mark and keeps
+/// the layout tmux gives after it.
+fn serve_marks(server: &TmuxServer, state_root: &Path, mark: &Path, rounds: usize) {
     for _ in 0..rounds {
-        let _ = guard::own_dir(state_root, &state_root.join("tmux"));
-        let _ = touch(state_root, &mark);
-        let Some(lock) = LayoutLock::take(server, state_root) else {
-            return;
-        };
-        let _ = fs::remove_file(&mark);
-        if let Ok(l) = list(server) {
-            let _ = write_layout(state_root, &l);
-        }
-        drop(lock);
         if !mark.exists() {
             return;
+        }
+        let _ = fs::remove_file(mark);
+        if let Ok(l) = list(server) {
+            let _ = write_layout(state_root, &l);
         }
     }
 }
@@ -189,15 +198,21 @@ impl LayoutLock {
     /// The lock, waiting a moment for a layout job that holds it (they are quick); after that, none: a
     /// marking must not be lost, and an unordered write loses less than none.
     fn wait(server: &TmuxServer, state_root: &Path) -> LayoutLock {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(500);
+        LayoutLock::wait_up_to(server, state_root, Duration::from_millis(500))
+            .unwrap_or(LayoutLock(None))
+    }
+
+    /// The lock, once the process that holds it lets go; `None` after `limit`.
+    fn wait_up_to(server: &TmuxServer, state_root: &Path, limit: Duration) -> Option<LayoutLock> {
+        let deadline = std::time::Instant::now() + limit;
         loop {
             if let Some(lock) = LayoutLock::take(server, state_root) {
-                return lock;
+                return Some(lock);
             }
             if std::time::Instant::now() > deadline {
-                return LayoutLock(None);
+                return None;
             }
-            std::thread::sleep(std::time::Duration::from_millis(5));
+            std::thread::sleep(Duration::from_millis(5));
         }
     }
 }
