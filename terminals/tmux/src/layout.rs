@@ -102,9 +102,20 @@ const JOB_WAIT: Duration = Duration::from_secs(3);
 pub fn keep_coalesced(server: &TmuxServer, state_root: &Path, rounds: usize) {
     let mark = dirty_mark(server, state_root);
     let _ = guard::own_dir(state_root, &state_root.join("tmux"));
-    let _ = touch(state_root, &mark);
+    let marked = touch(state_root, &mark).is_ok();
     if let Some(_lock) = LayoutLock::wait_up_to(server, state_root, JOB_WAIT) {
+        // Without its mark (refused, logged) the job cannot tell whether it was served: it asks.
+        if !marked {
+            keep(server, state_root);
+        }
         serve_marks(server, state_root, &mark, rounds);
+    }
+}
+
+/// Asks the server for its layout and keeps it (a failed write costs restore this move only).
+fn keep(server: &TmuxServer, state_root: &Path) {
+    if let Ok(l) = list(server) {
+        let _ = write_layout(state_root, &l);
     }
 }
 
@@ -116,9 +127,7 @@ fn serve_marks(server: &TmuxServer, state_root: &Path, mark: &Path, rounds: usiz
             return;
         }
         let _ = fs::remove_file(mark);
-        if let Ok(l) = list(server) {
-            let _ = write_layout(state_root, &l);
-        }
+        keep(server, state_root);
     }
 }
 
