@@ -11,6 +11,9 @@
 //! A pane's *position* is its rank among its window's panes: tmux-resurrect rebuilds a window by splitting
 //! it once per saved pane in order, so a restored pane's index is the restoring server's
 //! `pane-base-index` plus that rank, whatever the base was when the layout was saved.
+//!
+//! Everything here is per socket (one tmux server at a time): the layouts, and the lock and dirty mark
+//! of the jobs that write them ([`lock_path`], [`dirty_path`]).
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -108,8 +111,29 @@ pub fn layout_path(state_root: &Path, socket: &str, pid: u32, started: i64) -> P
         .join(format!("{}{pid}-{started}.json", socket_prefix(socket)))
 }
 
+/// `<state>/tmux/layout-<socket hash>.lock`: the lock one server's layout jobs take, one per socket, so a
+/// job of another server never holds up (and never swallows) this server's. Today's release took one
+/// `layout.lock` for every server; a file of that name left behind is never read.
+pub fn lock_path(state_root: &Path, socket: &str) -> PathBuf {
+    state_root
+        .join("tmux")
+        .join(format!("{}.lock", socket_stem(socket)))
+}
+
+/// `<state>/tmux/layout-<socket hash>.dirty`: "this server moved while its lock was held", one per socket
+/// like [`lock_path`], so the holder asks its own server again, never another's.
+pub fn dirty_path(state_root: &Path, socket: &str) -> PathBuf {
+    state_root
+        .join("tmux")
+        .join(format!("{}.dirty", socket_stem(socket)))
+}
+
+fn socket_stem(socket: &str) -> String {
+    format!("layout-{:08x}", crate::pane::tmux::fnv1a(socket))
+}
+
 fn socket_prefix(socket: &str) -> String {
-    format!("layout-{:08x}-", crate::pane::tmux::fnv1a(socket))
+    format!("{}-", socket_stem(socket))
 }
 
 /// Every layout in the state directory (unreadable files are left out).

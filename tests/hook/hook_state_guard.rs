@@ -123,8 +123,10 @@ fn writers() -> Vec<Writer> {
             write: |s| drop(write_layout(s.root(), &layout())),
         },
         Writer {
-            kind: "tmux layout lock",
-            path: |s| s.root().join("tmux").join("layout.lock"),
+            kind: "tmux layout lock (per socket)",
+            path: |s| {
+                agterm_backup_core::tmux_layout::lock_path(s.root(), "/nonexistent/tmux-socket")
+            },
             write: |s| {
                 let server = agterm_backup_terminals::tmux::command::TmuxServer::new(
                     "/nonexistent/tmux-socket",
@@ -134,8 +136,10 @@ fn writers() -> Vec<Writer> {
             },
         },
         Writer {
-            kind: "tmux layout mark",
-            path: |s| s.root().join("tmux").join("layout.dirty"),
+            kind: "tmux layout mark (per socket)",
+            path: |s| {
+                agterm_backup_core::tmux_layout::dirty_path(s.root(), "/nonexistent/tmux-socket")
+            },
             write: |s| {
                 let server = agterm_backup_terminals::tmux::command::TmuxServer::new(
                     "/nonexistent/tmux-socket",

@@ -34,4 +34,6 @@ mod status_hooks_off;
 mod terminals_everywhere;
 mod tmux_join_members;
 mod tmux_join_saved;
+mod tmux_layout_servers;
 mod upgrade_state;
+mod upgrade_tmux_layout;

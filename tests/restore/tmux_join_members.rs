@@ -21,7 +21,7 @@ pub(crate) const B: &str = "0c9d6a41-5f3e-4b2a-8c1d-9e8f7a6b5c4d";
 pub(crate) struct Rig {
     _dir: agterm_backup_testkit::scratch::ScratchDir,
     pub(crate) home: PathBuf,
-    state: PathBuf,
+    pub(crate) state: PathBuf,
     work: PathBuf,
     pub(crate) bin: PathBuf,
     pub(crate) tmux: Tmux,

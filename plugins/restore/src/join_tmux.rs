@@ -20,7 +20,10 @@
 //! one before it, a record goes to its pane's place in that save: the pane is rebuilt there. A pane
 //! closed after the save is rebuilt too, but its conversation ended with it (pane gone: the rebuilt pane
 //! gets nothing rather than a neighbour's); a pane opened after the save was not rebuilt at all (pane
-//! gone). Without a save or a rebuild noted (tmuxp, an older install) the last layout is followed.
+//! gone). tmux-resurrect keeps one last save for every server, so the restorer may have rebuilt another
+//! server's save (another socket's, or an earlier life's): then the panes there are that server's, and a
+//! record of this one is skipped (`other-save`), never joined by its place. Without a save or a rebuild
+//! noted (tmuxp, an older install) the last layout is followed.
 //!
 //! **Never a guess.** An uncertain join is skipped with the reason: a directory that does not confirm, a
 //! pane that wrote a newer record elsewhere (it moved), two records of different panes claiming the same
@@ -32,9 +35,13 @@ use agterm_backup_core::pane::tmux::TmuxPane;
 use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::terminal::PaneView;
-use agterm_backup_core::tmux_layout::{SavedLayout, ServerLayout};
+use agterm_backup_core::tmux_layout::ServerLayout;
 use chrono::{DateTime, Utc};
+use rebuild::{rebuilt_from, Rebuild};
 use serde::{Deserialize, Serialize};
+
+#[path = "join_tmux_rebuild.rs"]
+mod rebuild;
 
 /// The key of [`Followed`] in a record's `extra`: set in memory by [`follow_layouts`], never written.
 const FOLLOWED_KEY: &str = "tmux_followed";
@@ -48,6 +55,9 @@ struct Followed {
     closed_by: Option<DateTime<Utc>>,
     /// The place the record named (its file's key) before it was followed.
     written_at_place: TmuxPane,
+    /// The other server's save the running server's restorer rebuilt (described for a person).
+    #[serde(default)]
+    other_save: Option<String>,
 }
 
 /// The key of the servers' rebuilt panes in a record's `extra` (in memory only, like [`FOLLOWED_KEY`]).
@@ -125,8 +135,12 @@ fn follow(rec: &mut LiveRecord, layouts: &[ServerLayout]) {
         position: None,
         closed_by: None,
         written_at_place: place.clone(),
+        other_save: None,
     };
-    if let Some(saved) = rebuilt_from(layouts, layout) {
+    let source = rebuilt_from(layouts, layout);
+    if let Rebuild::OtherSave(from) = source {
+        followed.other_save = Some(from);
+    } else if let Rebuild::OwnSave(saved) = source {
         match saved.pane(&id) {
             // Rebuilt, but closed after the save: its conversation ended with the pane.
             Some(_) if layout.pane(&id).is_none() && layout.listed_at >= saved.listed_at => {
@@ -165,30 +179,6 @@ fn follow(rec: &mut LiveRecord, layouts: &[ServerLayout]) {
     if let Ok(v) = serde_json::to_value(&followed) {
         rec.extra.insert(FOLLOWED_KEY.into(), v);
     }
-}
-
-/// The save a layout restorer rebuilt the panes from, when it is the save of `layout`'s server: the
-/// post-restore hook noted a later server life on the same socket rebuilt, and this server's is the last
-/// save before that server started (tmux-resurrect restores its one last save, whichever server made it).
-/// `None` without a rebuild or a save noted (tmuxp, an older install): the last layout is all there is.
-fn rebuilt_from<'a>(layouts: &[ServerLayout], layout: &'a ServerLayout) -> Option<&'a SavedLayout> {
-    let saved = layout.saved.as_ref()?;
-    let is_last_save_before = |started: i64, restorer: &ServerLayout| {
-        !layouts
-            .iter()
-            .filter(|o| !std::ptr::eq(*o, restorer))
-            .filter_map(|o| o.saved.as_ref())
-            .any(|o| o.listed_at > saved.listed_at && o.listed_at.timestamp() <= started)
-    };
-    layouts
-        .iter()
-        .filter(|l| l.socket == layout.socket && l.rebuilt.is_some())
-        .filter(|l| (l.server_pid, l.server_started) != (layout.server_pid, layout.server_started))
-        .any(|l| {
-            l.server_started >= saved.listed_at.timestamp()
-                && is_last_save_before(l.server_started, l)
-        })
-        .then_some(saved)
 }
 
 fn followed(rec: &LiveRecord) -> Option<Followed> {
@@ -292,6 +282,9 @@ fn place_of(
     rec: &LiveRecord,
 ) -> Result<usize, SkipReason> {
     let followed = followed(rec);
+    if let Some(from) = followed.as_ref().and_then(|f| f.other_save.clone()) {
+        return Err(SkipReason::OtherSave { from });
+    }
     if followed.as_ref().is_some_and(|f| f.closed_by.is_some()) {
         return Err(SkipReason::PaneGone);
     }

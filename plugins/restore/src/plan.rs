@@ -10,6 +10,7 @@
 //! | 2b | the chosen record's time is not a date, before 2020, or in the future (see below)  | skip `bad-time`                     |
 //! | 3  | no open pane joins the record (pane id, else session id + role; tmux: its place)   | skip `pane-gone`                    |
 //! | 3b | a tmux join its pane's directory does not confirm, or the pane moved since         | skip `join-uncertain`               |
+//! | 3e | a tmux record whose socket's restorer rebuilt another server's save (`join_tmux`)  | skip `other-save`                   |
 //! | 3c | a zmx session that is gone, but lived after the boot (closed by the user since)    | skip `session-closed`               |
 //! | 3d | a zmx session the reboot took: rows 4, 5, 13 and 14 as for a pane, else            | `create <resume line>`              |
 //! | 4  | the user ended the conversation (its newest record in any pane)                    | skip `ended`                        |

@@ -25,7 +25,7 @@
 //!                                          //   (`sh '<script>'` for a line over 1024 bytes); when
 //!                                          //   "create": what the new session runs
 //!       "reason": null,                    // when "skip": no-record | invalid-id | pane-gone |
-//!                                          //   join-uncertain | session-closed | ended |
+//!                                          //   join-uncertain | other-save | session-closed | ended |
 //!                                          //   duplicate | remote | new-conversation | already-running |
 //!                                          //   busy | pinned | not-realized | hidden-foreground |
 //!                                          //   transcript-gone | unquotable

@@ -43,6 +43,11 @@ pub enum SkipReason {
     JoinUncertain {
         why: String,
     },
+    /// The tmux server now on the record's socket rebuilt another server's save (tmux-resurrect keeps
+    /// one last save for every server): its panes are that server's, so the record's place says nothing.
+    OtherSave {
+        from: String,
+    },
     /// A zmx session that lived after the boot is gone now: the user closed it (or its shell exited).
     SessionClosed {
         /// When its last record was written (after the boot).
@@ -123,6 +128,7 @@ impl SkipReason {
             SkipReason::BadTime { .. } => "bad-time",
             SkipReason::PaneGone => "pane-gone",
             SkipReason::JoinUncertain { .. } => "join-uncertain",
+            SkipReason::OtherSave { .. } => "other-save",
             SkipReason::SessionClosed { .. } => "session-closed",
             SkipReason::Ended { .. } => "ended",
             SkipReason::Duplicate { .. } => "duplicate",
@@ -156,6 +162,9 @@ impl SkipReason {
             ),
             SkipReason::PaneGone => "pane gone: no open pane has this id or session".into(),
             SkipReason::JoinUncertain { why } => format!("not joined: {why}; not guessing"),
+            SkipReason::OtherSave { from } => format!(
+                "not joined: {from}; the panes there are that server's, not guessing"
+            ),
             SkipReason::SessionClosed { last_seen } => format!(
                 "session closed: this zmx session was still in use after the boot ({last_seen}) and is gone \
                  now (closed, or its shell exited); not recreating it"

@@ -3,18 +3,23 @@
 //! question), and the tmux hooks of the installer's block do it whenever tmux moves, closes or renumbers
 //! a pane (`agterm-backup tmux-layout`).
 //!
-//! Two layout hooks can run at once (one change fires several hooks): the question and the write happen
-//! under an exclusive `flock` on `<state>/tmux/layout.lock`, so the layout written last is the one tmux
-//! gave last, and a hook that finds the lock taken leaves it to the holder ([`keep_coalesced`]).
+//! Two layout hooks of one server can run at once (one change fires several hooks): the question and the
+//! write happen under an exclusive `flock` on that server's lock (`<state>/tmux/layout-<socket hash>.lock`),
+//! so the layout written last is the one tmux gave last; each job marks its server dirty first and asks
+//! tmux only while the mark is still there once it holds the lock ([`keep_coalesced`]). Lock and mark are
+//! per socket: a job of another server (even a wedged one) never holds this server's moves up, and a
+//! holder only ever serves its own server's mark.
 
 use crate::command::{TmuxError, TmuxServer};
 use agterm_backup_core::state::{guard, StateDir};
 use agterm_backup_core::tmux_layout::{
-    layout_path, read_layout, with_positions, write_layout, LaidOutPane, SavedLayout, ServerLayout,
+    dirty_path, layout_path, lock_path, read_layout, with_positions, write_layout, LaidOutPane,
+    SavedLayout, ServerLayout,
 };
 use std::fs;
 use std::os::unix::io::AsRawFd;
 use std::path::Path;
+use std::time::Duration;
 
 /// The `list-panes -a -F` format [`parse_layout`] reads: the server's pid and start on every line, the
 /// session name (free-form) last, fields split by the unit separator.
@@ -67,51 +72,69 @@ pub fn parse_layout(socket: &str, out: &str) -> Option<ServerLayout> {
 /// Asks the server for its layout and keeps it under `state_root` (the question and the write under the
 /// layout lock). The layout is returned even when it could not be kept. The hook never waits for the
 /// lock: when a layout job holds it, the hook's answer is not written (the dirty mark makes the holder ask
-/// again). A layout job that found the lock taken meanwhile is served once after.
+/// again). A layout job that marked the server meanwhile is served once after.
 pub fn learn_and_keep(server: &TmuxServer, state_root: &Path) -> Result<ServerLayout, TmuxError> {
-    let Some(lock) = LayoutLock::take(state_root) else {
-        let _ = touch(state_root, &dirty_mark(state_root));
+    let mark = dirty_mark(server, state_root);
+    let Some(lock) = LayoutLock::take(server, state_root) else {
+        let _ = touch(state_root, &mark);
         return list(server);
     };
-    let _ = fs::remove_file(dirty_mark(state_root));
+    let _ = fs::remove_file(&mark);
     let layout = list(server);
     if let Ok(l) = &layout {
         // A failed write costs restore this move only; the record's own place is still there.
         let _ = write_layout(state_root, l);
     }
+    serve_marks(server, state_root, &mark, 1);
     drop(lock);
-    if dirty_mark(state_root).exists() {
-        keep_coalesced(server, state_root, 1);
-    }
     layout
 }
 
-/// What a layout hook runs: keeps the layout, unless another process holds the lock — then it leaves
-/// the dirty mark for that one to serve once it is done, so a burst of hooks (one change fires several)
-/// costs one question to tmux at a time and the last change is never lost. At most `rounds` questions.
+/// How long a layout job waits for its server's lock. The holder asks tmux once per round, each bounded
+/// by the caller's budget; a job still waiting after this leaves its mark to the holder.
+const JOB_WAIT: Duration = Duration::from_secs(3);
+
+/// What a layout hook runs: marks its server dirty, then waits for the server's lock; once it holds it,
+/// asks tmux only when the mark is still there (no job took the layout since this one's change), at
+/// most `rounds` times while the hook without a wait (the agents' hook) marks it again. So a burst of
+/// hooks (one change fires several) costs one question to tmux at a time, and the last change is never
+/// lost: the job it fired either finds its mark served by a question asked after it, or asks itself.
 pub fn keep_coalesced(server: &TmuxServer, state_root: &Path, rounds: usize) {
-    let mark = dirty_mark(state_root);
-    for _ in 0..rounds {
-        let _ = guard::own_dir(state_root, &state_root.join("tmux"));
-        let _ = touch(state_root, &mark);
-        let Some(lock) = LayoutLock::take(state_root) else {
-            return;
-        };
-        let _ = fs::remove_file(&mark);
-        if let Ok(l) = list(server) {
-            let _ = write_layout(state_root, &l);
+    let mark = dirty_mark(server, state_root);
+    let _ = guard::own_dir(state_root, &state_root.join("tmux"));
+    let marked = touch(state_root, &mark).is_ok();
+    if let Some(_lock) = LayoutLock::wait_up_to(server, state_root, JOB_WAIT) {
+        // Without its mark (refused, logged) the job cannot tell whether it was served: it asks.
+        if !marked {
+            keep(server, state_root);
         }
-        drop(lock);
+        serve_marks(server, state_root, &mark, rounds);
+    }
+}
+
+/// Asks the server for its layout and keeps it (a failed write costs restore this move only).
+fn keep(server: &TmuxServer, state_root: &Path) {
+    if let Ok(l) = list(server) {
+        let _ = write_layout(state_root, &l);
+    }
+}
+
+/// Under the server's lock: while its mark is there (at most `rounds` times), takes the mark and keeps
+/// the layout tmux gives after it.
+fn serve_marks(server: &TmuxServer, state_root: &Path, mark: &Path, rounds: usize) {
+    for _ in 0..rounds {
         if !mark.exists() {
             return;
         }
+        let _ = fs::remove_file(mark);
+        keep(server, state_root);
     }
 }
 
 /// What the post-restore hook runs before restore: the panes there are now are the ones the layout
 /// restorer rebuilt (added to those of an earlier restore of this server).
 pub fn mark_rebuilt(server: &TmuxServer, state_root: &Path) -> Result<(), TmuxError> {
-    let _lock = LayoutLock::wait(state_root);
+    let _lock = LayoutLock::wait(server, state_root);
     let mut layout = list(server)?;
     let path = layout_path(
         state_root,
@@ -132,7 +155,7 @@ pub fn mark_rebuilt(server: &TmuxServer, state_root: &Path) -> Result<(), TmuxEr
 /// What tmux-resurrect's post-save hook runs: the layout now is the one its save holds (`saved`), so a
 /// restore from that save rebuilds each of these panes at its place here, whatever tmux moved later.
 pub fn mark_saved(server: &TmuxServer, state_root: &Path) -> Result<(), TmuxError> {
-    let _lock = LayoutLock::wait(state_root);
+    let _lock = LayoutLock::wait(server, state_root);
     let mut layout = list(server)?;
     layout.saved = Some(SavedLayout {
         listed_at: layout.listed_at,
@@ -146,8 +169,9 @@ fn touch(state_root: &Path, mark: &Path) -> std::io::Result<()> {
     guard::touch(mark).map_err(|e| StateDir::at(state_root).logged("tmux layout mark", e))
 }
 
-fn dirty_mark(state_root: &Path) -> std::path::PathBuf {
-    state_root.join("tmux").join("layout.dirty")
+/// The dirty mark of `server`'s socket.
+fn dirty_mark(server: &TmuxServer, state_root: &Path) -> std::path::PathBuf {
+    dirty_path(state_root, &server.socket().display().to_string())
 }
 
 fn list(server: &TmuxServer) -> Result<ServerLayout, TmuxError> {
@@ -157,16 +181,18 @@ fn list(server: &TmuxServer) -> Result<ServerLayout, TmuxError> {
         .ok_or_else(|| TmuxError::Refused(format!("no pane in the answer {out:?}")))
 }
 
-/// An exclusive `flock` on `<state>/tmux/layout.lock`, released on drop; `None` while another process
-/// holds it. Without a lock file (an unwritable state directory) the write is merely unordered.
+/// An exclusive `flock` on the lock of one server's socket ([`lock_path`]), released on drop; `None`
+/// while another process holds it. Without a lock file (an unwritable state directory) the write is
+/// merely unordered.
 struct LayoutLock(Option<fs::File>);
 
 impl LayoutLock {
-    fn take(state_root: &Path) -> Option<LayoutLock> {
+    fn take(server: &TmuxServer, state_root: &Path) -> Option<LayoutLock> {
         let dir = state_root.join("tmux");
+        let path = lock_path(state_root, &server.socket().display().to_string());
         // Never through a symlink planted at the lock's path or the folder's: refused, logged.
         let file = guard::own_dir(state_root, &dir)
-            .and_then(|()| guard::open_lock(&dir.join("layout.lock")))
+            .and_then(|()| guard::open_lock(&path))
             .map_err(|e| StateDir::at(state_root).logged("tmux layout lock", e))
             .ok();
         if let Some(f) = &file {
@@ -180,16 +206,22 @@ impl LayoutLock {
 
     /// The lock, waiting a moment for a layout job that holds it (they are quick); after that, none: a
     /// marking must not be lost, and an unordered write loses less than none.
-    fn wait(state_root: &Path) -> LayoutLock {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(500);
+    fn wait(server: &TmuxServer, state_root: &Path) -> LayoutLock {
+        LayoutLock::wait_up_to(server, state_root, Duration::from_millis(500))
+            .unwrap_or(LayoutLock(None))
+    }
+
+    /// The lock, once the process that holds it lets go; `None` after `limit`.
+    fn wait_up_to(server: &TmuxServer, state_root: &Path, limit: Duration) -> Option<LayoutLock> {
+        let deadline = std::time::Instant::now() + limit;
         loop {
-            if let Some(lock) = LayoutLock::take(state_root) {
-                return lock;
+            if let Some(lock) = LayoutLock::take(server, state_root) {
+                return Some(lock);
             }
             if std::time::Instant::now() > deadline {
-                return LayoutLock(None);
+                return None;
             }
-            std::thread::sleep(std::time::Duration::from_millis(5));
+            std::thread::sleep(Duration::from_millis(5));
         }
     }
 }
