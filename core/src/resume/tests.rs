@@ -348,7 +348,11 @@ proptest! {
         for shell in &SHELLS {
             let (got, got_cwd) = stubs.run_in(shell, &l.line, start);
             prop_assert_eq!(&got[..], &l.argv[1..], "{}", shell.program);
-            prop_assert_eq!(&got[got.len() - flags.len()..], &flags[..]);
+            // The replay repairs a record whose value was lost (a value-taking flag followed by a known
+            // flag, `--debug-file -c`: `-c` is Claude's `--continue`), so the words that reach the agent
+            // are the replayable ones, each exactly.
+            let kept = crate::flags::replayable(spec, &flags);
+            prop_assert_eq!(&got[got.len() - kept.len()..], &kept[..]);
             prop_assert!(got.iter().take(2).any(|w| w.contains(&id)));
             prop_assert_eq!(&got_cwd, cwd_s, "{}", shell.program);
         }
