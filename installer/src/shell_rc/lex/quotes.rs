@@ -32,15 +32,21 @@ impl Lexer<'_> {
     }
 
     pub(super) fn ansi_c_quoted(&mut self) -> Result<Vec<u8>, LexError> {
+        self.raw_until(b'\'', "a `$'` quote")
+    }
+
+    /// From the opening byte at `self.i` through the first unescaped `close`, as written (a backslash
+    /// escapes the next byte); `what` names the quote in the error when it never closes.
+    fn raw_until(&mut self, close: u8, what: &str) -> Result<Vec<u8>, LexError> {
         let start = self.i;
         self.i += 1;
         while let Some(c) = self.peek(0) {
             self.i += if c == b'\\' { 2 } else { 1 };
-            if c == b'\'' {
+            if c == close {
                 return Ok(self.s[start..self.i].to_vec());
             }
         }
-        Err(self.unterminated(start, "a `$'` quote"))
+        Err(self.unterminated(start, what))
     }
 
     /// `[[ … ]]` as one word: its `(`, `)`, `<`, `>` and `#` are a test's, not the shell's.
@@ -129,15 +135,7 @@ impl Lexer<'_> {
     }
 
     pub(super) fn backquoted(&mut self) -> Result<Vec<u8>, LexError> {
-        let start = self.i;
-        self.i += 1;
-        while let Some(c) = self.peek(0) {
-            self.i += if c == b'\\' { 2 } else { 1 };
-            if c == b'`' {
-                return Ok(self.s[start..self.i].to_vec());
-            }
-        }
-        Err(self.unterminated(start, "a backquote"))
+        self.raw_until(b'`', "a backquote")
     }
 
     /// From an `open` at the cursor to its matching `close`, quotes inside read as quotes; as written.
