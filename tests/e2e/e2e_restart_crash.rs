@@ -88,18 +88,7 @@ fn restart_killed_at_each_step_never_ends_the_conversation_and_is_finished_by_th
     };
     t.install();
     let dir = t.dir("proj").display().to_string();
-    t.tmux.ok(&[
-        "new-session",
-        "-d",
-        "-s",
-        "work",
-        "-x",
-        "200",
-        "-y",
-        "50",
-        "-c",
-        &dir,
-    ]);
+    t.new_session("work", &dir);
     t.run_claude(PANE, "crash pane says hi");
     let rec = record_where(&t, "the turn ended", |r| r["event"] == "Stop");
     let id = rec["session_id"].as_str().unwrap().to_string();
@@ -155,18 +144,7 @@ fn a_restart_killed_after_its_quit_is_finished_by_restore_after_a_reboot() {
     };
     t.install();
     let dir = t.dir("proj").display().to_string();
-    t.tmux.ok(&[
-        "new-session",
-        "-d",
-        "-s",
-        "work",
-        "-x",
-        "200",
-        "-y",
-        "50",
-        "-c",
-        &dir,
-    ]);
+    t.new_session("work", &dir);
     t.run_claude(PANE, "reboot pane says hi");
     let rec = record_where(&t, "the turn ended", |r| r["event"] == "Stop");
     let id = rec["session_id"].as_str().unwrap().to_string();

@@ -54,18 +54,7 @@ fn restart_brings_an_idle_codex_back_in_its_tmux_pane_not_ended() {
     };
     t.install();
     let dir = t.dir("proj").display().to_string();
-    t.tmux.ok(&[
-        "new-session",
-        "-d",
-        "-s",
-        "work",
-        "-x",
-        "200",
-        "-y",
-        "50",
-        "-c",
-        &dir,
-    ]);
+    t.new_session("work", &dir);
     t.run_codex("work:0.0", "codex pane says hi");
     let rec = wait_for(
         || t.records(),

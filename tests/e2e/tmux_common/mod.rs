@@ -83,6 +83,22 @@ impl TmuxRig {
     }
 
     /// Waits until the shell in `target` is back at its prompt (the cursor's line is the bare prompt).
+    /// A detached 200×50 session `name` whose first pane starts in `dir`.
+    pub fn new_session(&self, name: &str, dir: &str) {
+        self.tmux.ok(&[
+            "new-session",
+            "-d",
+            "-s",
+            name,
+            "-x",
+            "200",
+            "-y",
+            "50",
+            "-c",
+            dir,
+        ]);
+    }
+
     pub fn wait_prompt(&self, target: &str) {
         wait_shell_prompt(&self.tmux, target, Duration::from_secs(60));
     }
