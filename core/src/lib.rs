@@ -35,5 +35,4 @@ pub mod resume;
 pub mod slug;
 pub mod state;
 pub mod terminal;
-pub mod tmux_layout;
 pub mod tty_input;

@@ -1,14 +1,13 @@
 //! The seam between agterm-backup and the terminal it restores into.
 //!
-//! Each terminal of the registry (`terminals/registry`: agterm, tmux, zmx) implements [`Terminal`] in
+//! Each terminal of the registry (`terminals/registry`) implements [`Terminal`] in
 //! its own folder under `terminals/`. Planning code consumes only the plain data here
 //! ([`TerminalInfo`], [`PaneView`]), so it is tested without any socket.
 
-use crate::pane::tmux::TmuxPane;
-use crate::pane::zmx::ZmxSession;
-use crate::pane::PaneRole;
+use crate::pane::{PaneRole, TerminalPane};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 /// How the running terminal brings panes back after a restart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -96,26 +95,18 @@ pub struct PaneView {
     /// The persisted pin: `None` = none, `Some("")` = plain shell, `Some(line)`.
     pub pin: Option<String>,
     pub live: Option<LiveDaemon>,
-    /// A tmux pane's name (server, session, window and pane index): what tmux records join on. For
-    /// tmux, `pane_id` is the pane's `%N` (good for typing, never for joining across a restart).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tmux: Option<TmuxPane>,
-    /// A zmx session's identity (socket directory, name, its daemon's start): what zmx records join on.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub zmx: Option<ZmxSession>,
+    /// The pane's identity in its own terminal's words, under the terminal's name (a multiplexer's
+    /// pane or session: what its records join on; the terminal's crate reads its typed view). Empty for
+    /// a terminal whose panes the fields above name.
+    #[serde(flatten)]
+    pub own: Map<String, Value>,
 }
 
 impl PaneView {
-    /// How a person recognises the pane: a tmux pane by its place (`tmux work:0.1`), a zmx session by
-    /// its name (`zmx api`), an agterm pane by its session's name and role (`api · right`, else the
-    /// session id's first 8 characters).
-    pub fn label(&self) -> String {
-        if let Some(t) = &self.tmux {
-            return format!("tmux {}", t.target());
-        }
-        if let Some(z) = &self.zmx {
-            return format!("zmx {}", z.name);
-        }
+    /// The pane by its session's name and role (`api · right`, else the session id's first 8
+    /// characters). A terminal with panes of its own words labels them itself (the registry's
+    /// `pane_label` asks it first).
+    pub fn session_label(&self) -> String {
         match self.session_name.as_deref().filter(|n| !n.is_empty()) {
             Some(name) => format!("{name} · {}", self.role),
             None => format!(
@@ -124,6 +115,22 @@ impl PaneView {
                 self.role
             ),
         }
+    }
+
+    /// The identity this pane has in terminal `terminal`'s words, if it is that terminal's.
+    pub fn terminal_pane(&self, terminal: &str) -> Option<&Value> {
+        self.own.get(terminal)
+    }
+
+    /// Whether the pane has an identity in its own terminal's words (see [`PaneView::own`]).
+    pub fn has_terminal_pane(&self) -> bool {
+        !self.own.is_empty()
+    }
+
+    /// Gives the pane its identity in its own terminal's words.
+    pub fn set_terminal_pane(&mut self, pane: TerminalPane) {
+        self.own
+            .insert(pane.terminal.as_str().into(), pane.identity);
     }
 
     /// Whether `target` (a row's pane, or a pane being answered) addresses this pane: by the pane id

@@ -165,7 +165,7 @@ impl Terminal for TmuxTerminal {
 
 /// A listed pane as the seam shows it.
 pub fn pane_view(p: PaneNow) -> PaneView {
-    PaneView {
+    let mut view = PaneView {
         session_id: String::new(),
         role: PaneRole::Left,
         pane_id: p.name.pane_id.clone(),
@@ -178,9 +178,10 @@ pub fn pane_view(p: PaneNow) -> PaneView {
         realized: Some(true),
         pin: None,
         live: None,
-        tmux: Some(p.name),
-        zmx: None,
-    }
+        own: Default::default(),
+    };
+    view.set_terminal_pane(p.name.terminal_pane());
+    view
 }
 
 fn pane_target(pane: &PaneRef) -> Result<&str, TerminalError> {

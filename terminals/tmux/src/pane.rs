@@ -3,10 +3,18 @@
 //! tmux-resurrect, tmuxp and tmuxinator bring back sessions by *name* and windows and panes by *index*
 //! on the same server socket; the `%N` pane ids start again at `%0` on every server, so they are kept
 //! only to recognise the same pane within one server's life. The record of a tmux pane holds a
-//! [`TmuxPane`]; its file in `live/` is named by [`TmuxPane::key_name`], a file-name-safe encoding that
-//! never collides with agterm's `<UUID>-<role>` names (and that case-insensitive file systems keep apart).
+//! [`TmuxPane`] under `tmux`; its file in `live/` is named by [`TmuxPane::key_name`], a file-name-safe
+//! encoding that never collides with agterm's `<UUID>-<role>` names (and that case-insensitive file
+//! systems keep apart). This file is the one place that reads and writes tmux's part of a record.
 
+use agterm_backup_core::pane::encode::{encode, fnv1a};
+use agterm_backup_core::pane::{PaneKey, TerminalName, TerminalPane};
+use agterm_backup_core::record::LiveRecord;
+use agterm_backup_core::terminal::PaneView;
 use serde::{Deserialize, Serialize};
+
+/// tmux's name among the terminals: records say it in `terminal` and keep a pane's [`TmuxPane`] under it.
+pub const NAME: TerminalName = TerminalName::new("tmux");
 
 /// Every tmux key name starts with this.
 pub const KEY_PREFIX: &str = "tmux.";
@@ -63,6 +71,70 @@ impl TmuxPane {
             self.pane
         )
     }
+
+    /// This pane's record key.
+    pub fn key(&self) -> PaneKey {
+        PaneKey::new(NAME, self.key_name())
+    }
+
+    /// This pane as a record or a pane view keeps it: under tmux's name.
+    pub fn terminal_pane(&self) -> TerminalPane {
+        TerminalPane {
+            terminal: NAME,
+            identity: serde_json::to_value(self).expect("a TmuxPane always serializes"),
+        }
+    }
+}
+
+/// The key of a record's file stem, when it is a tmux key name.
+pub fn parse_key(stem: &str) -> Option<PaneKey> {
+    is_key_name(stem).then(|| PaneKey::new(NAME, stem.to_string()))
+}
+
+/// The tmux pane a record keeps under `tmux` (whatever its `terminal` says, as every release read it).
+pub fn of_record(rec: &LiveRecord) -> Option<TmuxPane> {
+    serde_json::from_value(rec.identity_under(NAME.as_str())?.clone()).ok()
+}
+
+/// The key of a tmux record: its pane's.
+pub fn record_key(rec: &LiveRecord) -> Option<PaneKey> {
+    of_record(rec).map(|p| p.key())
+}
+
+/// The tmux pane a pane view shows, for a pane of a tmux server.
+pub fn of_view(view: &PaneView) -> Option<TmuxPane> {
+    serde_json::from_value(view.terminal_pane(NAME.as_str())?.clone()).ok()
+}
+
+/// How a person recognises a tmux pane: `tmux work:0.1`.
+pub fn view_label(view: &PaneView) -> Option<String> {
+    of_view(view).map(|t| format!("tmux {}", t.target()))
+}
+
+/// tmux's part of a record or of a pane view, read and written as methods (`rec.tmux()`).
+pub trait TmuxPart {
+    /// The tmux pane kept under tmux's name.
+    fn tmux(&self) -> Option<TmuxPane>;
+    /// Makes this tmux pane `pane`'s (a record: `terminal` is `tmux`, the agterm fields are empty).
+    fn set_tmux(&mut self, pane: &TmuxPane);
+}
+
+impl TmuxPart for LiveRecord {
+    fn tmux(&self) -> Option<TmuxPane> {
+        of_record(self)
+    }
+    fn set_tmux(&mut self, pane: &TmuxPane) {
+        self.set_terminal_pane(&pane.terminal_pane());
+    }
+}
+
+impl TmuxPart for PaneView {
+    fn tmux(&self) -> Option<TmuxPane> {
+        of_view(self)
+    }
+    fn set_tmux(&mut self, pane: &TmuxPane) {
+        self.set_terminal_pane(pane.terminal_pane());
+    }
 }
 
 /// Whether `stem` is a tmux key name this version writes (its shape, not that the pane exists).
@@ -83,44 +155,6 @@ pub fn is_key_name(stem: &str) -> bool {
         && index(parts[2])
         && index(parts[3])
         && stem.len() <= 200
-}
-
-/// Keeps `a-z 0-9 _ -`, writes every other byte as `%XX` (upper-case letters too: `Work` and `work` are
-/// two sessions, and two files on a case-insensitive disk only when spelled apart). Beyond `max` bytes
-/// the text is cut at a whole escape and `~<hash of the whole name>` appended.
-pub(crate) fn encode(text: &str, max: usize) -> String {
-    let mut out = String::with_capacity(text.len());
-    for b in text.bytes() {
-        if b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-' {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}").to_ascii_lowercase());
-        }
-    }
-    if out.is_empty() {
-        out.push_str("%00");
-    }
-    if out.len() > max {
-        let mut cut = max - 9;
-        // Never split an escape: `%` and its two digits stay together.
-        while out.as_bytes()[..cut]
-            .iter()
-            .rev()
-            .take(2)
-            .any(|&b| b == b'%')
-        {
-            cut -= 1;
-        }
-        out = format!("{}~{:08x}", &out[..cut], fnv1a(text));
-    }
-    out
-}
-
-/// 32-bit FNV-1a: stable across releases and platforms (unlike `std`'s hasher).
-pub(crate) fn fnv1a(text: &str) -> u32 {
-    text.bytes().fold(0x811c_9dc5u32, |h, b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    })
 }
 
 #[cfg(test)]
@@ -148,10 +182,7 @@ mod tests {
         assert!(k.ends_with(".work.1.2"), "{k}");
         assert!(is_key_name(&k));
         // Never an agterm key (which is all an older release reads): no `-left`/`-right` ending.
-        assert!(matches!(
-            crate::pane::PaneKey::parse(&k),
-            Some(crate::pane::PaneKey::Tmux(_))
-        ));
+        assert_eq!(parse_key(&k).map(|p| p.terminal()), Some(NAME));
         assert!(!k.ends_with("-left") && !k.ends_with("-right"));
         assert!(!is_key_name("6B1E0C2A-AAAA-BBBB-CCCC-0123456789AB-left"));
     }
@@ -189,3 +220,7 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "pane_upgrade_tests.rs"]
+mod upgrade_tests;

@@ -5,13 +5,21 @@
 //! `cfg.zig socketDir`). A session is the same session when the directory and the name are, so after a
 //! reboot `zmx attach <name>` recreates it. The record of a zmx session holds a [`ZmxSession`]; its file
 //! in `live/` is named by [`ZmxSession::key_name`], which starts with `zmx.` and so is never read as an
-//! agterm (`<UUID>-<role>`) or tmux (`tmux.`) key.
+//! agterm (`<UUID>-<role>`) or tmux (`tmux.`) key. This file is the one place that reads and writes zmx's
+//! part of a record.
 //!
 //! agterm's Live panes are zmx daemons too, named `agterm-<32 hex>` in agterm's own socket directory:
 //! those are agterm's panes ([`is_agterm_daemon`]), never zmx sessions of ours.
 
-use super::tmux::{encode, fnv1a};
+use agterm_backup_core::pane::encode::{encode, fnv1a};
+use agterm_backup_core::pane::{PaneKey, TerminalName, TerminalPane};
+use agterm_backup_core::record::LiveRecord;
+use agterm_backup_core::terminal::PaneView;
 use serde::{Deserialize, Serialize};
+
+/// zmx's name among the terminals: records say it in `terminal` and keep a session's [`ZmxSession`]
+/// under it.
+pub const NAME: TerminalName = TerminalName::new("zmx");
 
 /// Every zmx key name starts with this.
 pub const KEY_PREFIX: &str = "zmx.";
@@ -50,6 +58,70 @@ impl ZmxSession {
             fnv1a(dir),
             encode(&self.name, MAX_ENCODED_NAME)
         )
+    }
+
+    /// This session's record key.
+    pub fn key(&self) -> PaneKey {
+        PaneKey::new(NAME, self.key_name())
+    }
+
+    /// This session as a record or a pane view keeps it: under zmx's name.
+    pub fn terminal_pane(&self) -> TerminalPane {
+        TerminalPane {
+            terminal: NAME,
+            identity: serde_json::to_value(self).expect("a ZmxSession always serializes"),
+        }
+    }
+}
+
+/// The key of a record's file stem, when it is a zmx key name.
+pub fn parse_key(stem: &str) -> Option<PaneKey> {
+    is_key_name(stem).then(|| PaneKey::new(NAME, stem.to_string()))
+}
+
+/// The zmx session of a zmx record.
+pub fn of_record(rec: &LiveRecord) -> Option<ZmxSession> {
+    serde_json::from_value(rec.terminal_pane(NAME.as_str())?.clone()).ok()
+}
+
+/// The key of a zmx record: its session's.
+pub fn record_key(rec: &LiveRecord) -> Option<PaneKey> {
+    of_record(rec).map(|s| s.key())
+}
+
+/// The zmx session a pane view shows, for a session of a zmx socket directory.
+pub fn of_view(view: &PaneView) -> Option<ZmxSession> {
+    serde_json::from_value(view.terminal_pane(NAME.as_str())?.clone()).ok()
+}
+
+/// How a person recognises a zmx session: `zmx api`.
+pub fn view_label(view: &PaneView) -> Option<String> {
+    of_view(view).map(|z| format!("zmx {}", z.name))
+}
+
+/// zmx's part of a record or of a pane view, read and written as methods (`rec.zmx()`).
+pub trait ZmxPart {
+    /// The zmx session kept under zmx's name (a record's only when its `terminal` is `zmx`).
+    fn zmx(&self) -> Option<ZmxSession>;
+    /// Makes this zmx session `session`'s (a record: `terminal` is `zmx`, the agterm fields are empty).
+    fn set_zmx(&mut self, session: &ZmxSession);
+}
+
+impl ZmxPart for LiveRecord {
+    fn zmx(&self) -> Option<ZmxSession> {
+        of_record(self)
+    }
+    fn set_zmx(&mut self, session: &ZmxSession) {
+        self.set_terminal_pane(&session.terminal_pane());
+    }
+}
+
+impl ZmxPart for PaneView {
+    fn zmx(&self) -> Option<ZmxSession> {
+        of_view(self)
+    }
+    fn set_zmx(&mut self, session: &ZmxSession) {
+        self.set_terminal_pane(session.terminal_pane());
     }
 }
 
@@ -101,7 +173,6 @@ pub fn is_agterm_daemon(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pane::PaneKey;
     use proptest::prelude::*;
 
     fn session(dir: &str, name: &str) -> ZmxSession {
@@ -116,8 +187,7 @@ mod tests {
     fn key_names_read_as_zmx_and_never_as_agterm_or_tmux() {
         let k = session("/run/user/1000/zmx", "api").key_name();
         assert!(k.starts_with("zmx.zmx-") && k.ends_with(".api"), "{k}");
-        assert!(matches!(PaneKey::parse(&k), Some(PaneKey::Zmx(_))));
-        assert!(!crate::pane::tmux::is_key_name(&k));
+        assert_eq!(parse_key(&k).map(|p| p.terminal()), Some(NAME));
         assert!(!is_key_name("tmux.default-00000000.work.0.0"));
         assert!(!is_key_name("6B1E0C2A-AAAA-BBBB-CCCC-0123456789AB-left"));
         // A trailing slash is the same directory.
@@ -179,3 +249,7 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "session_upgrade_tests.rs"]
+mod upgrade_tests;

@@ -1,0 +1,52 @@
+//! Upgrades keep working: the stems and records of zmx sessions exactly as the release before this
+//! crate owned them wrote them (`tests/corpus/state-today/keys/zmx.tsv`, see its README) read back as
+//! the same sessions, and this release writes them again byte for byte.
+
+use super::*;
+
+const CORPUS: &str = include_str!("../../../tests/corpus/state-today/keys/zmx.tsv");
+
+/// Each line: socket dir, session name, the file stem, the record line.
+fn corpus() -> Vec<(ZmxSession, &'static str, &'static str)> {
+    CORPUS
+        .lines()
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f.len(), 4, "{line}");
+            let session = ZmxSession {
+                socket_dir: f[0].into(),
+                name: f[1].into(),
+                started: Some(1_800_000_000),
+            };
+            (session, f[2], f[3])
+        })
+        .collect()
+}
+
+#[test]
+fn todays_stems_parse_as_the_same_sessions_and_are_written_byte_for_byte() {
+    let all = corpus();
+    assert_eq!(all.len(), 4);
+    for (session, stem, _) in &all {
+        let key = parse_key(stem).unwrap_or_else(|| panic!("{stem} no longer reads"));
+        assert_eq!((key.terminal(), key.to_string()), (NAME, stem.to_string()));
+        assert_eq!(session.key(), key, "{stem}");
+        assert_eq!(session.key_name(), *stem);
+    }
+}
+
+#[test]
+fn todays_records_read_as_their_session_and_write_back_byte_for_byte() {
+    for (session, stem, line) in corpus() {
+        let mut rec: LiveRecord = serde_json::from_str(line).unwrap();
+        assert_eq!(rec.terminal, "zmx");
+        assert_eq!(of_record(&rec), Some(session.clone()), "{stem}");
+        assert_eq!(
+            record_key(&rec).map(|k| k.to_string()).as_deref(),
+            Some(stem)
+        );
+        assert_eq!(rec.to_json_line(), line);
+        rec.set_zmx(&session);
+        assert_eq!(rec.to_json_line(), line);
+    }
+}
