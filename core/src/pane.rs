@@ -8,7 +8,8 @@ use serde_json::Value;
 use std::fmt;
 use std::str::FromStr;
 
-/// A pane's role inside an agterm session: `left` is the primary pane, `right` the split.
+/// A pane's role inside its terminal session: `left` is the primary pane, `right` the split (a
+/// terminal with one pane per session says `left`).
 ///
 /// `scratch` panes and overlays are never captured, so they have no role here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -35,7 +36,7 @@ impl fmt::Display for PaneRole {
 
 impl FromStr for PaneRole {
     type Err = String;
-    /// Accepts agterm's spellings: `left|primary|top` and `right|split|bottom`.
+    /// Accepts every spelling a terminal gives: `left|primary|top` and `right|split|bottom`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "left" | "primary" | "top" => Ok(PaneRole::Left),
@@ -129,7 +130,7 @@ mod tests {
     }
 
     #[test]
-    fn role_accepts_agterm_aliases() {
+    fn role_accepts_every_spelling() {
         assert_eq!("split".parse::<PaneRole>(), Ok(PaneRole::Right));
         assert_eq!("top".parse::<PaneRole>(), Ok(PaneRole::Left));
         assert!("scratch".parse::<PaneRole>().is_err());

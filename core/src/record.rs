@@ -21,7 +21,7 @@ pub const DROPPED_FLAGS_KEY: &str = "dropped_flags";
 pub enum PinOutcome {
     /// The terminal stored the line and will type it on its next launch.
     Ok,
-    /// The terminal has no pins (agterm before 0.16).
+    /// The terminal has no pins (an old version of it).
     Unsupported,
     /// Stored, but the terminal will not run it in its current mode (rerun setting off, Live, Fresh).
     SettingOff,
@@ -57,7 +57,8 @@ pub struct LiveRecord {
     pub event: String,
     /// When written, UTC RFC 3339.
     pub ts: String,
-    /// Which terminal the pane belongs to (`agterm`, `tmux`; a tmux record holds the pane in `tmux`).
+    /// Which terminal the pane belongs to: a row's name in the registry. A terminal whose panes the
+    /// fields above do not name keeps its pane under its own name ([`LiveRecord::terminal_pane`]).
     pub terminal: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
