@@ -6,6 +6,8 @@
 //! - [`record`]: the pane's [`LiveRecord`](record::LiveRecord) and its journal line (one JSON object each).
 //! - [`pane`]: [`PaneKey`](pane::PaneKey) (a terminal's name and its own key) and
 //!   [`PaneRole`](pane::PaneRole); no terminal is named here, each terminal's crate makes its keys.
+//! - [`own_pane`]: [`OwnPane`](own_pane::OwnPane), a terminal's typed view of the pane identity its
+//!   records keep under its name (each terminal's crate implements it).
 //! - [`state`]: the state directory (`$AGTERM_BACKUP_HOME` or `~/.agterm-backup`), atomic 0600 writes,
 //!   journal appends and the capped error log.
 //! - [`agent`]: the agent table (binaries, npm packages, flags that take values, session-entering flags,
@@ -26,6 +28,7 @@
 pub mod agent;
 pub mod flags;
 pub mod id;
+pub mod own_pane;
 pub mod pane;
 pub mod printable;
 pub mod process;

@@ -85,11 +85,6 @@ impl LiveRecord {
             .flatten()
     }
 
-    /// The identity kept under `terminal`'s name, whatever this record's `terminal` says.
-    pub fn identity_under(&self, terminal: &str) -> Option<&Value> {
-        self.extra.get(terminal)
-    }
-
     /// Makes this the record of `pane`: `terminal` names its terminal, the identity sits under that name,
     /// and the fields that name a pane of the terminal the multiplexer was started from are empty.
     pub fn set_terminal_pane(&mut self, pane: &TerminalPane) {

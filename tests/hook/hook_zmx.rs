@@ -5,6 +5,7 @@
 
 use crate::hook_common::*;
 
+use agterm_backup_core::own_pane::OwnPane;
 use agterm_backup_terminals::zmx::session::{ZmxPart, ZmxSession};
 
 fn zmx_records(w: &World) -> Vec<agterm_backup_core::record::LiveRecord> {

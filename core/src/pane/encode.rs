@@ -33,6 +33,15 @@ pub fn encode(text: &str, max: usize) -> String {
     out
 }
 
+/// Whether `text` could be one [`encode`]d component: not empty, only what `encode` writes (`a-z 0-9 _ -`,
+/// `%` escapes, the `~` before a hash).
+pub fn is_encoded(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"%_-~".contains(&b))
+}
+
 /// 32-bit FNV-1a: stable across releases and platforms (unlike `std`'s hasher).
 pub fn fnv1a(text: &str) -> u32 {
     text.bytes().fold(0x811c_9dc5u32, |h, b| {
@@ -52,5 +61,7 @@ mod tests {
         assert!(long.len() <= 40 && long.contains('~'), "{long}");
         // FNV-1a's published test vector: the hash is the same in every release and on every platform.
         assert_eq!(fnv1a("a"), 0xe40c_292c);
+        assert!(is_encoded(&encode("Work/1 ☕", 40)) && is_encoded(&long));
+        assert!(!is_encoded("") && !is_encoded("a.b") && !is_encoded("A"));
     }
 }

@@ -31,6 +31,7 @@
 
 use crate::captured::CapturedPane;
 use crate::skip::SkipReason;
+use agterm_backup_core::own_pane::OwnPane;
 use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::terminal::PaneView;

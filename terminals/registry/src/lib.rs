@@ -19,6 +19,7 @@ pub use pane::{FoundPane, HookPane};
 
 pub use scope::Scope;
 
+use agterm_backup_core::own_pane::OwnPane;
 use agterm_backup_core::pane::{PaneKey, TerminalName};
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::state::StateDir;
@@ -83,9 +84,9 @@ pub static ROWS: [Row; 3] = [
     },
     Row {
         name: tmux::pane::NAME,
-        parse_key: tmux::pane::parse_key,
-        record_key: tmux::pane::record_key,
-        view_key: |v| tmux::pane::of_view(v).map(|p| p.key()),
+        parse_key: <tmux::pane::TmuxPane as OwnPane>::parse_key,
+        record_key: <tmux::pane::TmuxPane as OwnPane>::record_key,
+        view_key: <tmux::pane::TmuxPane as OwnPane>::view_key,
         label: |v| tmux::pane::view_label(v).unwrap_or_else(|| v.session_label()),
         here: scope::tmux_here,
         named: scope::tmux_named,
@@ -94,9 +95,9 @@ pub static ROWS: [Row; 3] = [
     },
     Row {
         name: zmx::session::NAME,
-        parse_key: zmx::session::parse_key,
-        record_key: zmx::session::record_key,
-        view_key: |v| zmx::session::of_view(v).map(|s| s.key()),
+        parse_key: <zmx::session::ZmxSession as OwnPane>::parse_key,
+        record_key: <zmx::session::ZmxSession as OwnPane>::record_key,
+        view_key: <zmx::session::ZmxSession as OwnPane>::view_key,
         label: |v| zmx::session::view_label(v).unwrap_or_else(|| v.session_label()),
         here: scope::zmx_here,
         named: scope::zmx_named,

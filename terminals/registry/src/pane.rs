@@ -29,10 +29,11 @@ use crate::agterm::pane_env::{Env, NotAPane, PaneEnv};
 use crate::tmux::command::TmuxServer;
 use crate::tmux::env::TmuxEnv;
 use crate::tmux::name::NameCache;
-use crate::tmux::pane::TmuxPane;
+use crate::tmux::pane::{TmuxPane, TmuxPart};
 use crate::zmx::env::ZmxEnv;
-use crate::zmx::session::ZmxSession;
+use crate::zmx::session::{ZmxPart, ZmxSession};
 use crate::Scope;
+use agterm_backup_core::own_pane::OwnPane;
 use agterm_backup_core::pane::{PaneKey, TerminalPane};
 use agterm_backup_core::process::{ancestors, ProcessSource};
 use agterm_backup_core::state::StateDir;
@@ -96,16 +97,16 @@ impl FoundPane {
     pub fn shows(&self, view: &PaneView) -> bool {
         match self {
             FoundPane::Agterm(p) => match (&p.pane_id, &view.pane_id) {
-                (Some(mine), Some(theirs)) if crate::tmux::pane::of_view(view).is_none() => {
+                (Some(mine), Some(theirs)) if view.tmux().is_none() => {
                     mine.eq_ignore_ascii_case(theirs)
                 }
                 _ => view.session_id.eq_ignore_ascii_case(&p.session) && view.role == p.role,
             },
             FoundPane::Tmux(t) => {
-                crate::tmux::pane::of_view(view).is_some()
-                    && view.pane_id.as_deref() == Some(t.pane_id.as_str())
+                view.tmux().is_some() && view.pane_id.as_deref() == Some(t.pane_id.as_str())
             }
-            FoundPane::Zmx(z) => crate::zmx::session::of_view(view)
+            FoundPane::Zmx(z) => view
+                .zmx()
                 .is_some_and(|s| s.socket_dir == z.socket_dir && s.name == z.name),
         }
     }

@@ -4,9 +4,11 @@ use agterm_backup_agterm::{AgtermTerminal, Client, Timeouts};
 use agterm_backup_core::pane::TerminalName;
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_tmux::command::TmuxServer;
+use agterm_backup_tmux::pane::TmuxPart;
 use agterm_backup_tmux::terminal::{socket_path as tmux_socket_path, TmuxTerminal};
 use agterm_backup_zmx::boot::boot_time;
 use agterm_backup_zmx::command::ZmxDir;
+use agterm_backup_zmx::session::ZmxPart;
 use agterm_backup_zmx::terminal::ZmxTerminal;
 use std::path::{Path, PathBuf};
 
@@ -35,10 +37,10 @@ impl Scope {
     pub fn of_record(rec: &LiveRecord) -> Option<Scope> {
         match crate::row_named(&rec.terminal).map(|r| r.name) {
             Some(agterm_backup_tmux::pane::NAME) => {
-                agterm_backup_tmux::pane::of_record(rec).map(|t| Scope::Tmux { socket: t.socket })
+                rec.tmux().map(|t| Scope::Tmux { socket: t.socket })
             }
             Some(agterm_backup_zmx::session::NAME) => {
-                agterm_backup_zmx::session::of_record(rec).map(|z| Scope::Zmx { dir: z.socket_dir })
+                rec.zmx().map(|z| Scope::Zmx { dir: z.socket_dir })
             }
             // Records before the `terminal` field was written are agterm's.
             _ => Some(Scope::Agterm),

@@ -7,9 +7,9 @@
 //! encoding that never collides with agterm's `<UUID>-<role>` names (and that case-insensitive file
 //! systems keep apart). This file is the one place that reads and writes tmux's part of a record.
 
-use agterm_backup_core::pane::encode::{encode, fnv1a};
-use agterm_backup_core::pane::{PaneKey, TerminalName, TerminalPane};
-use agterm_backup_core::record::LiveRecord;
+use agterm_backup_core::own_pane::OwnPane;
+use agterm_backup_core::pane::encode::{encode, fnv1a, is_encoded};
+use agterm_backup_core::pane::TerminalName;
 use agterm_backup_core::terminal::PaneView;
 use serde::{Deserialize, Serialize};
 
@@ -71,71 +71,30 @@ impl TmuxPane {
             self.pane
         )
     }
+}
 
-    /// This pane's record key.
-    pub fn key(&self) -> PaneKey {
-        PaneKey::new(NAME, self.key_name())
+impl OwnPane for TmuxPane {
+    const TERMINAL: TerminalName = NAME;
+    fn own_key(&self) -> String {
+        self.key_name()
     }
-
-    /// This pane as a record or a pane view keeps it: under tmux's name.
-    pub fn terminal_pane(&self) -> TerminalPane {
-        TerminalPane {
-            terminal: NAME,
-            identity: serde_json::to_value(self).expect("a TmuxPane always serializes"),
-        }
+    fn is_own_key(stem: &str) -> bool {
+        is_key_name(stem)
     }
-}
-
-/// The key of a record's file stem, when it is a tmux key name.
-pub fn parse_key(stem: &str) -> Option<PaneKey> {
-    is_key_name(stem).then(|| PaneKey::new(NAME, stem.to_string()))
-}
-
-/// The tmux pane a record keeps under `tmux` (whatever its `terminal` says, as every release read it).
-pub fn of_record(rec: &LiveRecord) -> Option<TmuxPane> {
-    serde_json::from_value(rec.identity_under(NAME.as_str())?.clone()).ok()
-}
-
-/// The key of a tmux record: its pane's.
-pub fn record_key(rec: &LiveRecord) -> Option<PaneKey> {
-    of_record(rec).map(|p| p.key())
-}
-
-/// The tmux pane a pane view shows, for a pane of a tmux server.
-pub fn of_view(view: &PaneView) -> Option<TmuxPane> {
-    serde_json::from_value(view.terminal_pane(NAME.as_str())?.clone()).ok()
 }
 
 /// How a person recognises a tmux pane: `tmux work:0.1`.
 pub fn view_label(view: &PaneView) -> Option<String> {
-    of_view(view).map(|t| format!("tmux {}", t.target()))
+    TmuxPane::of_view(view).map(|p| format!("tmux {}", p.target()))
 }
 
-/// tmux's part of a record or of a pane view, read and written as methods (`rec.tmux()`).
-pub trait TmuxPart {
-    /// The tmux pane kept under tmux's name.
-    fn tmux(&self) -> Option<TmuxPane>;
-    /// Makes this tmux pane `pane`'s (a record: `terminal` is `tmux`, the agterm fields are empty).
-    fn set_tmux(&mut self, pane: &TmuxPane);
-}
-
-impl TmuxPart for LiveRecord {
-    fn tmux(&self) -> Option<TmuxPane> {
-        of_record(self)
-    }
-    fn set_tmux(&mut self, pane: &TmuxPane) {
-        self.set_terminal_pane(&pane.terminal_pane());
-    }
-}
-
-impl TmuxPart for PaneView {
-    fn tmux(&self) -> Option<TmuxPane> {
-        of_view(self)
-    }
-    fn set_tmux(&mut self, pane: &TmuxPane) {
-        self.set_terminal_pane(pane.terminal_pane());
-    }
-}
+agterm_backup_core::own_pane_part!(
+    /// tmux's part of a record or of a pane view, read and written as methods (`rec.tmux()`).
+    TmuxPart,
+    tmux,
+    set_tmux,
+    TmuxPane
+);
 
 /// Whether `stem` is a tmux key name this version writes (its shape, not that the pane exists).
 pub fn is_key_name(stem: &str) -> bool {
@@ -143,15 +102,10 @@ pub fn is_key_name(stem: &str) -> bool {
         return false;
     };
     let parts: Vec<&str> = rest.split('.').collect();
-    let encoded = |s: &str| {
-        !s.is_empty()
-            && s.bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"%_-~".contains(&b))
-    };
     let index = |s: &str| !s.is_empty() && s.len() <= 10 && s.bytes().all(|b| b.is_ascii_digit());
     parts.len() == 4
-        && encoded(parts[0])
-        && encoded(parts[1])
+        && is_encoded(parts[0])
+        && is_encoded(parts[1])
         && index(parts[2])
         && index(parts[3])
         && stem.len() <= 200
@@ -182,7 +136,7 @@ mod tests {
         assert!(k.ends_with(".work.1.2"), "{k}");
         assert!(is_key_name(&k));
         // Never an agterm key (which is all an older release reads): no `-left`/`-right` ending.
-        assert_eq!(parse_key(&k).map(|p| p.terminal()), Some(NAME));
+        assert_eq!(TmuxPane::parse_key(&k).map(|p| p.terminal()), Some(NAME));
         assert!(!k.ends_with("-left") && !k.ends_with("-right"));
         assert!(!is_key_name("6B1E0C2A-AAAA-BBBB-CCCC-0123456789AB-left"));
     }

@@ -3,6 +3,7 @@
 //! same panes, and this release writes them again byte for byte.
 
 use super::*;
+use agterm_backup_core::record::LiveRecord;
 
 const CORPUS: &str = include_str!("../../../tests/corpus/state-today/keys/tmux.tsv");
 
@@ -33,7 +34,7 @@ fn todays_stems_parse_as_the_same_panes_and_are_written_byte_for_byte() {
     let all = corpus();
     assert_eq!(all.len(), 5);
     for (pane, stem, _) in &all {
-        let key = parse_key(stem).unwrap_or_else(|| panic!("{stem} no longer reads"));
+        let key = TmuxPane::parse_key(stem).unwrap_or_else(|| panic!("{stem} no longer reads"));
         assert_eq!((key.terminal(), key.to_string()), (NAME, stem.to_string()));
         assert_eq!(pane.key(), key, "{stem}");
         assert_eq!(pane.key_name(), *stem);
@@ -45,10 +46,10 @@ fn todays_records_read_as_their_pane_and_write_back_byte_for_byte() {
     for (pane, stem, line) in corpus() {
         let mut rec: LiveRecord = serde_json::from_str(line).unwrap();
         assert_eq!(rec.terminal, "tmux");
-        assert_eq!(of_record(&rec), Some(pane.clone()), "{stem}");
+        assert_eq!(TmuxPane::of_record(&rec), Some(pane.clone()), "{stem}");
         assert_eq!(rec.tmux(), Some(pane.clone()));
         assert_eq!(
-            record_key(&rec).map(|k| k.to_string()).as_deref(),
+            TmuxPane::record_key(&rec).map(|k| k.to_string()).as_deref(),
             Some(stem)
         );
         assert_eq!(rec.to_json_line(), line);

@@ -3,6 +3,7 @@
 
 use crate::command::{TmuxError, TmuxServer};
 use crate::foreground::tty_foreground_group;
+use crate::pane::TmuxPart;
 use crate::panes::{panes_now, parse_server_line, PaneNow, ServerNow, PANES_FORMAT, SERVER_FORMAT};
 use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::process::default_source;
@@ -180,7 +181,7 @@ pub fn pane_view(p: PaneNow) -> PaneView {
         live: None,
         own: Default::default(),
     };
-    view.set_terminal_pane(p.name.terminal_pane());
+    view.set_tmux(&p.name);
     view
 }
 

@@ -11,9 +11,9 @@
 //! agterm's Live panes are zmx daemons too, named `agterm-<32 hex>` in agterm's own socket directory:
 //! those are agterm's panes ([`is_agterm_daemon`]), never zmx sessions of ours.
 
-use agterm_backup_core::pane::encode::{encode, fnv1a};
-use agterm_backup_core::pane::{PaneKey, TerminalName, TerminalPane};
-use agterm_backup_core::record::LiveRecord;
+use agterm_backup_core::own_pane::OwnPane;
+use agterm_backup_core::pane::encode::{encode, fnv1a, is_encoded};
+use agterm_backup_core::pane::TerminalName;
 use agterm_backup_core::terminal::PaneView;
 use serde::{Deserialize, Serialize};
 
@@ -59,84 +59,38 @@ impl ZmxSession {
             encode(&self.name, MAX_ENCODED_NAME)
         )
     }
+}
 
-    /// This session's record key.
-    pub fn key(&self) -> PaneKey {
-        PaneKey::new(NAME, self.key_name())
+impl OwnPane for ZmxSession {
+    const TERMINAL: TerminalName = NAME;
+    fn own_key(&self) -> String {
+        self.key_name()
     }
-
-    /// This session as a record or a pane view keeps it: under zmx's name.
-    pub fn terminal_pane(&self) -> TerminalPane {
-        TerminalPane {
-            terminal: NAME,
-            identity: serde_json::to_value(self).expect("a ZmxSession always serializes"),
-        }
+    fn is_own_key(stem: &str) -> bool {
+        is_key_name(stem)
     }
-}
-
-/// The key of a record's file stem, when it is a zmx key name.
-pub fn parse_key(stem: &str) -> Option<PaneKey> {
-    is_key_name(stem).then(|| PaneKey::new(NAME, stem.to_string()))
-}
-
-/// The zmx session of a zmx record.
-pub fn of_record(rec: &LiveRecord) -> Option<ZmxSession> {
-    serde_json::from_value(rec.terminal_pane(NAME.as_str())?.clone()).ok()
-}
-
-/// The key of a zmx record: its session's.
-pub fn record_key(rec: &LiveRecord) -> Option<PaneKey> {
-    of_record(rec).map(|s| s.key())
-}
-
-/// The zmx session a pane view shows, for a session of a zmx socket directory.
-pub fn of_view(view: &PaneView) -> Option<ZmxSession> {
-    serde_json::from_value(view.terminal_pane(NAME.as_str())?.clone()).ok()
 }
 
 /// How a person recognises a zmx session: `zmx api`.
 pub fn view_label(view: &PaneView) -> Option<String> {
-    of_view(view).map(|z| format!("zmx {}", z.name))
+    ZmxSession::of_view(view).map(|p| format!("zmx {}", p.name))
 }
 
-/// zmx's part of a record or of a pane view, read and written as methods (`rec.zmx()`).
-pub trait ZmxPart {
-    /// The zmx session kept under zmx's name (a record's only when its `terminal` is `zmx`).
-    fn zmx(&self) -> Option<ZmxSession>;
-    /// Makes this zmx session `session`'s (a record: `terminal` is `zmx`, the agterm fields are empty).
-    fn set_zmx(&mut self, session: &ZmxSession);
-}
-
-impl ZmxPart for LiveRecord {
-    fn zmx(&self) -> Option<ZmxSession> {
-        of_record(self)
-    }
-    fn set_zmx(&mut self, session: &ZmxSession) {
-        self.set_terminal_pane(&session.terminal_pane());
-    }
-}
-
-impl ZmxPart for PaneView {
-    fn zmx(&self) -> Option<ZmxSession> {
-        of_view(self)
-    }
-    fn set_zmx(&mut self, session: &ZmxSession) {
-        self.set_terminal_pane(session.terminal_pane());
-    }
-}
+agterm_backup_core::own_pane_part!(
+    /// zmx's part of a record or of a pane view, read and written as methods (`rec.zmx()`).
+    ZmxPart,
+    zmx,
+    set_zmx,
+    ZmxSession
+);
 
 /// Whether `stem` is a zmx key name this version writes (its shape, not that the session exists).
 pub fn is_key_name(stem: &str) -> bool {
     let Some(rest) = stem.strip_prefix(KEY_PREFIX) else {
         return false;
     };
-    let encoded = |s: &str| {
-        !s.is_empty()
-            && s.bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"%_-~".contains(&b))
-    };
     let parts: Vec<&str> = rest.split('.').collect();
-    parts.len() == 2 && encoded(parts[0]) && encoded(parts[1]) && stem.len() <= 200
+    parts.len() == 2 && is_encoded(parts[0]) && is_encoded(parts[1]) && stem.len() <= 200
 }
 
 /// zmx's socket directory for an environment (`cfg.zig socketDir`): `ZMX_DIR` exactly, else
@@ -187,7 +141,7 @@ mod tests {
     fn key_names_read_as_zmx_and_never_as_agterm_or_tmux() {
         let k = session("/run/user/1000/zmx", "api").key_name();
         assert!(k.starts_with("zmx.zmx-") && k.ends_with(".api"), "{k}");
-        assert_eq!(parse_key(&k).map(|p| p.terminal()), Some(NAME));
+        assert_eq!(ZmxSession::parse_key(&k).map(|p| p.terminal()), Some(NAME));
         assert!(!is_key_name("tmux.default-00000000.work.0.0"));
         assert!(!is_key_name("6B1E0C2A-AAAA-BBBB-CCCC-0123456789AB-left"));
         // A trailing slash is the same directory.

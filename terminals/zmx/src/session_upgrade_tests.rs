@@ -3,6 +3,7 @@
 //! the same sessions, and this release writes them again byte for byte.
 
 use super::*;
+use agterm_backup_core::record::LiveRecord;
 
 const CORPUS: &str = include_str!("../../../tests/corpus/state-today/keys/zmx.tsv");
 
@@ -28,7 +29,7 @@ fn todays_stems_parse_as_the_same_sessions_and_are_written_byte_for_byte() {
     let all = corpus();
     assert_eq!(all.len(), 4);
     for (session, stem, _) in &all {
-        let key = parse_key(stem).unwrap_or_else(|| panic!("{stem} no longer reads"));
+        let key = ZmxSession::parse_key(stem).unwrap_or_else(|| panic!("{stem} no longer reads"));
         assert_eq!((key.terminal(), key.to_string()), (NAME, stem.to_string()));
         assert_eq!(session.key(), key, "{stem}");
         assert_eq!(session.key_name(), *stem);
@@ -40,9 +41,11 @@ fn todays_records_read_as_their_session_and_write_back_byte_for_byte() {
     for (session, stem, line) in corpus() {
         let mut rec: LiveRecord = serde_json::from_str(line).unwrap();
         assert_eq!(rec.terminal, "zmx");
-        assert_eq!(of_record(&rec), Some(session.clone()), "{stem}");
+        assert_eq!(ZmxSession::of_record(&rec), Some(session.clone()), "{stem}");
         assert_eq!(
-            record_key(&rec).map(|k| k.to_string()).as_deref(),
+            ZmxSession::record_key(&rec)
+                .map(|k| k.to_string())
+                .as_deref(),
             Some(stem)
         );
         assert_eq!(rec.to_json_line(), line);

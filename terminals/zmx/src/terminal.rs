@@ -21,7 +21,7 @@
 
 use crate::command::{ZmxDir, ZmxError};
 use crate::list::{parse_list, Listed};
-use crate::session::ZmxSession;
+use crate::session::{ZmxPart, ZmxSession};
 use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::process::foreground::{pane_foreground, tty_foreground_group};
 use agterm_backup_core::process::{default_source, ProcessSource};
@@ -118,7 +118,7 @@ pub fn session_view(
         live: None,
         own: Default::default(),
     };
-    view.set_terminal_pane(session.terminal_pane());
+    view.set_zmx(&session);
     view
 }
 
@@ -304,7 +304,7 @@ mod tests {
             (idle.foreground.clone(), idle.shell_in_front),
             (None, Some(true))
         );
-        let z = crate::session::of_view(&idle).unwrap();
+        let z = idle.zmx().unwrap();
         assert_eq!(
             (z.socket_dir.as_str(), z.name.as_str(), z.started),
             ("/z", "a", Some(7))
