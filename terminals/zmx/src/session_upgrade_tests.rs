@@ -49,6 +49,15 @@ fn todays_records_read_as_their_session_and_write_back_byte_for_byte() {
             Some(stem)
         );
         assert_eq!(rec.to_json_line(), line);
+        // Stamped as the hook stamps the record it built from the pane's environment (the agterm
+        // pane the multiplexer was started from filled in, another identity under another name):
+        // the same bytes.
+        rec.agterm_session = "6B1E0C2A-AAAA-BBBB-CCCC-0123456789AB".into();
+        rec.role = agterm_backup_core::pane::PaneRole::Right;
+        rec.pane_id = Some("9A2F0000-0000-0000-0000-000000000001".into());
+        rec.window_id = Some("W1".into());
+        rec.workspace_id = Some("S1".into());
+        rec.terminal = "agterm".into();
         rec.set_zmx(&session);
         assert_eq!(rec.to_json_line(), line);
     }
