@@ -4,7 +4,10 @@
 //! functions wherever possible:
 //!
 //! - [`record`]: the pane's [`LiveRecord`](record::LiveRecord) and its journal line (one JSON object each).
-//! - [`pane`]: [`PaneKey`](pane::PaneKey) (`<AGTERM_SESSION_ID>-<role>`) and [`PaneRole`](pane::PaneRole).
+//! - [`pane`]: [`PaneKey`](pane::PaneKey) (a terminal's name and its own key) and
+//!   [`PaneRole`](pane::PaneRole); no terminal is named here, each terminal's crate makes its keys.
+//! - [`own_pane`]: [`OwnPane`](own_pane::OwnPane), a terminal's typed view of the pane identity its
+//!   records keep under its name (each terminal's crate implements it).
 //! - [`state`]: the state directory (`$AGTERM_BACKUP_HOME` or `~/.agterm-backup`), atomic 0600 writes,
 //!   journal appends and the capped error log.
 //! - [`agent`]: the agent table (binaries, npm packages, flags that take values, session-entering flags,
@@ -19,12 +22,13 @@
 //! - [`process`]: reading a process's argv, cwd, parent and start time (`/proc` on Linux, `ps`/`lsof`
 //!   everywhere), behind a trait so tests can swap it.
 //! - [`tty_input`]: what waits unread on a shell's terminal: typed input, or only the terminal's replies.
-//! - [`terminal`]: the seam between agterm-backup and the terminals it restores into (agterm in
-//!   `terminals/agterm`, tmux in `terminals/tmux`, each its own crate).
+//! - [`terminal`]: the seam between agterm-backup and the terminals it restores into (each its own
+//!   crate under `terminals/`, the registry's rows list them).
 
 pub mod agent;
 pub mod flags;
 pub mod id;
+pub mod own_pane;
 pub mod pane;
 pub mod printable;
 pub mod process;
@@ -35,5 +39,4 @@ pub mod resume;
 pub mod slug;
 pub mod state;
 pub mod terminal;
-pub mod tmux_layout;
 pub mod tty_input;

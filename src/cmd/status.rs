@@ -90,7 +90,7 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
     report.warnings.extend(unattributed_codex(&state));
     report.warnings.extend(dropped_flags(&state));
     report.warnings.extend(tmux_config_warnings());
-    report.broken_files = state.broken_files();
+    report.broken_files = state.broken_files(&agterm_backup_terminals::parse_key);
     report.warnings.extend(
         report
             .broken_files
@@ -218,7 +218,7 @@ fn tmux_config_warnings() -> Vec<String> {
 fn unattributed_codex(state: &agterm_backup_core::state::StateDir) -> Vec<String> {
     use agterm_backup_hook::codex_daemon::unattributed;
     let recorded: Vec<String> = state
-        .pane_keys()
+        .pane_keys(&agterm_backup_terminals::parse_key)
         .iter()
         .filter_map(|k| state.read_record(k))
         .map(|r| r.session_id)
@@ -243,7 +243,7 @@ fn unattributed_codex(state: &agterm_backup_core::state::StateDir) -> Vec<String
 /// values (replaying them blind could split a flag from its value), and the user should know.
 fn dropped_flags(state: &agterm_backup_core::state::StateDir) -> Vec<String> {
     state
-        .pane_keys()
+        .pane_keys(&agterm_backup_terminals::parse_key)
         .iter()
         .filter_map(|k| state.read_record(k).map(|r| (k, r)))
         .filter_map(|(k, r)| {

@@ -1,7 +1,7 @@
 //! Plain-data builders for the unit tests.
 
 use crate::plan::CapturedPane;
-use agterm_backup_core::pane::{PaneKey, PaneRole};
+use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::record::{LiveRecord, RECORD_VERSION};
 use agterm_backup_core::terminal::PaneView;
 use chrono::{DateTime, Utc};
@@ -52,7 +52,7 @@ pub fn captured(record: Option<LiveRecord>, journal: Vec<LiveRecord>) -> Capture
         .or(journal.last())
         .map_or(PaneRole::Left, |r| r.role);
     CapturedPane {
-        key: PaneKey::new(SESSION, role).unwrap(),
+        key: agterm_backup_terminals::agterm::key::key(SESSION, role).unwrap(),
         record,
         journal,
     }
@@ -72,7 +72,6 @@ pub fn pane(role: PaneRole) -> PaneView {
         realized: Some(true),
         pin: None,
         live: None,
-        tmux: None,
-        zmx: None,
+        own: Default::default(),
     }
 }

@@ -11,10 +11,10 @@
 
 use crate::captured::CapturedPane;
 use crate::skip::SkipReason;
-use agterm_backup_core::pane::zmx::ZmxSession;
-use agterm_backup_core::pane::{PaneKey, PaneRole};
+use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::terminal::{PaneRef, PaneView};
+use agterm_backup_terminals::zmx::session::{ZmxPart, ZmxSession, NAME as ZMX};
 use chrono::{DateTime, Utc};
 
 /// Where a zmx record's session is.
@@ -32,13 +32,14 @@ pub enum ZmxJoin {
 /// session is gone, or its start unknown: the terminal's launch, the boot, then stands). `None` for
 /// another terminal's pane.
 pub fn launch_of(c: &CapturedPane, panes: &[PaneView]) -> Option<Option<DateTime<Utc>>> {
-    let PaneKey::Zmx(key) = &c.key else {
+    if c.key.terminal() != ZMX {
         return None;
-    };
+    }
+    let key = c.key.as_str();
     let started = panes
         .iter()
-        .filter_map(|p| p.zmx.as_ref())
-        .find(|z| z.key_name() == *key)
+        .filter_map(|p| p.zmx())
+        .find(|z| z.key_name() == key)
         .and_then(|z| z.started)
         .and_then(|t| DateTime::from_timestamp(t, 0));
     Some(started)
@@ -54,7 +55,7 @@ pub fn join(
 ) -> ZmxJoin {
     let listed = panes
         .iter()
-        .position(|p| p.zmx.as_ref().is_some_and(|now| now.same_session(recorded)));
+        .position(|p| p.zmx().is_some_and(|now| now.same_session(recorded)));
     if let Some(i) = listed {
         return ZmxJoin::Listed(i);
     }

@@ -9,6 +9,8 @@ use agterm_backup_core::id::is_valid_session_id;
 use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::terminal::PaneRef;
+use agterm_backup_terminals::tmux::pane::TmuxPart;
+use agterm_backup_terminals::zmx::session::ZmxPart;
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;
 
@@ -103,7 +105,7 @@ fn agterm_join(
         .and_then(|id| by_id.get(&id.to_ascii_uppercase()))
         .map(|&i| (i, JoinedBy::PaneId))
         .or_else(|| {
-            let k = c.key.agterm()?;
+            let k = agterm_backup_terminals::agterm::key::split(&c.key)?;
             by_session
                 .get(&(k.session.clone(), k.role))
                 .map(|&i| (i, JoinedBy::SessionRole))

@@ -5,11 +5,13 @@
 //! - [`client`]: one JSON line out, one in, with timeouts and clear errors.
 //! - [`peer`]: which agterm launch answered (peer pid and its start time).
 //! - [`features`]: feature detection by probing, cached per launch.
+//! - [`key`]: agterm's record key `<SESSION>-<role>` ([`key::NAME`] is agterm's name among the terminals).
 //! - [`pane_env`]: the agterm pane a process runs in, from its environment.
 //! - [`panes`], [`terminal`]: the [`AgtermTerminal`] implementation of the terminal seam.
 
 pub mod client;
 pub mod features;
+pub mod key;
 pub mod pane_env;
 pub mod panes;
 pub mod peer;

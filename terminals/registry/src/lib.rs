@@ -5,7 +5,9 @@
 //!
 //! - [`Scope`]: one running instance of a terminal (agterm; one tmux server by its socket; one zmx
 //!   socket directory), as records name it and as restore acts on it.
-//! - [`ROWS`]: the terminals, each with how to find its instances and how to open one.
+//! - [`ROWS`]: the terminals, each with its name, its record keys (a file stem read, a record's and a
+//!   shown pane's key), how to find its instances and how to open one.
+//! - [`parse_key`], [`record_key`], [`view_key`], [`pane_label`]: the rows asked for any terminal.
 //! - [`open`]: the [`Terminal`] behind a scope.
 //! - [`everywhere`]: the instances worth a look: those of the environment plus those with records.
 //! - [`pane`]: which terminal's pane a process runs in ([`FoundPane`], [`HookPane`]), innermost first.
@@ -17,8 +19,11 @@ pub use pane::{FoundPane, HookPane};
 
 pub use scope::Scope;
 
-use agterm_backup_core::pane::TerminalKind;
-use agterm_backup_core::terminal::Terminal;
+use agterm_backup_core::own_pane::OwnPane;
+use agterm_backup_core::pane::{PaneKey, TerminalName};
+use agterm_backup_core::record::LiveRecord;
+use agterm_backup_core::state::StateDir;
+use agterm_backup_core::terminal::{PaneView, Terminal};
 use std::path::Path;
 use std::time::Duration;
 
@@ -35,13 +40,24 @@ pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 /// A terminal opened, or why not (where we looked).
 pub type Opened = Result<Box<dyn Terminal>, String>;
 
-/// One terminal: its kind, and how its instances are found and opened.
+/// One terminal: its name, its record keys, and how its instances are found and opened.
 pub struct Row {
-    pub kind: TerminalKind,
+    /// Its name: a record's `terminal`, `--terminal <name>`.
+    pub name: TerminalName,
+    /// The key of a record's file stem, when it has this terminal's shape (no two terminals' shapes
+    /// overlap).
+    pub parse_key: fn(stem: &str) -> Option<PaneKey>,
+    /// The key of one of this terminal's records (from the pane it keeps under the terminal's name, or
+    /// the record's own fields).
+    pub record_key: fn(rec: &LiveRecord) -> Option<PaneKey>,
+    /// The key of one of this terminal's panes as it shows it.
+    pub view_key: fn(view: &PaneView) -> Option<PaneKey>,
+    /// How a person recognises one of this terminal's panes.
+    pub label: fn(view: &PaneView) -> String,
     /// The instance the environment names, if any: `explicit` is `--socket` (agterm's socket, a tmux
     /// server's socket, a zmx socket directory). `None`: the environment names none that exists.
     pub here: fn(explicit: Option<&Path>, env: Env) -> Option<Scope>,
-    /// The instance `--terminal <kind>` means: as `here`, but always one (the default place).
+    /// The instance `--terminal <name>` means: as `here`, but always one (the default place).
     pub named: fn(explicit: Option<&Path>, env: Env) -> Scope,
     /// The terminal behind one of its scopes; the error says where we looked.
     pub open: fn(scope: &Scope, explicit: Option<&Path>, env: Env) -> Opened,
@@ -51,24 +67,38 @@ pub struct Row {
     pub tty: fn(scope: &Scope, pane: &str, budget: Duration) -> Option<u64>,
 }
 
-/// Every terminal, in the order they are shown.
+/// Every terminal, in the order they are shown. The first is the terminal whose panes a record's own
+/// fields name (`agterm_session`, `role`): a record of no other terminal, or of none (before records
+/// said their `terminal`), is its.
 pub static ROWS: [Row; 3] = [
     Row {
-        kind: TerminalKind::Agterm,
+        name: agterm::key::NAME,
+        parse_key: agterm::key::parse_key,
+        record_key: agterm::key::record_key,
+        view_key: agterm::key::view_key,
+        label: PaneView::session_label,
         here: scope::agterm_here,
         named: scope::agterm_named,
         open: scope::open_agterm,
         tty: |_, _, _| None,
     },
     Row {
-        kind: TerminalKind::Tmux,
+        name: tmux::pane::NAME,
+        parse_key: <tmux::pane::TmuxPane as OwnPane>::parse_key,
+        record_key: <tmux::pane::TmuxPane as OwnPane>::record_key,
+        view_key: <tmux::pane::TmuxPane as OwnPane>::view_key,
+        label: |v| tmux::pane::view_label(v).unwrap_or_else(|| v.session_label()),
         here: scope::tmux_here,
         named: scope::tmux_named,
         open: scope::open_tmux,
         tty: scope::tmux_tty,
     },
     Row {
-        kind: TerminalKind::Zmx,
+        name: zmx::session::NAME,
+        parse_key: <zmx::session::ZmxSession as OwnPane>::parse_key,
+        record_key: <zmx::session::ZmxSession as OwnPane>::record_key,
+        view_key: <zmx::session::ZmxSession as OwnPane>::view_key,
+        label: |v| zmx::session::view_label(v).unwrap_or_else(|| v.session_label()),
         here: scope::zmx_here,
         named: scope::zmx_named,
         open: scope::open_zmx,
@@ -76,11 +106,78 @@ pub static ROWS: [Row; 3] = [
     },
 ];
 
-/// The row of `kind`.
-pub fn row(kind: TerminalKind) -> &'static Row {
+/// The row of terminal `name` (a name one of the rows gave).
+pub fn row(name: TerminalName) -> &'static Row {
     ROWS.iter()
-        .find(|r| r.kind == kind)
-        .expect("every terminal kind has a row")
+        .find(|r| r.name == name)
+        .expect("every terminal name comes from a row")
+}
+
+/// The row of the terminal called `name`, if one is.
+pub fn row_named(name: &str) -> Option<&'static Row> {
+    ROWS.iter().find(|r| r.name == *name)
+}
+
+/// The names of every terminal, for messages: `agterm, tmux or zmx`.
+pub fn names() -> String {
+    let all: Vec<&str> = ROWS.iter().map(|r| r.name.as_str()).collect();
+    match all.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// The key of a record's file stem, of any terminal.
+pub fn parse_key(stem: &str) -> Option<PaneKey> {
+    ROWS.iter().find_map(|r| (r.parse_key)(stem))
+}
+
+/// The key of a record's pane: its terminal's rule (see [`ROWS`] for a record of none).
+pub fn record_key(rec: &LiveRecord) -> Option<PaneKey> {
+    (row_named(&rec.terminal).unwrap_or(&ROWS[0]).record_key)(rec)
+}
+
+/// The row of the terminal a pane view is of: the one whose identity it carries, else the first.
+fn view_row(view: &PaneView) -> &'static Row {
+    ROWS.iter()
+        .find(|r| view.terminal_pane(r.name.as_str()).is_some())
+        .unwrap_or(&ROWS[0])
+}
+
+/// The record key of a pane as its terminal shows it.
+pub fn view_key(view: &PaneView) -> Option<PaneKey> {
+    (view_row(view).view_key)(view)
+}
+
+/// How a person recognises a pane: a tmux pane by its place (`tmux work:0.1`), a zmx session by its
+/// name (`zmx api`), an agterm pane by its session's name and role (`api · right`).
+pub fn pane_label(view: &PaneView) -> String {
+    (view_row(view).label)(view)
+}
+
+/// Writes `rec` as its pane's record (under [`record_key`]).
+pub fn write_record(state: &StateDir, rec: &LiveRecord) -> std::io::Result<()> {
+    state.write_record(&key_or_refuse(rec)?, rec)
+}
+
+/// Appends `rec` to its pane's journal (under [`record_key`]).
+pub fn append_journal(state: &StateDir, rec: &LiveRecord) -> std::io::Result<()> {
+    state.append_journal(&key_or_refuse(rec)?, rec)
+}
+
+fn key_or_refuse(rec: &LiveRecord) -> std::io::Result<PaneKey> {
+    record_key(rec).ok_or_else(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "record has no valid pane key",
+        )
+    })
+}
+
+/// Every pane key with a record or a journal in the state directory.
+pub fn pane_keys(state: &StateDir) -> Vec<PaneKey> {
+    state.pane_keys(&parse_key)
 }
 
 /// The terminal behind `scope`. `explicit` (`--socket`) applies only to the scope it was resolved for
@@ -94,8 +191,8 @@ pub fn pane_tty(scope: &Scope, pane: &str, budget: Duration) -> Option<u64> {
     (row(scope.kind()).tty)(scope, pane, budget)
 }
 
-/// The scope `--terminal <kind>` names.
-pub fn named(kind: TerminalKind, explicit: Option<&Path>, env: Env) -> Scope {
+/// The scope `--terminal <name>` names.
+pub fn named(kind: TerminalName, explicit: Option<&Path>, env: Env) -> Scope {
     (row(kind).named)(explicit, env)
 }
 
@@ -105,8 +202,8 @@ pub fn named(kind: TerminalKind, explicit: Option<&Path>, env: Env) -> Scope {
 pub fn everywhere(explicit: Option<&Path>, env: Env, with_records: &[Scope]) -> Vec<Scope> {
     let mut out: Vec<Scope> = vec![Scope::Agterm];
     for r in &ROWS {
-        let here = (r.here)(explicit.filter(|_| r.kind == TerminalKind::Agterm), env);
-        let recorded = with_records.iter().filter(|s| s.kind() == r.kind).cloned();
+        let here = (r.here)(explicit.filter(|_| r.name == agterm::key::NAME), env);
+        let recorded = with_records.iter().filter(|s| s.kind() == r.name).cloned();
         for s in here.into_iter().chain(recorded) {
             if !out.contains(&s) {
                 out.push(s);
@@ -170,9 +267,9 @@ mod tests {
             assert_eq!(back, s);
         }
         // Restore's grouping: agterm is one instance; tmux and zmx are told apart by their place.
-        assert_eq!(Scope::single(TerminalKind::Agterm), Some(Scope::Agterm));
-        assert_eq!(Scope::single(TerminalKind::Tmux), None);
-        assert_eq!(Scope::single(TerminalKind::Zmx), None);
+        assert_eq!(Scope::single(agterm::key::NAME), Some(Scope::Agterm));
+        assert_eq!(Scope::single(tmux::pane::NAME), None);
+        assert_eq!(Scope::single(zmx::session::NAME), None);
     }
 
     #[test]
@@ -190,8 +287,8 @@ mod tests {
         };
         let found = everywhere(None, &env, &[]);
         assert_eq!(found.len(), 3, "{found:?}");
-        assert_eq!(found[1].kind(), TerminalKind::Tmux);
-        assert_eq!(found[2].kind(), TerminalKind::Zmx);
+        assert_eq!(found[1].kind(), tmux::pane::NAME);
+        assert_eq!(found[2].kind(), zmx::session::NAME);
     }
 
     #[test]
@@ -201,13 +298,13 @@ mod tests {
         let tmux_default = root.path().join(format!("tmux-{}/default", uid()));
         let zmx_default = root.path().join(format!("zmx-{}", uid()));
         assert_eq!(
-            named(TerminalKind::Tmux, None, &env),
+            named(tmux::pane::NAME, None, &env),
             Scope::Tmux {
                 socket: tmux_default.display().to_string()
             }
         );
         assert_eq!(
-            named(TerminalKind::Zmx, None, &env),
+            named(zmx::session::NAME, None, &env),
             Scope::Zmx {
                 dir: zmx_default.display().to_string()
             }
@@ -223,9 +320,45 @@ mod tests {
             everywhere(None, &env, &[]),
             vec![
                 Scope::Agterm,
-                named(TerminalKind::Tmux, None, &env),
-                named(TerminalKind::Zmx, None, &env)
+                named(tmux::pane::NAME, None, &env),
+                named(zmx::session::NAME, None, &env)
             ]
         );
+    }
+
+    /// Every stem today's release wrote (`tests/corpus/state-today/keys/`) is read by exactly one row,
+    /// its terminal's, and a record of today's keys as its stem.
+    #[test]
+    fn todays_stems_are_each_read_by_their_terminals_row_alone() {
+        let corpora = [
+            (
+                agterm::key::NAME,
+                include_str!("../../../tests/corpus/state-today/keys/agterm.tsv"),
+            ),
+            (
+                tmux::pane::NAME,
+                include_str!("../../../tests/corpus/state-today/keys/tmux.tsv"),
+            ),
+            (
+                zmx::session::NAME,
+                include_str!("../../../tests/corpus/state-today/keys/zmx.tsv"),
+            ),
+        ];
+        for (name, corpus) in corpora {
+            for line in corpus.lines() {
+                let f: Vec<&str> = line.split('\t').collect();
+                let (stem, record) = (f[f.len() - 2], f[f.len() - 1]);
+                let readers: Vec<TerminalName> = ROWS
+                    .iter()
+                    .filter(|r| (r.parse_key)(stem).is_some())
+                    .map(|r| r.name)
+                    .collect();
+                assert_eq!(readers, vec![name], "{stem}");
+                let key = parse_key(stem).unwrap();
+                assert_eq!(key.to_string(), stem);
+                let rec: LiveRecord = serde_json::from_str(record).unwrap();
+                assert_eq!(record_key(&rec), Some(key), "{stem}");
+            }
+        }
     }
 }

@@ -52,8 +52,7 @@ fn run_after(
         payload: &payload,
         process: &process,
         previous,
-        tmux: None,
-        zmx: None,
+        terminal_pane: None,
         now: Utc::now(),
     })
 }
