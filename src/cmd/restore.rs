@@ -45,11 +45,9 @@ pub fn run(args: RestoreArgs, socket: Option<PathBuf>) -> CliResult {
     // `--terminal` named it and it has records to restore.
     let (mut docs, mut failures) = (Vec::new(), Vec::new());
     for scope in &scopes {
-        let explicit = socket.clone().filter(|_| match args.terminal {
-            Some(_) => true,
-            None => *scope == Scope::Agterm,
-        });
-        match run.restore_in(scope, explicit) {
+        let explicit =
+            agterm_backup_terminals::socket_for(scope, socket.as_deref(), args.terminal.is_some());
+        match run.restore_in(scope, explicit.map(PathBuf::from)) {
             Ok(doc) => docs.extend(doc),
             Err(e) if e.code == 1 && e.message.starts_with(UNREACHABLE) => {
                 let named = args.terminal.is_some();

@@ -6,6 +6,7 @@
 //! - [`peer`]: which agterm launch answered (peer pid and its start time).
 //! - [`features`]: feature detection by probing, cached per launch.
 //! - [`pane_env`]: the agterm pane a process runs in, from its environment.
+//! - [`running`]: whether an agterm runs (by its process's name), its socket answering or not.
 //! - [`panes`], [`terminal`]: the [`AgtermTerminal`] implementation of the terminal seam.
 
 pub mod client;
@@ -14,6 +15,7 @@ pub mod pane_env;
 pub mod panes;
 pub mod peer;
 pub mod response;
+pub mod running;
 pub mod socket_path;
 pub mod terminal;
 pub mod wire;

@@ -9,9 +9,14 @@
 //! - [`open`]: the [`Terminal`] behind a scope.
 //! - [`everywhere`]: the instances worth a look: those of the environment plus those with records.
 //! - [`pane`]: which terminal's pane a process runs in ([`FoundPane`], [`HookPane`]), innermost first.
+//! - [`socket_for`], [`may_come_up`]: the rows' scope rules (which scope `--socket` names; whether an
+//!   instance that does not answer may still).
+//! - [`shell_pane_test`]: the shell's "in a pane" test of the `init` snippets and the rc line, from the
+//!   rows.
 
 pub mod pane;
 mod scope;
+pub mod shell_pane_test;
 
 pub use pane::{FoundPane, HookPane};
 
@@ -49,6 +54,15 @@ pub struct Row {
     /// instance, asked within `budget`: what proves a shell is that pane's own. `None`: unknown, or a
     /// terminal that reports no tty (agterm).
     pub tty: fn(scope: &Scope, pane: &str, budget: Duration) -> Option<u64>,
+    /// Whether `--socket` without `--terminal` names this terminal's instance (agterm's control
+    /// socket). With `--terminal`, `--socket` names an instance of the terminal named, whichever it is.
+    pub takes_bare_socket: bool,
+    /// Whether an instance that does not answer yet may still (`shell-start` asks again until its
+    /// budget ends): something of it is there. `false` is final: its variables outlived it.
+    pub may_come_up: fn(scope: &Scope, explicit: Option<&Path>, env: Env) -> bool,
+    /// The shell's test for one of its panes, from the environment alone: these variables are all
+    /// non-empty there (the last one is the rc line's quick test; [`shell_pane_test`]).
+    pub shell_pane_vars: &'static [&'static str],
 }
 
 /// Every terminal, in the order they are shown.
@@ -59,6 +73,9 @@ pub static ROWS: [Row; 3] = [
         named: scope::agterm_named,
         open: scope::open_agterm,
         tty: |_, _, _| None,
+        takes_bare_socket: true,
+        may_come_up: scope::agterm_may_come_up,
+        shell_pane_vars: &["AGTERM_SESSION_ID", "AGTERM_PANE"],
     },
     Row {
         kind: TerminalKind::Tmux,
@@ -66,6 +83,9 @@ pub static ROWS: [Row; 3] = [
         named: scope::tmux_named,
         open: scope::open_tmux,
         tty: scope::tmux_tty,
+        takes_bare_socket: false,
+        may_come_up: scope::place_exists,
+        shell_pane_vars: &["TMUX_PANE"],
     },
     Row {
         kind: TerminalKind::Zmx,
@@ -73,6 +93,9 @@ pub static ROWS: [Row; 3] = [
         named: scope::zmx_named,
         open: scope::open_zmx,
         tty: scope::zmx_tty,
+        takes_bare_socket: false,
+        may_come_up: scope::place_exists,
+        shell_pane_vars: &["ZMX_SESSION"],
     },
 ];
 
@@ -94,6 +117,18 @@ pub fn pane_tty(scope: &Scope, pane: &str, budget: Duration) -> Option<u64> {
     (row(scope.kind()).tty)(scope, pane, budget)
 }
 
+/// `--socket` (`explicit`) as it applies to `scope`: with `--terminal` (`named`) to the scope resolved
+/// with it, else only to the terminal whose row takes a bare `--socket` (agterm's control socket).
+pub fn socket_for<'a>(scope: &Scope, explicit: Option<&'a Path>, named: bool) -> Option<&'a Path> {
+    explicit.filter(|_| named || row(scope.kind()).takes_bare_socket)
+}
+
+/// Whether `scope`, not answering yet, may still (see [`Row::may_come_up`]); `explicit` as
+/// [`socket_for`] gave it.
+pub fn may_come_up(scope: &Scope, explicit: Option<&Path>, env: Env) -> bool {
+    (row(scope.kind()).may_come_up)(scope, explicit, env)
+}
+
 /// The scope `--terminal <kind>` names.
 pub fn named(kind: TerminalKind, explicit: Option<&Path>, env: Env) -> Scope {
     (row(kind).named)(explicit, env)
@@ -105,7 +140,7 @@ pub fn named(kind: TerminalKind, explicit: Option<&Path>, env: Env) -> Scope {
 pub fn everywhere(explicit: Option<&Path>, env: Env, with_records: &[Scope]) -> Vec<Scope> {
     let mut out: Vec<Scope> = vec![Scope::Agterm];
     for r in &ROWS {
-        let here = (r.here)(explicit.filter(|_| r.kind == TerminalKind::Agterm), env);
+        let here = (r.here)(explicit.filter(|_| r.takes_bare_socket), env);
         let recorded = with_records.iter().filter(|s| s.kind() == r.kind).cloned();
         for s in here.into_iter().chain(recorded) {
             if !out.contains(&s) {
