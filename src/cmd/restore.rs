@@ -84,7 +84,8 @@ pub fn run(args: RestoreArgs, socket: Option<PathBuf>) -> CliResult {
 const UNREACHABLE: &str = "could not read";
 
 /// The terminals to act on: the one named by `--terminal` (with tmux `--socket` names the server, with
-/// zmx the socket directory), else every one with records (agterm when there are none).
+/// zmx the socket directory), else every one with records (when there are none, those the registry
+/// always looks at: agterm).
 pub(crate) fn chosen_scopes(
     terminal: Option<TerminalArg>,
     socket: Option<&std::path::Path>,
@@ -96,7 +97,7 @@ pub(crate) fn chosen_scopes(
         None => {
             let with = scopes_with_records(state);
             if with.is_empty() {
-                vec![Scope::Agterm]
+                agterm_backup_terminals::always_looked_at()
             } else {
                 with
             }
