@@ -40,7 +40,7 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
     let looked: Vec<Looked> = scopes
         .into_iter()
         .map(|scope| {
-            let explicit = socket.as_deref().filter(|_| scope == Scope::Agterm);
+            let explicit = agterm_backup_terminals::socket_for(&scope, socket.as_deref(), false);
             let planned =
                 agterm_backup_terminals::open(&scope, explicit, &env).and_then(|mut t| {
                     gather_for(

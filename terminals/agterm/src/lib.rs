@@ -7,6 +7,7 @@
 //! - [`features`]: feature detection by probing, cached per launch.
 //! - [`key`]: agterm's record key `<SESSION>-<role>` ([`key::NAME`] is agterm's name among the terminals).
 //! - [`pane_env`]: the agterm pane a process runs in, from its environment.
+//! - [`running`]: whether an agterm runs (by its process's name), its socket answering or not.
 //! - [`panes`], [`terminal`]: the [`AgtermTerminal`] implementation of the terminal seam.
 
 pub mod client;
@@ -16,6 +17,7 @@ pub mod pane_env;
 pub mod panes;
 pub mod peer;
 pub mod response;
+pub mod running;
 pub mod socket_path;
 pub mod terminal;
 pub mod wire;

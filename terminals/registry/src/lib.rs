@@ -11,9 +11,14 @@
 //! - [`open`]: the [`Terminal`] behind a scope.
 //! - [`everywhere`]: the instances worth a look: those of the environment plus those with records.
 //! - [`pane`]: which terminal's pane a process runs in ([`FoundPane`], [`HookPane`]), innermost first.
+//! - [`socket_for`], [`may_come_up`]: the rows' scope rules (which scope `--socket` names; whether an
+//!   instance that does not answer may still).
+//! - [`shell_pane_test`]: the shell's "in a pane" test of the `init` snippets and the rc line, from the
+//!   rows.
 
 pub mod pane;
 mod scope;
+pub mod shell_pane_test;
 
 pub use pane::{FoundPane, HookPane};
 
@@ -65,6 +70,18 @@ pub struct Row {
     /// instance, asked within `budget`: what proves a shell is that pane's own. `None`: unknown, or a
     /// terminal that reports no tty (agterm).
     pub tty: fn(scope: &Scope, pane: &str, budget: Duration) -> Option<u64>,
+    /// Whether `--socket` without `--terminal` names this terminal's instance (agterm's control
+    /// socket). With `--terminal`, `--socket` names an instance of the terminal named, whichever it is.
+    pub takes_bare_socket: bool,
+    /// Whether an instance that does not answer yet may still (`shell-start` asks again until its
+    /// budget ends): something of it is there. `false` is final: its variables outlived it.
+    pub may_come_up: fn(scope: &Scope, explicit: Option<&Path>, env: Env) -> bool,
+    /// The shell's test for one of its panes, from the environment alone: these variables are all
+    /// non-empty there (the last one is the rc line's quick test; [`shell_pane_test`]).
+    pub shell_pane_vars: &'static [&'static str],
+    /// Whether its one instance is looked at even with no records and none in the environment (agterm:
+    /// its absence is one line of `status`, `answer`, `snap` and `restore`, not a failure).
+    pub always_looked_at: bool,
 }
 
 /// Every terminal, in the order they are shown. The first is the terminal whose panes a record's own
@@ -81,6 +98,10 @@ pub static ROWS: [Row; 3] = [
         named: scope::agterm_named,
         open: scope::open_agterm,
         tty: |_, _, _| None,
+        takes_bare_socket: true,
+        may_come_up: scope::agterm_may_come_up,
+        shell_pane_vars: &["AGTERM_SESSION_ID", "AGTERM_PANE"],
+        always_looked_at: true,
     },
     Row {
         name: tmux::pane::NAME,
@@ -92,6 +113,10 @@ pub static ROWS: [Row; 3] = [
         named: scope::tmux_named,
         open: scope::open_tmux,
         tty: scope::tmux_tty,
+        takes_bare_socket: false,
+        may_come_up: scope::place_exists,
+        shell_pane_vars: &["TMUX_PANE"],
+        always_looked_at: false,
     },
     Row {
         name: zmx::session::NAME,
@@ -103,6 +128,10 @@ pub static ROWS: [Row; 3] = [
         named: scope::zmx_named,
         open: scope::open_zmx,
         tty: scope::zmx_tty,
+        takes_bare_socket: false,
+        may_come_up: scope::place_exists,
+        shell_pane_vars: &["ZMX_SESSION"],
+        always_looked_at: false,
     },
 ];
 
@@ -191,18 +220,39 @@ pub fn pane_tty(scope: &Scope, pane: &str, budget: Duration) -> Option<u64> {
     (row(scope.kind()).tty)(scope, pane, budget)
 }
 
+/// `--socket` (`explicit`) as it applies to `scope`: with `--terminal` (`named`) to the scope resolved
+/// with it, else only to the terminal whose row takes a bare `--socket` (agterm's control socket).
+pub fn socket_for<'a>(scope: &Scope, explicit: Option<&'a Path>, named: bool) -> Option<&'a Path> {
+    explicit.filter(|_| named || row(scope.kind()).takes_bare_socket)
+}
+
+/// Whether `scope`, not answering yet, may still (see [`Row::may_come_up`]); `explicit` as
+/// [`socket_for`] gave it.
+pub fn may_come_up(scope: &Scope, explicit: Option<&Path>, env: Env) -> bool {
+    (row(scope.kind()).may_come_up)(scope, explicit, env)
+}
+
 /// The scope `--terminal <name>` names.
 pub fn named(kind: TerminalName, explicit: Option<&Path>, env: Env) -> Scope {
     (row(kind).named)(explicit, env)
 }
 
-/// The instances worth a look, each once, in the registry's order: agterm always (its absence is one
-/// line, not a failure), then per terminal the one the environment names (if it exists) and every one
-/// `with_records` names.
+/// The instances looked at with nothing else to go on: those of the rows [`Row::always_looked_at`]
+/// (agterm).
+pub fn always_looked_at() -> Vec<Scope> {
+    ROWS.iter()
+        .filter(|r| r.always_looked_at)
+        .filter_map(|r| Scope::single(r.name))
+        .collect()
+}
+
+/// The instances worth a look, each once, in the registry's order: [`always_looked_at`] (agterm: its
+/// absence is one line, not a failure), then per terminal the one the environment names (if it exists)
+/// and every one `with_records` names.
 pub fn everywhere(explicit: Option<&Path>, env: Env, with_records: &[Scope]) -> Vec<Scope> {
-    let mut out: Vec<Scope> = vec![Scope::Agterm];
+    let mut out: Vec<Scope> = always_looked_at();
     for r in &ROWS {
-        let here = (r.here)(explicit.filter(|_| r.name == agterm::key::NAME), env);
+        let here = (r.here)(explicit.filter(|_| r.takes_bare_socket), env);
         let recorded = with_records.iter().filter(|s| s.kind() == r.name).cloned();
         for s in here.into_iter().chain(recorded) {
             if !out.contains(&s) {
@@ -244,6 +294,7 @@ mod tests {
         let zmx = Scope::Zmx {
             dir: "/nonexistent/zmx".into(),
         };
+        assert_eq!(always_looked_at(), vec![Scope::Agterm]);
         let with = [tmux.clone(), zmx.clone(), tmux.clone()];
         assert_eq!(
             everywhere(None, &none, &with),
@@ -289,6 +340,50 @@ mod tests {
         assert_eq!(found.len(), 3, "{found:?}");
         assert_eq!(found[1].kind(), tmux::pane::NAME);
         assert_eq!(found[2].kind(), zmx::session::NAME);
+    }
+
+    #[test]
+    fn a_bare_socket_is_agterms_and_a_named_terminals_socket_is_its_own() {
+        let sock = Path::new("/run/x.sock");
+        let tmux = Scope::Tmux {
+            socket: "/tmp/tmux-1/work".into(),
+        };
+        let zmx = Scope::Zmx { dir: "/z".into() };
+        assert_eq!(socket_for(&Scope::Agterm, Some(sock), false), Some(sock));
+        for other in [&tmux, &zmx] {
+            assert_eq!(socket_for(other, Some(sock), false), None, "{other:?}");
+            assert_eq!(socket_for(other, Some(sock), true), Some(sock), "{other:?}");
+        }
+        assert_eq!(socket_for(&Scope::Agterm, None, true), None);
+        // `everywhere` applies the same rule: a bare `--socket` naming a live tmux server is not it.
+        let tmp = tempfile::tempdir().unwrap();
+        let live = tmp.path().join("tmux-sock");
+        let _listener = std::os::unix::net::UnixListener::bind(&live).unwrap();
+        let none = rooted(tmp.path());
+        assert_eq!(everywhere(Some(&live), &none, &[]), vec![Scope::Agterm]);
+    }
+
+    #[test]
+    fn an_instance_may_come_up_while_its_place_is_there() {
+        let tmp = tempfile::tempdir().unwrap();
+        let env = rooted(tmp.path());
+        let (sock, dir) = (tmp.path().join("sock"), tmp.path().join("zmx"));
+        let tmux = Scope::Tmux {
+            socket: sock.display().to_string(),
+        };
+        let zmx = Scope::Zmx {
+            dir: dir.display().to_string(),
+        };
+        assert!(!may_come_up(&tmux, None, &env));
+        assert!(!may_come_up(&zmx, None, &env));
+        let agterm_sock = tmp.path().join("agterm.sock");
+        std::fs::write(&sock, "").unwrap();
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(&agterm_sock, "").unwrap();
+        assert!(may_come_up(&tmux, None, &env));
+        assert!(may_come_up(&zmx, None, &env));
+        // agterm's socket is `--socket`'s when given: there, it may come up (whatever runs).
+        assert!(may_come_up(&Scope::Agterm, Some(&agterm_sock), &env));
     }
 
     #[test]

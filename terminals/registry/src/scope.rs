@@ -104,6 +104,18 @@ pub(crate) fn open_agterm(_scope: &Scope, explicit: Option<&Path>, env: Env) -> 
     ))))
 }
 
+/// agterm may come up while its socket is there, or while an agterm process runs: it brings its panes
+/// back before it binds its socket.
+pub(crate) fn agterm_may_come_up(_scope: &Scope, explicit: Option<&Path>, env: Env) -> bool {
+    agterm_backup_agterm::resolve_socket_path(explicit, env)
+        .is_some_and(|p| p.exists() || agterm_backup_agterm::running::agterm_runs(&p))
+}
+
+/// A tmux server may come up while its socket is there, a zmx session while its socket directory is.
+pub(crate) fn place_exists(scope: &Scope, _explicit: Option<&Path>, _env: Env) -> bool {
+    scope.place().is_some_and(|p| Path::new(p).exists())
+}
+
 /// The tmux server of `$TMUX` (or `--socket`, or tmux's default socket), when its socket exists.
 pub(crate) fn tmux_here(explicit: Option<&Path>, env: Env) -> Option<Scope> {
     let scope = tmux_named(explicit, env);

@@ -23,12 +23,7 @@ pub fn socket_path(explicit: Option<PathBuf>, env: impl Fn(&str) -> Option<Strin
     if let Some(p) = explicit {
         return p;
     }
-    if let Some(socket) = env("TMUX").and_then(|t| {
-        t.rsplitn(3, ',')
-            .nth(2)
-            .filter(|s| s.starts_with('/'))
-            .map(String::from)
-    }) {
+    if let Some(socket) = crate::env::server_socket(&env) {
         return PathBuf::from(socket);
     }
     let dir = env("TMUX_TMPDIR")
