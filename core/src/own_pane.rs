@@ -83,8 +83,8 @@ impl KeepsOwnPane for PaneView {
 }
 
 /// Declares a terminal's part of records and pane views as two methods, for the code that speaks that
-/// terminal's language: `own_pane_part!(TmuxPart, tmux, set_tmux, TmuxPane)` gives every
-/// [`KeepsOwnPane`] `.tmux()` and `.set_tmux(&pane)` once `TmuxPart` is in scope.
+/// terminal's language: `own_pane_part!(FooPart, foo, set_foo, FooPane)` gives every
+/// [`KeepsOwnPane`] `.foo()` and `.set_foo(&pane)` once `FooPart` is in scope.
 #[macro_export]
 macro_rules! own_pane_part {
     ($(#[$doc:meta])* $part:ident, $get:ident, $set:ident, $pane:ty) => {

@@ -40,10 +40,11 @@ pub struct LiveRecord {
     pub agent: String,
     /// The agent's conversation id, validated before it was written.
     pub session_id: String,
-    /// `AGTERM_SESSION_ID`, upper-case (empty for another terminal's pane).
+    /// The session id of the first registry row's terminal, whose panes a record's own fields name (the
+    /// field's name is on disk since the first release), upper-case; empty for another terminal's pane.
     pub agterm_session: String,
     pub role: PaneRole,
-    /// `AGTERM_PANE_ID` (persistent from agterm 0.26; per spawn before).
+    /// The pane's own token where its terminal gives one (persistent or per spawn, by its version).
     pub pane_id: Option<String>,
     pub transcript_path: Option<String>,
     /// The directory to resume from (the slug rule for Claude, the session cwd for Codex).

@@ -23,4 +23,5 @@ mod shell_init_edges;
 mod shell_pane_test;
 mod shell_start;
 mod shell_start_gone;
+mod terminal_names;
 mod timer_units;

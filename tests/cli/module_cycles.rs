@@ -6,7 +6,7 @@
 //! it, so the fix is to move the shared type or function down into a lower module.
 //! ARCHITECTURE.md's "Layers" list is what [`layers`] prints for each crate.
 
-mod graph;
+pub(crate) mod graph;
 
 use graph::{crate_graph, members, workspace_root, Edge, Graph};
 use std::collections::{BTreeMap, BTreeSet};
