@@ -8,11 +8,10 @@ use crate::skip::Skip;
 use agterm_backup_core::agent::AgentSpec;
 use agterm_backup_core::flags::filter_launch_args;
 use agterm_backup_core::id::is_valid_session_id;
-use agterm_backup_core::pane::tmux::TmuxPane;
-use agterm_backup_core::pane::zmx::ZmxSession;
 use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::process::{agent_args, AgentProcess, Located};
 use agterm_backup_core::record::{LiveRecord, PinOutcome, RECORD_VERSION};
+use agterm_backup_terminals::Stamp;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
@@ -46,10 +45,9 @@ pub struct HookInput<'a> {
     pub process: &'a ProcessFacts,
     /// The pane's current record, read under the pane lock.
     pub previous: Option<&'a LiveRecord>,
-    /// The tmux pane the event comes from; `None`: the agterm pane of `env`.
-    pub tmux: Option<&'a TmuxPane>,
-    /// The zmx session the event comes from (it wins over the agterm pane of `env`).
-    pub zmx: Option<&'a ZmxSession>,
+    /// The mark of the pane the event comes from, when its terminal names the pane itself (a
+    /// multiplexer's pane, which wins over the agterm pane of `env`); `None`: the agterm pane of `env`.
+    pub stamp: Option<Stamp<'a>>,
     /// The time of this event (written as `ts`).
     pub now: DateTime<Utc>,
 }
@@ -203,9 +201,9 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
         previous,
         ..
     } = input;
-    let agterm = match (input.tmux, input.zmx) {
-        (None, None) => Some(PaneEnv::from_env(env)?),
-        _ => None,
+    let agterm = match input.stamp {
+        None => Some(PaneEnv::from_env(env)?),
+        Some(_) => None,
     };
     if !is_valid_session_id(&payload.session_id) {
         return Err(Skip::BadSessionId(payload.session_id.clone()));
@@ -301,11 +299,8 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
     // Only the SessionEnd event's own record carries the end: any later event (a `--resume` of the
     // same conversation, a new one in the pane) means it is not ended any more.
     record.set_end_reason(session_end_reason(spec, payload).as_deref());
-    if let Some(tmux) = input.tmux {
-        record.set_tmux(tmux);
-    }
-    if let Some(zmx) = input.zmx {
-        record.set_zmx(zmx);
+    if let Some(stamp) = input.stamp {
+        stamp.apply(&mut record);
     }
     Ok(record)
 }

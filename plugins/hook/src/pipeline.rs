@@ -198,8 +198,7 @@ fn input<'a>(
         payload: &event.payload,
         process,
         previous,
-        tmux: pane.tmux_name(),
-        zmx: pane.zmx_session(),
+        stamp: pane.stamp(),
         now: chrono::Utc::now(),
     }
 }

@@ -5,11 +5,14 @@
 //! - [`client`]: one JSON line out, one in, with timeouts and clear errors.
 //! - [`peer`]: which agterm launch answered (peer pid and its start time).
 //! - [`features`]: feature detection by probing, cached per launch.
+//! - [`join`]: which pane an agterm record belongs to after a restart (pane id, else session and role);
+//!   the registry row's join.
 //! - [`pane_env`]: the agterm pane a process runs in, from its environment.
 //! - [`panes`], [`terminal`]: the [`AgtermTerminal`] implementation of the terminal seam.
 
 pub mod client;
 pub mod features;
+pub mod join;
 pub mod pane_env;
 pub mod panes;
 pub mod peer;

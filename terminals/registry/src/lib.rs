@@ -9,16 +9,19 @@
 //! - [`open`]: the [`Terminal`] behind a scope.
 //! - [`everywhere`]: the instances worth a look: those of the environment plus those with records.
 //! - [`pane`]: which terminal's pane a process runs in ([`FoundPane`], [`HookPane`]), innermost first.
+//! - [`join`]: how a record finds its pane after a restart, each terminal's own join behind its row.
 
+pub mod join;
 pub mod pane;
 mod scope;
 
-pub use pane::{FoundPane, HookPane};
+pub use pane::{FoundPane, HookPane, Stamp};
 
 pub use scope::Scope;
 
+use agterm_backup_core::join::{CapturedPane, Join, JoinInput, PaneLaunch};
 use agterm_backup_core::pane::TerminalKind;
-use agterm_backup_core::terminal::Terminal;
+use agterm_backup_core::terminal::{PaneView, Terminal};
 use std::path::Path;
 use std::time::Duration;
 
@@ -49,6 +52,15 @@ pub struct Row {
     /// instance, asked within `budget`: what proves a shell is that pane's own. `None`: unknown, or a
     /// terminal that reports no tty (agterm).
     pub tty: fn(scope: &Scope, pane: &str, budget: Duration) -> Option<u64>,
+    /// What the terminal does to every captured pane before any join (tmux: each record follows its
+    /// pane through its server's layouts kept in the state directory at `state_root`).
+    pub follow: fn(captured: &mut [CapturedPane], state_root: &Path),
+    /// A captured pane that is its own terminal for the journal rule (a zmx session): `Some(start)` of
+    /// it now, `Some(None)` when gone or unknown (the terminal's launch then stands). `None`: not such
+    /// a pane of this terminal.
+    pub launch: fn(pane: &CapturedPane, panes: &[PaneView]) -> Option<PaneLaunch>,
+    /// Which pane a record of this terminal belongs to after a restart, or why none (see [`join`]).
+    pub join: fn(input: &JoinInput<'_>) -> Join,
 }
 
 /// Every terminal, in the order they are shown.
@@ -59,6 +71,9 @@ pub static ROWS: [Row; 3] = [
         named: scope::agterm_named,
         open: scope::open_agterm,
         tty: |_, _, _| None,
+        follow: |_, _| {},
+        launch: |_, _| None,
+        join: agterm::join::join_record,
     },
     Row {
         kind: TerminalKind::Tmux,
@@ -66,6 +81,9 @@ pub static ROWS: [Row; 3] = [
         named: scope::tmux_named,
         open: scope::open_tmux,
         tty: scope::tmux_tty,
+        follow: tmux::join::follow,
+        launch: |_, _| None,
+        join: tmux::join::join_record,
     },
     Row {
         kind: TerminalKind::Zmx,
@@ -73,6 +91,9 @@ pub static ROWS: [Row; 3] = [
         named: scope::zmx_named,
         open: scope::open_zmx,
         tty: scope::zmx_tty,
+        follow: |_, _| {},
+        launch: zmx::join::launch_of,
+        join: zmx::join::join_record,
     },
 ];
 

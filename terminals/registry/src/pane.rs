@@ -35,6 +35,7 @@ use agterm_backup_core::pane::tmux::TmuxPane;
 use agterm_backup_core::pane::zmx::ZmxSession;
 use agterm_backup_core::pane::{PaneKey, TerminalKind};
 use agterm_backup_core::process::{ancestors, ProcessSource};
+use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::PaneView;
 use std::time::Duration;
@@ -235,17 +236,28 @@ impl HookPane {
         }
     }
 
-    pub fn tmux_name(&self) -> Option<&TmuxPane> {
+    /// The mark this pane's terminal puts on a record it writes, when the pane names itself (a tmux
+    /// pane's place, a zmx session); `None` for an agterm pane, whose record carries the `AGTERM_*`
+    /// fields of the environment instead.
+    pub fn stamp(&self) -> Option<Stamp<'_>> {
         match self {
-            HookPane::Tmux { name, .. } => Some(name),
-            HookPane::Agterm(_) | HookPane::Zmx(_) => None,
+            HookPane::Agterm(_) => None,
+            HookPane::Tmux { .. } | HookPane::Zmx(_) => Some(Stamp(self)),
         }
     }
+}
 
-    pub fn zmx_session(&self) -> Option<&ZmxSession> {
-        match self {
-            HookPane::Zmx(session) => Some(session),
-            HookPane::Agterm(_) | HookPane::Tmux { .. } => None,
+/// A multiplexer pane's identity, to be written into its record (see [`HookPane::stamp`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stamp<'a>(&'a HookPane);
+
+impl Stamp<'_> {
+    /// Makes `record` the record of this pane: its terminal named, its identity in its own key.
+    pub fn apply(&self, record: &mut LiveRecord) {
+        match self.0 {
+            HookPane::Tmux { name, .. } => record.set_tmux(name),
+            HookPane::Zmx(session) => record.set_zmx(session),
+            HookPane::Agterm(_) => {}
         }
     }
 }

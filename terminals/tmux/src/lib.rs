@@ -4,6 +4,8 @@
 //! - [`name`]: the pane's name (session, window index, pane index) learned from the server once, cached
 //!   while the pane id and the server are the same.
 //! - [`layout`]: the server's whole layout (`list-panes -a`), kept so restore can follow a pane that moved.
+//! - [`join`]: which pane of a running server a tmux record belongs to after a restart (its place,
+//!   followed through the kept layouts, confirmed by the directory); the registry row's join.
 //! - [`command`]: `tmux -S <socket> …` with a deadline.
 //! - [`foreground`]: a pane's foreground from its tty's foreground process group.
 //! - [`panes`]: every pane of a server with its foreground (pure over tmux's and `/proc`'s answers).
@@ -14,6 +16,9 @@
 pub mod command;
 pub mod env;
 pub mod foreground;
+pub mod join;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod join_fixtures;
 pub mod layout;
 pub mod name;
 pub mod panes;

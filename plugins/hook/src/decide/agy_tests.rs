@@ -44,8 +44,7 @@ fn run(
         payload: &payload,
         process: &process,
         previous,
-        tmux: None,
-        zmx: None,
+        stamp: None,
         // Five seconds after the previous write: a model call of the same turn.
         now: previous
             .and_then(|p| p.written_at())

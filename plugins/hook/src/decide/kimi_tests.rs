@@ -52,8 +52,7 @@ fn run_after(
         payload: &payload,
         process: &process,
         previous,
-        tmux: None,
-        zmx: None,
+        stamp: None,
         now: Utc::now(),
     })
 }

@@ -66,8 +66,7 @@ fn run(
         payload,
         process,
         previous,
-        tmux: None,
-        zmx: None,
+        stamp: None,
         // A minute after the previous record: past the refresh interval, so every call writes.
         now: previous
             .and_then(|p| p.written_at())
@@ -282,8 +281,7 @@ fn a_recent_record_is_not_rewritten_for_per_event_changes_only() {
             payload: &p,
             process,
             previous: Some(previous),
-            tmux: None,
-            zmx: None,
+            stamp: None,
             now: ts.parse().unwrap(),
         })
     };
@@ -309,8 +307,7 @@ fn a_recent_record_is_not_rewritten_for_per_event_changes_only() {
         payload: &payload("Stop", "-w-p"),
         process: &facts,
         previous: Some(&first),
-        tmux: None,
-        zmx: None,
+        stamp: None,
         now: "2026-12-01T00:00:05.000Z".parse().unwrap(),
     });
     assert!(matches!(stop, Decision::Write { journal: false, .. }));
@@ -425,8 +422,7 @@ fn the_previous_records_own_facts_answer_fresh_without_a_process_walk() {
                 payload,
                 process,
                 previous: Some(&first),
-                tmux: None,
-                zmx: None,
+                stamp: None,
                 now: "2026-12-01T00:00:05.000Z".parse().unwrap(),
             })
         };

@@ -114,9 +114,10 @@ fn a_rebuild_from_another_servers_save_skips_every_record_of_this_server() {
     let mut all = all;
     follow_layouts(&mut all, &[last, restorer, from]);
     let r = all[1].record.as_ref().unwrap();
-    let why = join(&panes, &r.tmux().unwrap(), r, &all)
-        .unwrap_err()
-        .describe();
+    let why = match join(&panes, &r.tmux().unwrap(), r, &all) {
+        Err(NotJoined::OtherSave { from }) => from,
+        other => panic!("{other:?}"),
+    };
     for part in [
         "/tmp/tmux-1/other (pid 150)",
         "pid 200",
