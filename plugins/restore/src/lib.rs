@@ -1,4 +1,4 @@
-//! The restore plugin: joins the live records to the panes each terminal (agterm, tmux, zmx) brought
+//! The restore plugin: joins the live records to the panes each terminal of the registry brought
 //! back and types each pane's resume line where it is safe; also `status`, `answer`, `snap` and `timer`.
 //! It reaches the terminals only through the registry (`agterm_backup_terminals`).
 //!

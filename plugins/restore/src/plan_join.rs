@@ -38,7 +38,7 @@ pub(super) fn join<'a>(
     launched_at: Option<DateTime<Utc>>,
     input: &PlanInput<'_>,
 ) -> Joined<'a> {
-    // A pane that is its own terminal (a zmx session): its own start, or the boot once it is gone.
+    // A pane that is its own terminal (its row says): its own start, or the boot once it is gone.
     let (cut, launched_at) = terminal_join::launch_of(c, input.panes)
         .map_or((cut, launched_at), |l| {
             (input.as_of.or(l).or(launched_at), l.or(launched_at))

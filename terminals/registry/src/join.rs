@@ -28,3 +28,67 @@ pub fn join(input: &JoinInput<'_>) -> Join {
         .unwrap_or(&ROWS[0]);
     (row.join)(input)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tmux::join::TMUX_PLACE;
+    use crate::tmux::join_fixtures::{place, tmux_record, view};
+    use crate::zmx::join::ZMX_SESSION;
+    use agterm_backup_core::fixtures::{pane, record, ID_A, ID_B};
+    use agterm_backup_core::join::JoinedBy;
+    use agterm_backup_core::pane::zmx::ZmxSession;
+    use agterm_backup_core::pane::PaneRole;
+    use agterm_backup_core::record::LiveRecord;
+
+    const AT: &str = "2026-11-30T10:00:00Z";
+
+    fn captured(rec: &LiveRecord) -> CapturedPane {
+        CapturedPane {
+            key: rec.pane_key().unwrap(),
+            record: Some(rec.clone()),
+            journal: vec![],
+        }
+    }
+
+    fn joined(rec: &LiveRecord, panes: &[PaneView]) -> Join {
+        let c = captured(rec);
+        join(&JoinInput {
+            panes,
+            captured: std::slice::from_ref(&c),
+            pane: &c,
+            record: rec,
+            cut: None,
+        })
+    }
+
+    #[test]
+    fn each_record_reaches_the_join_of_the_terminal_it_names() {
+        let session = ZmxSession {
+            socket_dir: "/run/user/1000/zmx".into(),
+            name: "api".into(),
+            started: Some(1_800_000_000),
+        };
+        let mut listed = pane(PaneRole::Left);
+        (listed.pane_id, listed.zmx) = (Some(session.key_name()), Some(session.clone()));
+        let at = place("work", 0, 0, "%3", "/w/a");
+        let panes = [pane(PaneRole::Left), view(at.clone(), "/w/a"), listed];
+        let agterm = record(ID_A, PaneRole::Left, AT);
+        let tmux = tmux_record(ID_A, AT, &at);
+        let mut zmx = record(ID_B, PaneRole::Left, AT);
+        zmx.set_zmx(&session);
+        let mut newer = agterm.clone();
+        newer.terminal = "a-terminal-of-a-newer-release".into();
+        assert_eq!(joined(&agterm, &panes), Join::Pane(0, JoinedBy::PANE_ID));
+        assert_eq!(joined(&tmux, &panes), Join::Pane(1, TMUX_PLACE));
+        assert_eq!(joined(&zmx, &panes), Join::Pane(2, ZMX_SESSION));
+        assert_eq!(joined(&newer, &panes), Join::Pane(0, JoinedBy::PANE_ID));
+        // A zmx session is its own terminal for the journal rule; an agterm pane is not.
+        let own = |rec: &LiveRecord| launch_of(&captured(rec), &panes);
+        assert_eq!(
+            own(&zmx).map(|t| t.map(|t| t.timestamp())),
+            Some(Some(1_800_000_000))
+        );
+        assert_eq!(own(&agterm), None);
+    }
+}
