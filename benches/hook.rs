@@ -27,7 +27,7 @@
 //! `/bin/true`, and the hook's peak RSS (`ru_maxrss`). Targets: the binary's start
 //! within 0.3 ms of `/bin/true`, every steady case within 1 ms, first under 5 ms, peak RSS under 4 MiB.
 
-use agterm_backup_core::pane::{PaneKey, PaneRole};
+use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::record::PinOutcome;
 use agterm_backup_core::state::StateDir;
 use std::fs::File;
@@ -199,7 +199,7 @@ fn main() {
         timed(hook_cmd(bin, &steady_state, &payload, Some(&socket)));
         timed(hook_cmd(bin, &gone_state, &payload, Some(&gone_socket)));
     }
-    let key = PaneKey::new(PANE, PaneRole::Left).unwrap();
+    let key = agterm_backup_terminals::agterm::key::key(PANE, PaneRole::Left).unwrap();
     let state = StateDir::at(&steady_state);
     let record = state.read_record(&key).unwrap_or_else(|| {
         panic!(

@@ -17,7 +17,7 @@
 
 mod common;
 
-use agterm_backup_core::pane::{PaneKey, PaneRole};
+use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::record::{parse_journal, LiveRecord};
 use agterm_backup_core::terminal::{PaneView, RestoreMode};
 use agterm_backup_restore::load::journal_tail;
@@ -86,8 +86,7 @@ fn main() {
             realized: Some(true),
             pin: None,
             live: None,
-            tmux: None,
-            zmx: None,
+            own: Default::default(),
         })
         .collect();
     let bytes: usize = journals.iter().map(String::len).sum();
@@ -96,7 +95,8 @@ fn main() {
     let planned = best_of(5, || {
         let captured: Vec<CapturedPane> = (0..PANES)
             .map(|p| CapturedPane {
-                key: PaneKey::new(&session(p), PaneRole::Left).unwrap(),
+                key: agterm_backup_terminals::agterm::key::key(&session(p), PaneRole::Left)
+                    .unwrap(),
                 record: serde_json::from_str(&currents[p]).ok(),
                 journal: journal_tail(&journals[p], Some(launch)).0,
             })

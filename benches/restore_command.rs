@@ -12,7 +12,7 @@
 
 mod common;
 
-use agterm_backup_core::pane::{PaneKey, PaneRole};
+use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::RestoreMode;
 use agterm_backup_testkit::fake_agterm::{FakeAgterm, FakeConfig, SessionHandle};
@@ -32,7 +32,7 @@ const TARGET_MS: f64 = 100.0;
 fn capture(state: &StateDir, home: &Path, pane: (&str, PaneRole, &str), launch: DateTime<Utc>) {
     let start = launch - Duration::days(30);
     let record = |n, at| common::record(pane.0, pane.1, pane.2, n, home, at);
-    let key = PaneKey::new(pane.0, pane.1).unwrap();
+    let key = agterm_backup_terminals::agterm::key::key(pane.0, pane.1).unwrap();
     let mut journal =
         std::io::BufWriter::new(std::fs::File::create(state.journal_path(&key)).unwrap());
     for n in 0..LINES {
@@ -42,7 +42,7 @@ fn capture(state: &StateDir, home: &Path, pane: (&str, PaneRole, &str), launch: 
     let current = record(LINES, Utc::now() + Duration::seconds(5));
     writeln!(journal, "{}", current.to_json_line()).unwrap();
     journal.flush().unwrap();
-    state.write_record(&current).unwrap();
+    agterm_backup_terminals::write_record(state, &current).unwrap();
     let picked = record(LINES - 1, start);
     let transcript = Path::new(picked.transcript_path.as_deref().unwrap());
     std::fs::create_dir_all(transcript.parent().unwrap()).unwrap();

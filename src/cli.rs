@@ -277,10 +277,10 @@ pub struct RestartArgs {
 
 /// A terminal agterm-backup restores into: `--terminal`'s values are the registry's rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TerminalArg(agterm_backup_core::pane::TerminalKind);
+pub struct TerminalArg(agterm_backup_core::pane::TerminalName);
 
 impl TerminalArg {
-    pub fn kind(self) -> agterm_backup_core::pane::TerminalKind {
+    pub fn kind(self) -> agterm_backup_core::pane::TerminalName {
         self.0
     }
 }
@@ -291,7 +291,7 @@ impl ValueEnum for TerminalArg {
         ROWS.get_or_init(|| {
             agterm_backup_terminals::ROWS
                 .iter()
-                .map(|r| TerminalArg(r.kind))
+                .map(|r| TerminalArg(r.name))
                 .collect()
         })
     }

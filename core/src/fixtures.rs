@@ -1,8 +1,8 @@
 //! Plain-data builders for the unit tests (of this crate, and with the `fixtures` feature of the crates
-//! above it: restore's plan, each terminal's join).
+//! above it: restore's plan, each terminal's join). A captured pane's key is its terminal's to make, so
+//! each terminal's fixtures build their own.
 
-use crate::join::CapturedPane;
-use crate::pane::{PaneKey, PaneRole};
+use crate::pane::PaneRole;
 use crate::record::{LiveRecord, RECORD_VERSION};
 use crate::terminal::PaneView;
 use chrono::{DateTime, Utc};
@@ -47,18 +47,6 @@ pub fn record(id: &str, role: PaneRole, at: &str) -> LiveRecord {
     }
 }
 
-pub fn captured(record: Option<LiveRecord>, journal: Vec<LiveRecord>) -> CapturedPane {
-    let role = record
-        .as_ref()
-        .or(journal.last())
-        .map_or(PaneRole::Left, |r| r.role);
-    CapturedPane {
-        key: PaneKey::new(SESSION, role).unwrap(),
-        record,
-        journal,
-    }
-}
-
 pub fn pane(role: PaneRole) -> PaneView {
     PaneView {
         session_id: SESSION.into(),
@@ -73,7 +61,6 @@ pub fn pane(role: PaneRole) -> PaneView {
         realized: Some(true),
         pin: None,
         live: None,
-        tmux: None,
-        zmx: None,
+        own: Default::default(),
     }
 }

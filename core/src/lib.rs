@@ -4,7 +4,10 @@
 //! functions wherever possible:
 //!
 //! - [`record`]: the pane's [`LiveRecord`](record::LiveRecord) and its journal line (one JSON object each).
-//! - [`pane`]: [`PaneKey`](pane::PaneKey) (`<AGTERM_SESSION_ID>-<role>`) and [`PaneRole`](pane::PaneRole).
+//! - [`pane`]: [`PaneKey`](pane::PaneKey) (a terminal's name and its own key) and
+//!   [`PaneRole`](pane::PaneRole); no terminal is named here, each terminal's crate makes its keys.
+//! - [`own_pane`]: [`OwnPane`](own_pane::OwnPane), a terminal's typed view of the pane identity its
+//!   records keep under its name (each terminal's crate implements it).
 //! - [`state`]: the state directory (`$AGTERM_BACKUP_HOME` or `~/.agterm-backup`), atomic 0600 writes,
 //!   journal appends and the capped error log.
 //! - [`agent`]: the agent table (binaries, npm packages, flags that take values, session-entering flags,
@@ -20,8 +23,8 @@
 //!   everywhere), behind a trait so tests can swap it.
 //! - [`join`]: a record's pane after a restart: the plain data each terminal's join reads and returns.
 //! - [`tty_input`]: what waits unread on a shell's terminal: typed input, or only the terminal's replies.
-//! - [`terminal`]: the seam between agterm-backup and the terminals it restores into (agterm in
-//!   `terminals/agterm`, tmux in `terminals/tmux`, each its own crate).
+//! - [`terminal`]: the seam between agterm-backup and the terminals it restores into (each its own
+//!   crate under `terminals/`, the registry's rows list them).
 
 pub mod agent;
 #[cfg(any(test, feature = "fixtures"))]
@@ -29,6 +32,7 @@ pub mod fixtures;
 pub mod flags;
 pub mod id;
 pub mod join;
+pub mod own_pane;
 pub mod pane;
 pub mod printable;
 pub mod process;
@@ -39,5 +43,4 @@ pub mod resume;
 pub mod slug;
 pub mod state;
 pub mod terminal;
-pub mod tmux_layout;
 pub mod tty_input;

@@ -1,5 +1,5 @@
 //! Text made safe for a person's terminal: every human-readable output passes what it did not write itself
-//! (directory names, agterm session names, argv words, screen titles, error texts) through here.
+//! (directory names, terminal session names, argv words, screen titles, error texts) through here.
 //!
 //! A directory called `$'\e]0;pwned\a'` or a session name holding `\e[2J` would otherwise retitle or wipe
 //! the user's terminal when `status` or `restore` prints it. So every control character — C0 (`\0`–`\x1f`),

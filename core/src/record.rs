@@ -4,9 +4,7 @@
 //! `live/<PANE-KEY>.history.jsonl`. Unknown keys are kept (`extra`), so an older reader never drops what a
 //! newer writer added.
 
-use crate::pane::tmux::TmuxPane;
-use crate::pane::zmx::ZmxSession;
-use crate::pane::{PaneKey, PaneRole, TerminalKind};
+use crate::pane::{PaneRole, TerminalPane};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -23,7 +21,7 @@ pub const DROPPED_FLAGS_KEY: &str = "dropped_flags";
 pub enum PinOutcome {
     /// The terminal stored the line and will type it on its next launch.
     Ok,
-    /// The terminal has no pins (agterm before 0.16).
+    /// The terminal has no pins (an old version of it).
     Unsupported,
     /// Stored, but the terminal will not run it in its current mode (rerun setting off, Live, Fresh).
     SettingOff,
@@ -59,7 +57,8 @@ pub struct LiveRecord {
     pub event: String,
     /// When written, UTC RFC 3339.
     pub ts: String,
-    /// Which terminal the pane belongs to (`agterm`, `tmux`; a tmux record holds the pane in `tmux`).
+    /// Which terminal the pane belongs to: a row's name in the registry. A terminal whose panes the
+    /// fields above do not name keeps its pane under its own name ([`LiveRecord::terminal_pane`]).
     pub terminal: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
@@ -76,60 +75,27 @@ pub struct LiveRecord {
     pub extra: Map<String, Value>,
 }
 
-/// Record key holding a tmux pane's identity ([`TmuxPane`]); present exactly when `terminal` is `tmux`.
-pub const TMUX_KEY: &str = "tmux";
-
-/// Record key holding a zmx session's identity ([`ZmxSession`]); present exactly when `terminal` is `zmx`.
-pub const ZMX_KEY: &str = "zmx";
-
 impl LiveRecord {
-    /// The key of the pane this record belongs to: a tmux record's from its `tmux` identity, an agterm
-    /// record's (every record before tmux support) from its session id, if that is agterm-shaped.
-    pub fn pane_key(&self) -> Option<PaneKey> {
-        if self.terminal == TerminalKind::Tmux.as_str() {
-            return self.tmux().map(|p| PaneKey::tmux(&p));
-        }
-        if self.terminal == TerminalKind::Zmx.as_str() {
-            return self.zmx().map(|s| PaneKey::zmx(&s));
-        }
-        PaneKey::new(&self.agterm_session, self.role)
+    /// The identity this record keeps of its pane under its terminal's name (`terminal`): what the
+    /// terminal's crate reads as its typed view. `None` for a terminal whose panes the record's own
+    /// fields name, and for a record whose `terminal` is not `terminal`.
+    pub fn terminal_pane(&self, terminal: &str) -> Option<&Value> {
+        (self.terminal == terminal)
+            .then(|| self.extra.get(terminal))
+            .flatten()
     }
 
-    /// The tmux pane of a tmux record.
-    pub fn tmux(&self) -> Option<TmuxPane> {
-        serde_json::from_value(self.extra.get(TMUX_KEY)?.clone()).ok()
-    }
-
-    /// Makes this the record of tmux pane `pane`: `terminal` is `tmux`, the agterm fields are empty.
-    pub fn set_tmux(&mut self, pane: &TmuxPane) {
-        let value = serde_json::to_value(pane).expect("a TmuxPane always serializes");
-        self.set_terminal_pane(TerminalKind::Tmux, TMUX_KEY, value);
-    }
-
-    /// The zmx session of a zmx record.
-    pub fn zmx(&self) -> Option<ZmxSession> {
-        if self.terminal != TerminalKind::Zmx.as_str() {
-            return None;
-        }
-        serde_json::from_value(self.extra.get(ZMX_KEY)?.clone()).ok()
-    }
-
-    /// Makes this the record of zmx session `session`: `terminal` is `zmx`, the agterm fields are empty.
-    pub fn set_zmx(&mut self, session: &ZmxSession) {
-        let value = serde_json::to_value(session).expect("a ZmxSession always serializes");
-        self.set_terminal_pane(TerminalKind::Zmx, ZMX_KEY, value);
-    }
-
-    /// Another terminal's pane: `terminal` names it, its identity sits under `key`, the agterm fields
-    /// (which would name the agterm pane the multiplexer was started from) are empty.
-    fn set_terminal_pane(&mut self, kind: TerminalKind, key: &str, value: Value) {
-        self.terminal = kind.as_str().to_string();
+    /// Makes this the record of `pane`: `terminal` names its terminal, the identity sits under that name,
+    /// and the fields that name a pane of the terminal the multiplexer was started from are empty.
+    pub fn set_terminal_pane(&mut self, pane: &TerminalPane) {
+        self.terminal = pane.terminal.as_str().to_string();
         self.agterm_session = String::new();
         self.role = PaneRole::Left;
         self.pane_id = None;
         self.window_id = None;
         self.workspace_id = None;
-        self.extra.insert(key.into(), value);
+        self.extra
+            .insert(pane.terminal.as_str().into(), pane.identity.clone());
     }
 
     /// The write time, if `ts` parses.
@@ -237,6 +203,25 @@ pub fn parse_journal(text: &str) -> Vec<LiveRecord> {
 pub(crate) mod tests {
     use super::*;
 
+    /// A test terminal's name: core knows no real one.
+    pub const TERM: crate::pane::TerminalName = crate::pane::TerminalName::new("term");
+
+    /// The key of [`sample`]'s pane, as a terminal's crate would make it.
+    pub fn sample_key() -> crate::pane::PaneKey {
+        key_of(&sample())
+    }
+
+    /// The test terminal's key of a record's pane.
+    pub fn key_of(r: &LiveRecord) -> crate::pane::PaneKey {
+        crate::pane::PaneKey::new(TERM, format!("{}-{}", r.agterm_session, r.role))
+    }
+
+    /// Reads back keys shaped like [`sample_key`]'s.
+    pub fn parse_sample_key(stem: &str) -> Option<crate::pane::PaneKey> {
+        stem.ends_with("-left")
+            .then(|| crate::pane::PaneKey::new(TERM, stem.into()))
+    }
+
     pub fn sample() -> LiveRecord {
         LiveRecord {
             v: RECORD_VERSION,
@@ -252,7 +237,7 @@ pub(crate) mod tests {
             agent_pid: Some(4242),
             event: "SessionStart".into(),
             ts: "2026-12-01T00:00:00Z".into(),
-            terminal: "agterm".into(),
+            terminal: "term".into(),
             source: Some("startup".into()),
             window_id: None,
             workspace_id: None,
@@ -314,45 +299,21 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn a_tmux_record_keys_by_its_pane_and_round_trips() {
+    fn a_terminal_pane_round_trips_under_its_terminals_name() {
+        use crate::pane::TerminalName;
         let mut r = sample();
-        let pane = TmuxPane {
-            socket: "/tmp/tmux-1/default".into(),
-            session: "work".into(),
-            window: 1,
-            pane: 0,
-            pane_id: Some("%3".into()),
-            server_pid: Some(9),
-            server_started: Some(1_700_000_000),
-            cwd: Some("/w/p".into()),
+        let pane = TerminalPane {
+            terminal: TerminalName::new("mux"),
+            identity: serde_json::json!({"socket": "/s", "window": 1}),
         };
-        r.set_tmux(&pane);
-        let back: LiveRecord = serde_json::from_str(&r.to_json_line()).unwrap();
-        assert_eq!(back.tmux(), Some(pane.clone()));
-        assert_eq!(back.pane_key(), Some(PaneKey::tmux(&pane)));
-        assert_eq!(
-            sample().pane_key().unwrap().terminal(),
-            TerminalKind::Agterm
-        );
-    }
-
-    #[test]
-    fn a_zmx_record_keys_by_its_session_and_round_trips() {
-        let mut r = sample();
-        let session = ZmxSession {
-            socket_dir: "/run/user/1000/zmx".into(),
-            name: "api".into(),
-            started: Some(1_800_000_000),
-        };
-        r.set_zmx(&session);
+        r.set_terminal_pane(&pane);
         assert_eq!(r.agterm_session, "");
         let back: LiveRecord = serde_json::from_str(&r.to_json_line()).unwrap();
-        assert_eq!(back.zmx(), Some(session.clone()));
-        assert_eq!(back.tmux(), None);
-        assert_eq!(back.pane_key(), Some(PaneKey::zmx(&session)));
-        assert_eq!(back.pane_key().unwrap().terminal(), TerminalKind::Zmx);
-        // An older release's agterm record carries no zmx identity.
-        assert_eq!(sample().zmx(), None);
+        assert_eq!(back.terminal, "mux");
+        assert_eq!(back.terminal_pane("mux"), Some(&pane.identity));
+        assert_eq!(back.terminal_pane("other"), None);
+        // A record of another terminal carries no identity of this one.
+        assert_eq!(sample().terminal_pane("mux"), None);
     }
 
     /// Issue 22: the terminal first, the reason table second.

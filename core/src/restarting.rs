@@ -169,7 +169,7 @@ mod tests {
     fn round_trips_and_never_follows_a_symlink() {
         let tmp = tempfile::tempdir().unwrap();
         let state = StateDir::at(tmp.path());
-        let key = PaneKey::parse("tmux.s-0000abcd.main.0.1").unwrap();
+        let key = crate::record::tests::sample_key();
         let m = RestartMarker::new("claude", "id-1", at(0));
         write(&state, &key, &m).unwrap();
         assert_eq!(read(&state, &key), Some(m.clone()));

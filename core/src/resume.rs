@@ -1,11 +1,11 @@
 //! The resume line: `cd <agent_cwd> && <agent> <resume grammar with id> <kept flags>`.
 //!
-//! Every token is POSIX single-quoted, so the shell that receives the line (typed by us, or by agterm from
+//! Every token is POSIX single-quoted, so the shell that receives the line (typed by us, or by the terminal from
 //! a pin) gives the agent exactly these words whatever they hold. The line is refused — never built —
 //! for an invalid session id or any word with a control character: a typed newline would press Return
-//! half-way, and agterm refuses pins with control characters anyway.
+//! half-way, and a terminal refuses pins with control characters anyway.
 //!
-//! A line longer than [`MAX_LINE_BYTES`] (agterm's pin limit, and the tty's `MAX_CANON`) is moved into a
+//! A line longer than [`MAX_LINE_BYTES`] (the terminal's pin limit, and the tty's `MAX_CANON`) is moved into a
 //! 0700 script under `<state>/scripts/`, and the line becomes `sh '<script>'`.
 
 use crate::agent::{AgentSpec, ResumeGrammar};
@@ -17,8 +17,8 @@ use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-/// The longest line we type or pin (agterm: `command too long (max 1024 bytes)`; the tty's canonical
-/// line buffer is 1024 bytes on macOS too).
+/// The longest line we type or pin (a terminal refuses a longer pin: `command too long (max 1024
+/// bytes)`; the tty's canonical line buffer is 1024 bytes on macOS too).
 pub const MAX_LINE_BYTES: usize = 1024;
 
 /// Why no resume line can be built.

@@ -7,7 +7,7 @@
 //! followed ([`guard`]: `O_NOFOLLOW` on every open, a link is an error naming it), temp files of writers
 //! that died are swept, and a record or journal that cannot be used is named with why ([`broken`]).
 
-use crate::pane::PaneKey;
+use crate::pane::{PaneKey, ParseKey};
 use crate::record::{parse_journal, LiveRecord};
 use std::fs;
 use std::io::{self, Read, Write};
@@ -116,8 +116,9 @@ impl StateDir {
             .unwrap_or_default()
     }
 
-    /// Every pane key that has a record or a journal in `live/`.
-    pub fn pane_keys(&self) -> Vec<PaneKey> {
+    /// Every pane key that has a record or a journal in `live/`, as `parse` (the registry's, asking
+    /// each terminal) reads the file stems.
+    pub fn pane_keys(&self, parse: ParseKey) -> Vec<PaneKey> {
         let mut keys: Vec<PaneKey> = fs::read_dir(self.live_dir())
             .into_iter()
             .flatten()
@@ -127,7 +128,7 @@ impl StateDir {
                 let stem = name
                     .strip_suffix(".history.jsonl")
                     .or_else(|| name.strip_suffix(".json"))?;
-                PaneKey::parse(stem)
+                parse(stem)
             })
             .collect();
         keys.sort();
@@ -135,24 +136,18 @@ impl StateDir {
         keys
     }
 
-    /// Writes the pane's record atomically (0600).
-    pub fn write_record(&self, record: &LiveRecord) -> io::Result<()> {
-        let key = record.pane_key().ok_or_else(|| {
-            io::Error::new(io::ErrorKind::InvalidInput, "record has no valid pane key")
-        })?;
+    /// Writes the record of pane `key` atomically (0600).
+    pub fn write_record(&self, key: &PaneKey, record: &LiveRecord) -> io::Result<()> {
         let mut bytes = serde_json::to_vec_pretty(record)?;
         bytes.push(b'\n');
-        write_atomic(&self.record_path(&key), &bytes, 0o600)
+        write_atomic(&self.record_path(key), &bytes, 0o600)
     }
 
     /// Appends one record to the pane's journal as a single `write` of one line, then fsyncs.
-    pub fn append_journal(&self, record: &LiveRecord) -> io::Result<()> {
-        let key = record.pane_key().ok_or_else(|| {
-            io::Error::new(io::ErrorKind::InvalidInput, "record has no valid pane key")
-        })?;
+    pub fn append_journal(&self, key: &PaneKey, record: &LiveRecord) -> io::Result<()> {
         let mut line = record.to_json_line();
         line.push('\n');
-        append_line(&self.journal_path(&key), line.as_bytes())
+        append_line(&self.journal_path(key), line.as_bytes())
     }
 
     /// Appends a line to the capped error log. Never fails loudly: the log is the last resort.
@@ -227,7 +222,7 @@ pub fn read_capped(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::tests::sample;
+    use crate::record::tests::{parse_sample_key, sample, sample_key};
 
     #[test]
     fn resolve_prefers_the_env_override() {
@@ -248,13 +243,13 @@ mod tests {
         let s = StateDir::at(tmp.path().join("st"));
         s.ensure().unwrap();
         let r = sample();
-        s.write_record(&r).unwrap();
-        s.append_journal(&r).unwrap();
-        s.append_journal(&r).unwrap();
-        let key = r.pane_key().unwrap();
+        let key = sample_key();
+        s.write_record(&key, &r).unwrap();
+        s.append_journal(&key, &r).unwrap();
+        s.append_journal(&key, &r).unwrap();
         assert_eq!(s.read_record(&key), Some(r.clone()));
         assert_eq!(s.read_journal(&key).len(), 2);
-        assert_eq!(s.pane_keys(), vec![key.clone()]);
+        assert_eq!(s.pane_keys(&parse_sample_key), vec![key.clone()]);
         let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(s.root()), 0o700);
         assert_eq!(mode(&s.record_path(&key)), 0o600);

@@ -1,14 +1,13 @@
 //! The seam between agterm-backup and the terminal it restores into.
 //!
-//! Each terminal of the registry (`terminals/registry`: agterm, tmux, zmx) implements [`Terminal`] in
+//! Each terminal of the registry (`terminals/registry`) implements [`Terminal`] in
 //! its own folder under `terminals/`. Planning code consumes only the plain data here
 //! ([`TerminalInfo`], [`PaneView`]), so it is tested without any socket.
 
-use crate::pane::tmux::TmuxPane;
-use crate::pane::zmx::ZmxSession;
-use crate::pane::PaneRole;
+use crate::pane::{PaneRole, TerminalPane};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 /// How the running terminal brings panes back after a restart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,28 +17,28 @@ pub enum RestoreMode {
     None,
     /// Re-run the captured commands; pins fire.
     Rerun,
-    /// zmx daemons keep processes alive across a quit; pins never fire.
+    /// Daemons keep processes alive across a quit; pins never fire.
     Live,
 }
 
 /// What the running terminal is and can do, found by probing (never by version string alone).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct TerminalInfo {
-    /// `version` answer (agterm 0.25+), else `None`.
+    /// The terminal's `version` answer, else `None`.
     pub version: Option<String>,
-    /// The active restore mode (`restore.mode`, agterm 0.26+); `None` when the terminal cannot say.
+    /// The active restore mode; `None` when the terminal cannot say.
     pub restore_mode: Option<RestoreMode>,
-    /// `session.restore` exists (agterm 0.16+).
+    /// The terminal keeps pins (a line it types into a pane at its next launch).
     pub supports_pin: bool,
-    /// `zmx.list` exists and answered.
+    /// The terminal lists the daemons behind its Live panes.
     pub supports_live: bool,
-    /// `session.restart` exists (agterm after 0.34: replaces a Live pane's shell with one running a line).
+    /// The terminal can replace a Live pane's shell with one running a line.
     #[serde(default)]
     pub supports_restart: bool,
     /// When the running terminal process started (from the socket peer's pid).
     pub launched_at: Option<DateTime<Utc>>,
     /// The launch's start in whole seconds as every process reads it alike, where `launched_at` is an
-    /// estimate that differs between readers (agterm on Linux: the boot's fraction of a second).
+    /// estimate that differs between readers (one read from the boot's fraction of a second).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub launch_stamp: Option<i64>,
 }
@@ -52,14 +51,14 @@ impl TerminalInfo {
     }
 }
 
-/// A Live (zmx) daemon backing a pane, as `zmx.list` reports it.
+/// A Live daemon backing a pane, as the terminal reports it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LiveDaemon {
     pub daemon: String,
     /// `observation == "running"`.
     pub running: bool,
     pub clients: Option<u32>,
-    /// The daemon's shell (`zmx.list` `leaderPID`).
+    /// The daemon's shell (its leader).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub leader_pid: Option<u32>,
     /// When the daemon's shell (`leaderPID`) started: after the terminal's launch, the daemon was
@@ -71,24 +70,24 @@ pub struct LiveDaemon {
 /// One pane as the terminal shows it now.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PaneView {
-    /// The terminal session (agterm session UUID, upper-case).
+    /// The terminal session (its id, upper-case).
     pub session_id: String,
     pub role: PaneRole,
-    /// Persistent pane token where the terminal exposes it (`AGTERM_PANE_ID`, agterm 0.26+).
+    /// Persistent pane token where the terminal exposes it.
     pub pane_id: Option<String>,
     pub window_id: Option<String>,
     pub session_name: Option<String>,
-    /// The pane's cwd where known (agterm reports the main pane's; `splitCwd` from 0.28).
+    /// The pane's cwd where known.
     pub cwd: Option<String>,
     /// The live foreground argv; `None` at a shell prompt, and also when the terminal cannot read the
-    /// foreground program (agterm leaves setuid programs such as `sudo` out of `foreground`).
+    /// foreground program (a terminal may leave setuid programs such as `sudo` out).
     pub foreground: Option<Vec<String>>,
-    /// Whether the terminal *sees* a shell holding the foreground (agterm 0.26+ `foregroundShell`);
+    /// Whether the terminal *sees* a shell holding the foreground;
     /// `None` when this terminal does not say. `foreground` absent and this `Some(false)`: a program
     /// the terminal cannot read holds the pane — it is not an idle shell.
     #[serde(default)]
     pub shell_in_front: Option<bool>,
-    /// The pane lives on another machine (an agterm remote session): never typed into.
+    /// The pane lives on another machine (a remote session): never typed into.
     #[serde(default)]
     pub remote: bool,
     /// `Some(false)` when the pane's terminal is not up yet (typing would fail).
@@ -96,26 +95,18 @@ pub struct PaneView {
     /// The persisted pin: `None` = none, `Some("")` = plain shell, `Some(line)`.
     pub pin: Option<String>,
     pub live: Option<LiveDaemon>,
-    /// A tmux pane's name (server, session, window and pane index): what tmux records join on. For
-    /// tmux, `pane_id` is the pane's `%N` (good for typing, never for joining across a restart).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tmux: Option<TmuxPane>,
-    /// A zmx session's identity (socket directory, name, its daemon's start): what zmx records join on.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub zmx: Option<ZmxSession>,
+    /// The pane's identity in its own terminal's words, under the terminal's name (a multiplexer's
+    /// pane or session: what its records join on; the terminal's crate reads its typed view). Empty for
+    /// a terminal whose panes the fields above name.
+    #[serde(flatten)]
+    pub own: Map<String, Value>,
 }
 
 impl PaneView {
-    /// How a person recognises the pane: a tmux pane by its place (`tmux work:0.1`), a zmx session by
-    /// its name (`zmx api`), an agterm pane by its session's name and role (`api · right`, else the
-    /// session id's first 8 characters).
-    pub fn label(&self) -> String {
-        if let Some(t) = &self.tmux {
-            return format!("tmux {}", t.target());
-        }
-        if let Some(z) = &self.zmx {
-            return format!("zmx {}", z.name);
-        }
+    /// The pane by its session's name and role (`api · right`, else the session id's first 8
+    /// characters). A terminal with panes of its own words labels them itself (the registry's
+    /// `pane_label` asks it first).
+    pub fn session_label(&self) -> String {
         match self.session_name.as_deref().filter(|n| !n.is_empty()) {
             Some(name) => format!("{name} · {}", self.role),
             None => format!(
@@ -126,8 +117,24 @@ impl PaneView {
         }
     }
 
+    /// The identity this pane has in terminal `terminal`'s words, if it is that terminal's.
+    pub fn terminal_pane(&self, terminal: &str) -> Option<&Value> {
+        self.own.get(terminal)
+    }
+
+    /// Whether the pane has an identity in its own terminal's words (see [`PaneView::own`]).
+    pub fn has_terminal_pane(&self) -> bool {
+        !self.own.is_empty()
+    }
+
+    /// Gives the pane its identity in its own terminal's words.
+    pub fn set_terminal_pane(&mut self, pane: TerminalPane) {
+        self.own
+            .insert(pane.terminal.as_str().into(), pane.identity);
+    }
+
     /// Whether `target` (a row's pane, or a pane being answered) addresses this pane: by the pane id
-    /// where both have one (a tmux `%N`, a zmx session's key, agterm's persistent token), else by
+    /// where both have one (a multiplexer's pane id, a session's key, a persistent token), else by
     /// session and role.
     pub fn is(&self, target: &PaneRef) -> bool {
         match (&self.pane_id, &target.pane_id) {
@@ -197,7 +204,7 @@ pub trait Terminal {
     /// `Ok(None)` = stored and will fire; `Ok(Some(note))` = stored, but the terminal says it will not run.
     fn pin(&mut self, pane: &PaneRef, line: &str) -> Result<Option<String>, TerminalError>;
     /// Creates the pane `pane` names, detached, in `dir`, running the shell line `line` and a login
-    /// shell after it. Only a terminal whose panes are named sessions (zmx) can.
+    /// shell after it. Only a terminal whose panes are named sessions can.
     fn create(&mut self, pane: &PaneRef, dir: &str, line: &str) -> Result<Created, TerminalError> {
         let _ = (pane, dir, line);
         Err(TerminalError::Unsupported(
@@ -205,7 +212,7 @@ pub trait Terminal {
         ))
     }
     /// Replaces the pane's shell (and whatever runs in it) with a new login shell running `line`,
-    /// keeping the pane's identity (agterm's `session.restart`, Live panes only).
+    /// keeping the pane's identity (Live panes only).
     fn restart(&mut self, pane: &PaneRef, line: &str) -> Result<Restarted, TerminalError> {
         let _ = (pane, line);
         Err(TerminalError::Unsupported(

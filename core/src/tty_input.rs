@@ -1,5 +1,5 @@
 //! What waits unread on a shell's terminal when it reaches its prompt: input someone typed (the user typing
-//! ahead, a pin or command agterm typed), or only the terminal's own replies to queries a line editor or
+//! ahead, a pin or command the terminal typed), or only the terminal's own replies to queries a line editor or
 //! framework sent at start-up (ble.sh's DA2 and cursor-position requests, fish 4's, a prompt theme's
 //! colour queries). Only typed input holds a resume back: a reply is never a command.
 //!

@@ -4,15 +4,17 @@
 //!
 //! The line, for the binary's absolute path POSIX-quoted (which fish reads the same way), acts only in a
 //! pane a terminal captures and only while the binary is there — elsewhere it starts no process and
-//! costs a test of three variables; a binary deleted without `installer remove` says nothing:
-//! - zsh, bash: `if [ -n "${TMUX_PANE-}${ZMX_SESSION-}${AGTERM_PANE-}" ] && [ -x '<binary>' ]; then
+//! costs one test of a variable per terminal (the quick pane test generated from the terminals' rows,
+//! `agterm_backup_terminals::shell_pane_test`: `<pane vars>` below is each terminal's last variable,
+//! `${V-}` each); a binary deleted without `installer remove` says nothing:
+//! - zsh, bash: `if [ -n "<pane vars>" ] && [ -x '<binary>' ]; then
 //!   if [ -r <init file> ]; then . <init file>; else eval "$('<binary>' init zsh)"; fi; fi` (`bash`),
 //!   on one line. The init file, `"${AGTERM_BACKUP_HOME:-${HOME-}/.agterm-backup}/init.zsh"`, is the
 //!   snippet `installer apply` writes in the state folder (the binary's `shell_init`): sourcing it
 //!   starts no process, where `init` was one more per pane; without it the line runs `init` as before;
 //! - bash's `~/.profile`, which `sh` and `dash` read too: `[ -n "${BASH_VERSION-}" ] && ` first in the
 //!   condition, so only bash runs it;
-//! - fish: `if test -n "$TMUX_PANE$ZMX_SESSION$AGTERM_PANE" -a -x '<binary>'; set -l s
+//! - fish: `if test -n "<pane vars>" -a -x '<binary>'; set -l s
 //!   "$AGTERM_BACKUP_HOME"; test -n "$s"; or set s "$HOME/.agterm-backup"; if test -r "$s/init.fish";
 //!   source "$s/init.fish"; else; '<binary>' init fish | source; end; end` (`s` spelled
 //!   `__agterm_backup_state`, local to the `if`): the same init file, found the same way.
@@ -20,7 +22,8 @@
 //! The lines earlier releases wrote (`eval "$('<binary>' init zsh)"`, the same in
 //! `if [ -n "${BASH_VERSION-}" ]; then …; fi` or in today's condition without the init file,
 //! `'<binary>' init fish | source`, bare or in today's condition) are ours too: `apply` refreshes them
-//! to today's, `remove` takes them out.
+//! to today's, `remove` takes them out. So are lines whose pane test names other terminals (a release
+//! with fewer or more rows): the condition is not what makes a line ours.
 //!
 //! [`files`] says which files take the block. The block has the markers of the denylist's and the tmux
 //! config's. Unlike those, a file whose markers do not pair up (a lone marker, a second block) is refused
@@ -42,6 +45,7 @@ pub use crate::rc_file::{RcFile, Shell};
 use crate::refusal::Refusal;
 use agterm_backup_core::quote::quote;
 use agterm_backup_denylist::{appended, body, lines_with_offsets, BLOCK_END, BLOCK_START};
+use agterm_backup_terminals::shell_pane_test::{self, PaneVars};
 use std::ops::Range;
 
 /// Why the block is there, for the person who opens the file.
@@ -49,10 +53,6 @@ const BLOCK_NOTE: &str = "# agterm-backup: a pane rebuilt after a restart resume
 
 /// The condition that keeps our line to bash in a file `sh` reads too (bash's `~/.profile`).
 const BASH_ONLY: &str = "[ -n \"${BASH_VERSION-}\" ] && ";
-/// The condition for zsh and bash: a pane a terminal captures (the snippet checks the rest).
-const IN_A_PANE_SH: &str = "[ -n \"${TMUX_PANE-}${ZMX_SESSION-}${AGTERM_PANE-}\" ]";
-/// The same for fish, as `test` operands.
-const IN_A_PANE_FISH: &str = "-n \"$TMUX_PANE$ZMX_SESSION$AGTERM_PANE\"";
 
 /// The init file (the snippet `init` prints, written by `installer apply --shell` and refreshed by
 /// `shell-start` after an upgrade) as zsh and bash expand it: in the state folder, found as the binary
@@ -73,18 +73,27 @@ const INIT_FILE_FISH: &str = "set -l __agterm_backup_state \"$AGTERM_BACKUP_HOME
 impl RcFile {
     /// Our line for `binary`, exactly as written.
     pub fn line(self, binary: &str) -> String {
+        self.line_for(binary, &shell_pane_test::of_rows())
+    }
+
+    /// [`RcFile::line`] for the terminals whose pane tests are `tests` (the registry's rows in
+    /// [`RcFile::line`]). The condition is the quick one: a pane a terminal captures (the snippet checks
+    /// the rest). Which line is ours never depends on it ([`RcFile::binary_in`]), so a line written for
+    /// other rows (an earlier or later release's terminals) is still ours.
+    pub fn line_for(self, binary: &str, tests: &[PaneVars]) -> String {
         let program = quote(binary);
         match self.shell {
             Shell::Fish => format!(
-                "if test {IN_A_PANE_FISH} -a -x {program}; {INIT_FILE_FISH}{program} init fish | source; \
-                 end; end"
+                "if test {} -a -x {program}; {INIT_FILE_FISH}{program} init fish | source; end; end",
+                shell_pane_test::rc_fish(tests)
             ),
             shell => {
                 let only_bash = if self.read_by_sh { BASH_ONLY } else { "" };
                 let (name, file) = (shell.name(), init_file_sh(shell));
                 format!(
-                    "if {only_bash}{IN_A_PANE_SH} && [ -x {program} ]; then if [ -r {file} ]; then . {file}; \
-                     else eval \"$({program} init {name})\"; fi; fi"
+                    "if {only_bash}{} && [ -x {program} ]; then if [ -r {file} ]; then . {file}; \
+                     else eval \"$({program} init {name})\"; fi; fi",
+                    shell_pane_test::rc_sh(tests)
                 )
             }
         }

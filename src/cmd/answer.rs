@@ -8,7 +8,7 @@ use crate::{CliError, CliResult};
 use agterm_backup_core::printable::printable_lines;
 use agterm_backup_restore::dialog::{answer_keys, choice_label};
 use agterm_backup_restore::execute::{answer_waiting, Waiting};
-use agterm_backup_restore::gather::{scopes_with_records, Scope};
+use agterm_backup_restore::gather::scopes_with_records;
 use std::path::PathBuf;
 
 pub fn run(args: AnswerArgs, socket: Option<PathBuf>) -> CliResult {
@@ -19,7 +19,7 @@ pub fn run(args: AnswerArgs, socket: Option<PathBuf>) -> CliResult {
         agterm_backup_terminals::everywhere(socket.as_deref(), &env, &scopes_with_records(&state));
     let mut found: Vec<Waiting> = Vec::new();
     for scope in &scopes {
-        let explicit = socket.as_deref().filter(|_| *scope == Scope::Agterm);
+        let explicit = agterm_backup_terminals::socket_for(scope, socket.as_deref(), false);
         let waiting = agterm_backup_terminals::open(scope, explicit, &env)
             .and_then(|mut t| answer_waiting(&mut *t, args.choice, args.dry_run));
         match waiting {

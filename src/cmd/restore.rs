@@ -45,11 +45,9 @@ pub fn run(args: RestoreArgs, socket: Option<PathBuf>) -> CliResult {
     // `--terminal` named it and it has records to restore.
     let (mut docs, mut failures) = (Vec::new(), Vec::new());
     for scope in &scopes {
-        let explicit = socket.clone().filter(|_| match args.terminal {
-            Some(_) => true,
-            None => *scope == Scope::Agterm,
-        });
-        match run.restore_in(scope, explicit) {
+        let explicit =
+            agterm_backup_terminals::socket_for(scope, socket.as_deref(), args.terminal.is_some());
+        match run.restore_in(scope, explicit.map(PathBuf::from)) {
             Ok(doc) => docs.extend(doc),
             Err(e) if e.code == 1 && e.message.starts_with(UNREACHABLE) => {
                 let named = args.terminal.is_some();
@@ -86,7 +84,8 @@ pub fn run(args: RestoreArgs, socket: Option<PathBuf>) -> CliResult {
 const UNREACHABLE: &str = "could not read";
 
 /// The terminals to act on: the one named by `--terminal` (with tmux `--socket` names the server, with
-/// zmx the socket directory), else every one with records (agterm when there are none).
+/// zmx the socket directory), else every one with records (when there are none, those the registry
+/// always looks at: agterm).
 pub(crate) fn chosen_scopes(
     terminal: Option<TerminalArg>,
     socket: Option<&std::path::Path>,
@@ -98,7 +97,7 @@ pub(crate) fn chosen_scopes(
         None => {
             let with = scopes_with_records(state);
             if with.is_empty() {
-                vec![Scope::Agterm]
+                agterm_backup_terminals::always_looked_at()
             } else {
                 with
             }

@@ -25,9 +25,8 @@ use agterm_backup_restore::gather::{gather_for, Scope};
 use agterm_backup_restore::once::give_back_shell_claim;
 use agterm_backup_restore::once::Trigger;
 use agterm_backup_restore::plan::{Action, PlanRow};
-use agterm_backup_terminals::agterm::socket_path_from_env;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -151,8 +150,10 @@ fn decide(env: &Env, socket: Option<PathBuf>, deadline: Instant) -> Option<Resum
         );
     }
     let lookup = |k: &str| env.get(k).cloned();
+    // `--socket` as the registry's rows apply it to this pane's terminal (no `--terminal` here).
+    let socket = agterm_backup_terminals::socket_for(&scope, socket.as_deref(), false);
     let mut term = OwnPrompt {
-        inner: open_terminal(&scope, socket.clone(), &lookup).ok()?,
+        inner: open_terminal(&scope, socket.map(PathBuf::from), &lookup).ok()?,
         own: &found,
         cwd: std::env::current_dir()
             .ok()
@@ -171,10 +172,11 @@ fn decide(env: &Env, socket: Option<PathBuf>, deadline: Instant) -> Option<Resum
         ) {
             Ok(planned) => break planned,
             Err(TerminalError::Unreachable(_))
-                if Instant::now() < deadline && may_come_up(&scope, socket.as_deref()) =>
+                if Instant::now() < deadline
+                    && agterm_backup_terminals::may_come_up(&scope, socket, &lookup) =>
             {
                 std::thread::sleep(RETRY);
-                term.inner = open_terminal(&scope, socket.clone(), &lookup).ok()?;
+                term.inner = open_terminal(&scope, socket.map(PathBuf::from), &lookup).ok()?;
             }
             Err(e) => return log(&state, &format!("{}: {e}", scope.label())),
         }
@@ -233,48 +235,6 @@ impl Resume {
             }
         }
         Some((message(row), self.line))
-    }
-}
-
-/// Whether a terminal that does not answer may still: its socket is there (a server that is starting),
-/// or, for agterm, an agterm process runs (it brings its panes back before it binds its socket). No
-/// socket and no agterm — it quit and left its variables in the environment of a shell elsewhere — is
-/// final at once, so such a shell's start is not held up by the retries.
-fn may_come_up(scope: &Scope, socket: Option<&Path>) -> bool {
-    match scope {
-        Scope::Agterm => {
-            socket_path_from_env(socket).is_some_and(|p| p.exists() || agterm_runs(&p))
-        }
-        Scope::Tmux { socket } => Path::new(socket).exists(),
-        Scope::Zmx { dir } => Path::new(dir).exists(),
-    }
-}
-
-/// Whether the agterm of `socket` runs: a process named `agterm`, or one named like it (the tests'
-/// `fake-agterm`, never `agterm-backup`) whose command line names the socket's folder. The names come
-/// from the kernel (`/proc`, macOS `proc_listallpids`); where they cannot be listed, agterm is taken to
-/// run (the retries stay bounded by the budget).
-fn agterm_runs(socket: &Path) -> bool {
-    let Some(procs) = agterm_backup_core::process::names::all() else {
-        return true;
-    };
-    let src = agterm_backup_core::process::default_source();
-    let folder = socket.parent().map(|d| d.display().to_string());
-    procs.iter().any(|(pid, name)| {
-        is_agterm_of(name, folder.as_deref(), || {
-            src.argv(*pid).unwrap_or_default()
-        })
-    })
-}
-
-/// Pure part of [`agterm_runs`]: agterm itself, or a program named like it whose argv names `folder`.
-fn is_agterm_of(name: &str, folder: Option<&str>, argv: impl FnOnce() -> Vec<String>) -> bool {
-    match name {
-        "agterm" => true,
-        n if n.ends_with("agterm") => {
-            folder.is_some_and(|f| argv().iter().any(|word| word.contains(f)))
-        }
-        _ => false,
     }
 }
 
@@ -366,28 +326,5 @@ impl Terminal for OwnPrompt<'_> {
 
     fn pin(&mut self, pane: &PaneRef, line: &str) -> Result<Option<String>, TerminalError> {
         self.inner.pin(pane, line)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::is_agterm_of;
-
-    #[test]
-    fn agterm_is_told_by_its_name_and_a_look_alike_by_its_socket_folder() {
-        let none = || -> Vec<String> { panic!("argv is read only for a look-alike") };
-        assert!(is_agterm_of("agterm", None, none));
-        assert!(!is_agterm_of("agterm-backup", Some("/s"), none));
-        assert!(!is_agterm_of("zsh", Some("/s"), none));
-        let fake = || {
-            vec![
-                "fake-agterm".to_string(),
-                "--state-dir".into(),
-                "/tmp/a1".into(),
-            ]
-        };
-        assert!(is_agterm_of("fake-agterm", Some("/tmp/a1"), fake));
-        assert!(!is_agterm_of("fake-agterm", Some("/tmp/other"), fake));
-        assert!(!is_agterm_of("fake-agterm", None, fake));
     }
 }

@@ -5,7 +5,7 @@ use crate::cli::SnapArgs;
 use crate::cmd::restore::state_dir;
 use crate::{CliError, CliResult};
 use agterm_backup_core::printable::{printable_lines, printable_path};
-use agterm_backup_restore::gather::{scopes_with_records, Scope};
+use agterm_backup_restore::gather::scopes_with_records;
 use agterm_backup_restore::snapshot::{self, Reached, KEEP};
 use std::path::PathBuf;
 
@@ -17,7 +17,7 @@ pub fn run(args: SnapArgs, socket: Option<PathBuf>) -> CliResult {
     let reached: Vec<Reached> = scopes
         .into_iter()
         .map(|scope| {
-            let explicit = socket.as_deref().filter(|_| scope == Scope::Agterm);
+            let explicit = agterm_backup_terminals::socket_for(&scope, socket.as_deref(), false);
             let term = agterm_backup_terminals::open(&scope, explicit, &env);
             (scope, term)
         })

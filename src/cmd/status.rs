@@ -40,7 +40,7 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
     let looked: Vec<Looked> = scopes
         .into_iter()
         .map(|scope| {
-            let explicit = socket.as_deref().filter(|_| scope == Scope::Agterm);
+            let explicit = agterm_backup_terminals::socket_for(&scope, socket.as_deref(), false);
             let planned =
                 agterm_backup_terminals::open(&scope, explicit, &env).and_then(|mut t| {
                     gather_for(
@@ -90,7 +90,7 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
     report.warnings.extend(unattributed_codex(&state));
     report.warnings.extend(dropped_flags(&state));
     report.warnings.extend(tmux_config_warnings());
-    report.broken_files = state.broken_files();
+    report.broken_files = state.broken_files(&agterm_backup_terminals::parse_key);
     report.warnings.extend(
         report
             .broken_files
@@ -218,7 +218,7 @@ fn tmux_config_warnings() -> Vec<String> {
 fn unattributed_codex(state: &agterm_backup_core::state::StateDir) -> Vec<String> {
     use agterm_backup_hook::codex_daemon::unattributed;
     let recorded: Vec<String> = state
-        .pane_keys()
+        .pane_keys(&agterm_backup_terminals::parse_key)
         .iter()
         .filter_map(|k| state.read_record(k))
         .map(|r| r.session_id)
@@ -243,7 +243,7 @@ fn unattributed_codex(state: &agterm_backup_core::state::StateDir) -> Vec<String
 /// values (replaying them blind could split a flag from its value), and the user should know.
 fn dropped_flags(state: &agterm_backup_core::state::StateDir) -> Vec<String> {
     state
-        .pane_keys()
+        .pane_keys(&agterm_backup_terminals::parse_key)
         .iter()
         .filter_map(|k| state.read_record(k).map(|r| (k, r)))
         .filter_map(|(k, r)| {

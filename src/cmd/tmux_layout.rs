@@ -7,6 +7,7 @@
 
 use agterm_backup_core::state::StateDir;
 use agterm_backup_terminals::tmux::command::TmuxServer;
+use agterm_backup_terminals::tmux::env::server_socket;
 use agterm_backup_terminals::tmux::layout::{keep_coalesced, mark_rebuilt, mark_saved};
 use std::time::Duration;
 
@@ -14,10 +15,7 @@ use std::time::Duration;
 const BUDGET: Duration = Duration::from_secs(2);
 
 pub fn run(rebuilt: bool, saved: bool) -> crate::CliResult {
-    let socket = std::env::var("TMUX")
-        .ok()
-        .and_then(|t| t.rsplitn(3, ',').nth(2).map(String::from))
-        .filter(|s| s.starts_with('/'));
+    let socket = server_socket(|k| std::env::var(k).ok());
     if let (Some(socket), Some(state)) = (socket, StateDir::from_env()) {
         if state.ensure().is_ok() {
             let server = TmuxServer::new(socket, BUDGET);

@@ -1,9 +1,9 @@
 # agterm-backup shell integration for bash (~/.bashrc; `agterm-backup installer apply` writes the line).
-# In a pane agterm, tmux or zmx brought back after a restart, a prompt asks agterm-backup once whether
-# this pane resumes an agent conversation, and if so runs the resume line here, in this shell.
-# Anywhere else, with AGTERM_BACKUP_AUTO=0, or read a second time, it does nothing.
+# In a pane a terminal brought back after a restart, a prompt asks agterm-backup once whether this pane
+# resumes an agent conversation, and if so runs the resume line here, in this shell. Anywhere else, with
+# AGTERM_BACKUP_AUTO=0, or read a second time, it does nothing.
 if [[ $- == *i* && ${AGTERM_BACKUP_AUTO-} != 0 && -z ${__agterm_backup_tries-} ]] &&
-  [[ -n ${TMUX_PANE-} || -n ${ZMX_SESSION-} || ( -n ${AGTERM_SESSION_ID-} && -n ${AGTERM_PANE-} ) ]]; then
+  @IN_A_PANE@; then
   # Nothing of ours is exported, not even under `set -a` (a child shell would see our names).
   case $- in *a*) set +a && __agterm_backup_allexport=1 ;; esac
   # 1 until the first prompt; 0 after it (ran, or stood aside): a later prompt comes after the user's

@@ -1,8 +1,8 @@
 # agterm-backup shell integration for fish (config.fish; `agterm-backup installer apply` writes the line,
 # which sources this file from the state folder, else runs `agterm-backup init fish | source`).
-# In a pane agterm, tmux or zmx brought back after a restart, it asks agterm-backup once whether this
-# pane resumes an agent conversation, and if so runs the resume line here, in this shell. Anywhere else,
-# with AGTERM_BACKUP_AUTO=0, or read a second time, it does nothing.
+# In a pane a terminal brought back after a restart, it asks agterm-backup once whether this pane resumes
+# an agent conversation, and if so runs the resume line here, in this shell. Anywhere else, with
+# AGTERM_BACKUP_AUTO=0, or read a second time, it does nothing.
 #
 # It runs at the first prompt (the `fish_prompt` event), not where the line sits: by then every config
 # file has run (a PATH, function or variable the agent needs may come after this line, in config.fish or
@@ -12,10 +12,7 @@
 if status is-interactive; and not set -q __agterm_backup_done; and test "$AGTERM_BACKUP_AUTO" != 0
     and isatty stdout; and isatty stderr
     and begin
-        test -n "$TMUX_PANE"; or test -n "$ZMX_SESSION"
-        or begin
-            test -n "$AGTERM_SESSION_ID"; and test -n "$AGTERM_PANE"
-        end
+        @IN_A_PANE@
     end
     and test -x @BIN@
     set -g __agterm_backup_done 1

@@ -1,9 +1,9 @@
 # agterm-backup shell integration for zsh (~/.zshrc; `agterm-backup installer apply` writes the line).
-# In a pane agterm, tmux or zmx brought back after a restart, the first prompt asks agterm-backup once
-# whether this pane resumes an agent conversation, and if so runs the resume line here, in this shell.
-# Anywhere else, with AGTERM_BACKUP_AUTO=0, or read a second time, it does nothing.
+# In a pane a terminal brought back after a restart, the first prompt asks agterm-backup once whether
+# this pane resumes an agent conversation, and if so runs the resume line here, in this shell. Anywhere
+# else, with AGTERM_BACKUP_AUTO=0, or read a second time, it does nothing.
 if [[ -o interactive && ${AGTERM_BACKUP_AUTO-} != 0 && -z ${__agterm_backup_tries-} ]] &&
-  [[ -n ${TMUX_PANE-} || -n ${ZMX_SESSION-} || ( -n ${AGTERM_SESSION_ID-} && -n ${AGTERM_PANE-} ) ]]; then
+  @IN_A_PANE@; then
   # 1 until the first prompt; 0 after it: a later prompt comes after the user's input, whose next lines
   # go to their shell, never to a resumed agent. The hook stays in precmd_functions as a no-op rather
   # than being taken out: a framework may have copied the array.

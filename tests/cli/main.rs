@@ -20,6 +20,7 @@ mod pane_identity_tty;
 mod plugin_route;
 mod shell_init;
 mod shell_init_edges;
+mod shell_pane_test;
 mod shell_start;
 mod shell_start_gone;
 mod timer_units;

@@ -4,11 +4,11 @@
 //! then resumes its conversation. The same for a zmx session (the fake zmx of tests/support, real ptys).
 //! Real tmux, real bash, real ptys.
 
-use agterm_backup_core::pane::tmux::TmuxPane;
-use agterm_backup_core::pane::zmx::ZmxSession;
 use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::record::{LiveRecord, RECORD_VERSION};
 use agterm_backup_core::state::StateDir;
+use agterm_backup_terminals::tmux::pane::{TmuxPane, TmuxPart};
+use agterm_backup_terminals::zmx::session::{ZmxPart, ZmxSession};
 use agterm_backup_testkit::fake_zmx::FakeZmx;
 use agterm_backup_testkit::tmux::Tmux;
 use std::path::Path;
@@ -40,7 +40,7 @@ fn record(state: &StateDir, root: &Path, socket: &Path, dir: &Path) {
         server_started: None,
         cwd: Some(dir.display().to_string()),
     });
-    state.write_record(&rec).unwrap();
+    agterm_backup_terminals::write_record(state, &rec).unwrap();
 }
 
 fn claude_record(root: &Path, dir: &Path) -> LiveRecord {
@@ -237,7 +237,7 @@ fn an_inherited_zmx_session_environment_gets_nothing_and_the_session_resumes() {
         name: "api".into(),
         started: row.get("created").and_then(|c| c.parse().ok()),
     });
-    state.write_record(&rec).unwrap();
+    agterm_backup_terminals::write_record(&state, &rec).unwrap();
     zmx.send("api", "sleep 100000\r");
 
     // A shell under `script` that inherited the session's ZMX_SESSION and ZMX_DIR.

@@ -20,7 +20,6 @@ use crate::e2e_restart_common::flavours::{
 };
 use crate::e2e_restart_common::lineup::KIMI;
 use crate::e2e_restart_common::{World, TURN};
-use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::RestoreMode;
 use agterm_backup_testkit::fake_agterm::{wait_until, RestartKind};
@@ -75,7 +74,7 @@ fn restart_then_restore(version: &str, mode: RestoreMode) {
 fn assert_record_names_the_resumed_process(world: &World) {
     for pane in &world.panes {
         let pid = world.fake.foreground_pid(&pane.session, pane.role);
-        let key = PaneKey::new(&pane.session, pane.role).unwrap();
+        let key = agterm_backup_terminals::agterm::key::key(&pane.session, pane.role).unwrap();
         let path = StateDir::at(&world.rig.state_dir).record_path(&key);
         let read = || -> serde_json::Value {
             serde_json::from_slice(&std::fs::read(&path).unwrap_or_default()).unwrap_or_default()

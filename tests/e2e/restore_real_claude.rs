@@ -15,7 +15,7 @@ use crate::e2e_restart_common::checks::{assert_resumed_session_start, wait_recor
 use crate::e2e_restart_common::lineup::{Lineup, PaneSpec};
 use crate::e2e_restart_common::{text, World};
 #[allow(dead_code)]
-use agterm_backup_core::pane::{PaneKey, PaneRole};
+use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::RestoreMode;
@@ -65,7 +65,10 @@ fn one_conversation_one_pane_and_an_agent_refusing_its_flags_is_not_running() {
     let mark = world.log.calls().len();
     // Edited after the quit (no agent is left to rewrite them), dated before this launch.
     let state = StateDir::at(&world.rig.state_dir);
-    let key = |i: usize| PaneKey::new(&world.panes[i].session, world.panes[i].role).unwrap();
+    let key = |i: usize| {
+        agterm_backup_terminals::agterm::key::key(&world.panes[i].session, world.panes[i].role)
+            .unwrap()
+    };
     let read = |i: usize| -> LiveRecord { state.read_record(&key(i)).expect("a record") };
     let ago = |secs: i64| (chrono::Utc::now() - chrono::Duration::seconds(secs)).to_rfc3339();
     // `b` resumed `a`'s conversation by hand after `a` quit it: its record names it, newer.
@@ -81,8 +84,8 @@ fn one_conversation_one_pane_and_an_agent_refusing_its_flags_is_not_running() {
     c.flags.extend(["--permission-mode".into(), "bogus".into()]);
     c.ts = ago(60);
     for r in [&a, &b, &c] {
-        state.write_record(r).unwrap();
-        state.append_journal(r).unwrap();
+        agterm_backup_terminals::write_record(&state, r).unwrap();
+        agterm_backup_terminals::append_journal(&state, r).unwrap();
     }
 
     let (out, plan) = world.restore();

@@ -111,7 +111,7 @@ fn the_right_pane_and_agterm_aliases_key_the_record() {
         "claude",
         &claude_payload("SessionStart", ID_A, "/w/p", "/w/p"),
     );
-    let key = agterm_backup_core::pane::PaneKey::new(
+    let key = agterm_backup_terminals::agterm::key::key(
         PANE_SESSION,
         agterm_backup_core::pane::PaneRole::Right,
     )

@@ -8,9 +8,9 @@
 use crate::hook_common::*;
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::state::StateDir;
-use agterm_backup_core::tmux_layout::{write_layout, ServerLayout};
 use agterm_backup_restore::once::{Claim, LaunchId, TerminalTag, Trigger};
 use agterm_backup_terminals::tmux::env::TmuxEnv;
+use agterm_backup_terminals::tmux::layout_file::{write_layout, ServerLayout};
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
@@ -46,7 +46,7 @@ fn claim(state: &StateDir) -> Claim {
         launch: launch(),
         agent: "claude".into(),
         session_id: ID_A.into(),
-        pane: record_in(state).pane_key().unwrap(),
+        pane: agterm_backup_terminals::record_key(&record_in(state)).unwrap(),
     }
 }
 
@@ -82,13 +82,13 @@ fn writers() -> Vec<Writer> {
     vec![
         Writer {
             kind: "record",
-            path: |s| s.record_path(&record_in(s).pane_key().unwrap()),
-            write: |s| drop(s.write_record(&record_in(s))),
+            path: |s| s.record_path(&agterm_backup_terminals::record_key(&record_in(s)).unwrap()),
+            write: |s| drop(agterm_backup_terminals::write_record(s, &record_in(s))),
         },
         Writer {
             kind: "journal",
-            path: |s| s.journal_path(&record_in(s).pane_key().unwrap()),
-            write: |s| drop(s.append_journal(&record_in(s))),
+            path: |s| s.journal_path(&agterm_backup_terminals::record_key(&record_in(s)).unwrap()),
+            write: |s| drop(agterm_backup_terminals::append_journal(s, &record_in(s))),
         },
         Writer {
             kind: "error log",
@@ -113,7 +113,7 @@ fn writers() -> Vec<Writer> {
             kind: "tmux layout",
             path: |s| {
                 let l = layout();
-                agterm_backup_core::tmux_layout::layout_path(
+                agterm_backup_terminals::tmux::layout_file::layout_path(
                     s.root(),
                     &l.socket,
                     l.server_pid,
@@ -125,7 +125,10 @@ fn writers() -> Vec<Writer> {
         Writer {
             kind: "tmux layout lock (per socket)",
             path: |s| {
-                agterm_backup_core::tmux_layout::lock_path(s.root(), "/nonexistent/tmux-socket")
+                agterm_backup_terminals::tmux::layout_file::lock_path(
+                    s.root(),
+                    "/nonexistent/tmux-socket",
+                )
             },
             write: |s| {
                 let server = agterm_backup_terminals::tmux::command::TmuxServer::new(
@@ -138,7 +141,10 @@ fn writers() -> Vec<Writer> {
         Writer {
             kind: "tmux layout mark (per socket)",
             path: |s| {
-                agterm_backup_core::tmux_layout::dirty_path(s.root(), "/nonexistent/tmux-socket")
+                agterm_backup_terminals::tmux::layout_file::dirty_path(
+                    s.root(),
+                    "/nonexistent/tmux-socket",
+                )
             },
             write: |s| {
                 let server = agterm_backup_terminals::tmux::command::TmuxServer::new(
@@ -224,7 +230,7 @@ fn long_line() -> agterm_backup_core::resume::ResumeLine {
     agterm_backup_core::resume::ResumeLine::build(spec, ID_A, &[], &cwd, None).unwrap()
 }
 
-fn tmux_pane(s: &StateDir) -> agterm_backup_core::pane::tmux::TmuxPane {
+fn tmux_pane(s: &StateDir) -> agterm_backup_terminals::tmux::pane::TmuxPane {
     serde_json::from_value(serde_json::json!({
         "socket": tmux_env(s).socket, "server_pid": 4242, "session": "s",
         "window": 0, "pane": 0, "pane_id": "%3"

@@ -229,7 +229,7 @@ fn the_hot_path_trusts_the_record_of_the_same_agent_pid_and_reads_no_process() {
     // retried once its backoff step is over).
     let mut r = w.record().expect("record");
     r.pin = Some(agterm_backup_core::record::PinOutcome::Ok);
-    w.state().write_record(&r).unwrap();
+    agterm_backup_terminals::write_record(&w.state(), &r).unwrap();
     let first = std::fs::read(w.state().record_path(&w.key())).unwrap();
     let pid = r.agent_pid.expect("agent pid").to_string();
     // That agent has exited, so its pid can no longer be read: an event carrying its $CLAUDE_PID

@@ -4,15 +4,15 @@
 //! the hook's promises (silent, exit 0).
 
 use crate::hook_common::*;
-use agterm_backup_core::pane::zmx::ZmxSession;
-use agterm_backup_core::pane::PaneKey;
+
+use agterm_backup_core::own_pane::OwnPane;
+use agterm_backup_terminals::zmx::session::{ZmxPart, ZmxSession};
 
 fn zmx_records(w: &World) -> Vec<agterm_backup_core::record::LiveRecord> {
     let state = w.state();
-    state
-        .pane_keys()
+    agterm_backup_terminals::pane_keys(&state)
         .into_iter()
-        .filter(|k| matches!(k, PaneKey::Zmx(_)))
+        .filter(|k| k.terminal() == agterm_backup_terminals::zmx::session::NAME)
         .filter_map(|k| state.read_record(&k))
         .collect()
 }
@@ -42,7 +42,7 @@ fn a_zmx_session_inside_agterm_is_recorded_as_the_session() {
         ("api.v2", dir.to_str().unwrap())
     );
     assert!(z.started.is_some_and(|t| (t - bound).abs() <= 2), "{z:?}");
-    assert_eq!(recs[0].pane_key(), Some(PaneKey::zmx(&z)));
+    assert_eq!(agterm_backup_terminals::record_key(&recs[0]), Some(z.key()));
     assert_eq!(recs[0].agent_cwd, d);
 }
 

@@ -4,7 +4,7 @@
 //! without pins leaves `pin: unsupported`; and after a restart in rerun mode the fake types the pin into
 //! a fresh shell, which resumes the stub agent with the id and flags in the agent's directory.
 
-use agterm_backup_core::pane::{PaneKey, PaneRole};
+use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::slug::claude_project_slug;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::RestoreMode;
@@ -125,7 +125,7 @@ impl Setup {
     }
 
     fn record(&self, session: &str, role: PaneRole) -> Value {
-        let key = PaneKey::new(session, role).unwrap();
+        let key = agterm_backup_terminals::agterm::key::key(session, role).unwrap();
         let path = self.state().record_path(&key);
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
             let log = std::fs::read_to_string(self.state().log_path()).unwrap_or_default();

@@ -4,7 +4,7 @@
 //! sonnet` in the agent's directory, which continues the same conversation. Skipped (SKIPPED line) when the
 //! CLI is absent.
 
-use agterm_backup_core::pane::{PaneKey, PaneRole};
+use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::quote::quote;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::RestoreMode;
@@ -17,7 +17,7 @@ use std::time::Duration;
 const AGENT: Duration = Duration::from_secs(60);
 
 fn record(state: &StateDir, session: &str, role: PaneRole) -> Option<Value> {
-    let key = PaneKey::new(session, role)?;
+    let key = agterm_backup_terminals::agterm::key::key(session, role)?;
     let text = std::fs::read_to_string(state.record_path(&key)).ok()?;
     serde_json::from_str(&text).ok()
 }

@@ -191,10 +191,10 @@ fn dry_run_shows_the_script_line_that_is_then_typed_and_an_agent_that_exits_is_n
     let s = env.fake.add_session(None, None, env.home.path(), true);
     let mut long = env.record(&s.id, PaneRole::Left, &long_id, &dl, &tl, 30);
     long.flags = vec!["--append-system-prompt".into(), "be terse ".repeat(150)];
-    env.state().write_record(&long).unwrap();
+    agterm_backup_terminals::write_record(&env.state(), &long).unwrap();
     let mut bad = env.record(&s.id, PaneRole::Right, &bad_id, &db, &tb, 30);
     bad.flags = vec!["--model".into(), "exit-now".into()];
-    env.state().write_record(&bad).unwrap();
+    agterm_backup_terminals::write_record(&env.state(), &bad).unwrap();
     env.fake.restart(RestartKind::CleanQuit);
     env.fake.wait_for_prompt(&s.id, PaneRole::Left);
     env.fake.wait_for_prompt(&s.id, PaneRole::Right);

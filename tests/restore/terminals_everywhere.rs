@@ -4,11 +4,11 @@
 //! reboot took). agterm not running is one line, never a failure; each tmux row is named by its pane;
 //! a zmx session restore would create says so; a live zmx session's row shows its own start as cutoff.
 
-use agterm_backup_core::pane::tmux::TmuxPane;
-use agterm_backup_core::pane::zmx::ZmxSession;
 use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::record::{LiveRecord, RECORD_VERSION};
 use agterm_backup_core::state::StateDir;
+use agterm_backup_terminals::tmux::pane::{TmuxPane, TmuxPart};
+use agterm_backup_terminals::zmx::session::{ZmxPart, ZmxSession};
 use agterm_backup_testkit::fake_zmx::FakeZmx;
 use agterm_backup_testkit::tmux::Tmux;
 use serde_json::Value;
@@ -83,7 +83,7 @@ impl World {
             extra: Default::default(),
         };
         place(&mut rec);
-        self.state.write_record(&rec).unwrap();
+        agterm_backup_terminals::write_record(&self.state, &rec).unwrap();
     }
 
     /// `agterm-backup <args>` as a user without agterm runs it.

@@ -1,7 +1,7 @@
 //! Which terminal device a process is on: the proof that a shell is the pane it claims to be. A shell
 //! that inherited a pane's environment (VS Code started from a pane, a second terminal app, `screen`
 //! inside a pane) carries the pane's variables but sits on another tty; a pane's own shell sits on the
-//! pane's tty (tmux's `#{pane_tty}`, the pty of a zmx session's first process).
+//! pane's tty (as its terminal reports it: the terminal's crate asks).
 
 use std::path::Path;
 

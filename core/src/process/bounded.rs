@@ -1,4 +1,4 @@
-//! Running a helper program (tmux, zmx) with a deadline: a wedged server must not hold the hook or
+//! Running a helper program (a multiplexer's client) with a deadline: a wedged server must not hold the hook or
 //! restore. Its output is read while it runs (a long screen fills the pipe, and the program would never
 //! exit); past the deadline it is killed.
 

@@ -1,4 +1,4 @@
-//! What runs in the foreground of a pane (tmux's, a zmx session's): the leader of its tty's foreground
+//! What runs in the foreground of a multiplexer's pane: the leader of its tty's foreground
 //! process group.
 //!
 //! `pane_current_command` is only a name (`node` for Claude Code, the shell while a script's child runs);
@@ -79,7 +79,7 @@ mod tests {
             pane_foreground(&p, 100, Some(200)).unwrap()[1],
             "/usr/lib/claude"
         );
-        // tmux new-window 'vim a': the pane's own process is the program.
+        // A window opened with a program (`new-window 'vim a'`): the pane's own process is the program.
         assert_eq!(pane_foreground(&p, 300, Some(300)).unwrap()[0], "vim");
         assert_eq!(pane_foreground(&p, 100, Some(999)).unwrap(), ["pid 999"]);
     }

@@ -1,6 +1,6 @@
 //! Every running process's short name (what `ps -c` shows), read from the kernel without a child
 //! process: Linux `/proc/<pid>/comm`, macOS `proc_listallpids` + `proc_name`. It answers "does a program
-//! of this name run at all" (is agterm up, or did it quit and leave its variables behind) in a few
+//! of this name run at all" (is a terminal app up, or did it quit and leave its variables behind) in a few
 //! milliseconds. `None` where the platform cannot say: callers then assume it runs.
 
 /// `(pid, short name)` of every process this user can see; `None` when they cannot be listed.
@@ -92,9 +92,9 @@ mod tests {
     #[test]
     fn a_name_is_cut_at_its_length_or_its_nul() {
         let mut buffer = [0u8; 32];
-        buffer[..6].copy_from_slice(b"agterm");
-        assert_eq!(name_of_buffer(&buffer, 6).as_deref(), Some("agterm"));
-        assert_eq!(name_of_buffer(&buffer, 32).as_deref(), Some("agterm"));
+        buffer[..6].copy_from_slice(b"kitty0");
+        assert_eq!(name_of_buffer(&buffer, 6).as_deref(), Some("kitty0"));
+        assert_eq!(name_of_buffer(&buffer, 32).as_deref(), Some("kitty0"));
         assert_eq!(name_of_buffer(&buffer, 0), None);
         assert_eq!(name_of_buffer(&buffer, -1), None);
     }

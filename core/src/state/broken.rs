@@ -2,7 +2,7 @@
 //! `restore --dry-run` name each one instead of planning around it in silence.
 
 use super::{guard, StateDir};
-use crate::pane::PaneKey;
+use crate::pane::{PaneKey, ParseKey};
 use crate::record::LiveRecord;
 use serde::Serialize;
 use std::fs;
@@ -102,10 +102,11 @@ impl StateDir {
         }
     }
 
-    /// Every record or journal file in `live/` the planner cannot use, with the reason, by pane.
-    pub fn broken_files(&self) -> Vec<BrokenFile> {
+    /// Every record or journal file in `live/` the planner cannot use, with the reason, by pane (the
+    /// file stems read by `parse`, the registry's).
+    pub fn broken_files(&self, parse: ParseKey) -> Vec<BrokenFile> {
         let mut out = Vec::new();
-        for key in self.pane_keys() {
+        for key in self.pane_keys(parse) {
             let journal = self.check_journal(&key);
             if let Err(reason) = self.check_record(&key) {
                 // What the pane is planned from instead: its journal's last usable entry, or nothing.

@@ -169,7 +169,7 @@ pub fn read(path: &Path) -> io::Result<Vec<u8>> {
 }
 
 /// The writer's pid of a temp file we name: `.<name>.<pid>.<nanos>.tmp` (`write_atomic`), or
-/// `<stem>.tmp<pid>` (the tmux caches before they used `write_atomic`).
+/// `<stem>.tmp<pid>` (a terminal's caches before they used `write_atomic`).
 pub fn temp_writer(file_name: &str) -> Option<(&str, u32)> {
     if let Some(inner) = file_name
         .strip_prefix('.')

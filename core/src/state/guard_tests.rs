@@ -1,5 +1,5 @@
 use super::*;
-use crate::record::tests::sample;
+use crate::record::tests::{key_of, parse_sample_key, sample};
 use crate::state::StateDir;
 use std::os::unix::fs::symlink;
 
@@ -64,12 +64,12 @@ fn the_next_atomic_write_of_a_file_sweeps_its_dead_writers_temps() {
     let s = StateDir::at(dir.path());
     s.ensure().unwrap();
     let r = sample();
-    let key = r.pane_key().unwrap();
+    let key = key_of(&r);
     let litter = s
         .live_dir()
         .join(format!(".{key}.json.{}.42.tmp", dead_pid()));
     fs::write(&litter, b"{\"v\":").unwrap();
-    s.write_record(&r).unwrap();
+    s.write_record(&key_of(&r), &r).unwrap();
     assert!(!litter.exists());
     let left: Vec<_> = fs::read_dir(s.live_dir()).unwrap().flatten().collect();
     assert_eq!(left.len(), 1, "{left:?}");
@@ -152,10 +152,10 @@ fn every_broken_record_and_journal_is_named_with_its_reason() {
     for (i, (name, make, says)) in cases.iter().enumerate() {
         let mut r = good.clone();
         r.agterm_session = format!("6B1E0C2A-AAAA-BBBB-CCCC-0000000000{i:02}");
-        let key = r.pane_key().unwrap();
+        let key = key_of(&r);
         make(&s.record_path(&key));
         make(&s.journal_path(&key));
-        let broken = s.broken_files();
+        let broken = s.broken_files(&parse_sample_key);
         let mine: Vec<_> = broken
             .iter()
             .filter(|b| b.pane == key.to_string())
@@ -167,14 +167,14 @@ fn every_broken_record_and_journal_is_named_with_its_reason() {
         assert_eq!(s.read_record(&key), None, "{name}");
     }
     // A good record, and a journal with one torn line among good ones.
-    let key = good.pane_key().unwrap();
-    s.write_record(&good).unwrap();
-    s.append_journal(&good).unwrap();
+    let key = key_of(&good);
+    s.write_record(&key_of(&good), &good).unwrap();
+    s.append_journal(&key_of(&good), &good).unwrap();
     crate::state::append_line(&s.journal_path(&key), b"{\"v\":1,\"ag").unwrap();
     crate::state::append_line(&s.journal_path(&key), b"\n").unwrap();
-    s.append_journal(&good).unwrap();
+    s.append_journal(&key_of(&good), &good).unwrap();
     let broken: Vec<_> = s
-        .broken_files()
+        .broken_files(&parse_sample_key)
         .into_iter()
         .filter(|b| b.pane == key.to_string())
         .collect();

@@ -54,7 +54,7 @@ const REPLIES: &[&[u8]] = &[
     b"\x90>|xterm(390)\x9c",
 ];
 
-/// What a person (or agterm typing a pin) puts on the terminal: text, keys, sequences keys send.
+/// What a person (or a terminal typing a pin) puts on the terminal: text, keys, sequences keys send.
 const TYPED: &[&[u8]] = &[
     b"e",
     b"echo one\r",

@@ -254,3 +254,47 @@ fn status_words() {
     let r = crate::status::target_report(&target, Some(&format!("{BLOCK_START}\n")), None);
     assert!(r.error.unwrap().starts_with("/h/.zshrc:1:1: "));
 }
+
+/// Blocks exactly as this release's `installer apply` wrote them (bytes, not `block()`), in files with
+/// the user's lines around them: the generated pane test must keep recognising them, and a line written
+/// for more terminals than today's rows (a later release's) is ours too.
+#[test]
+fn blocks_written_by_this_release_and_by_other_rows_are_refreshed_and_removed() {
+    const NOTE: &str = "# agterm-backup: a pane rebuilt after a restart resumes its conversation when its shell starts (AGTERM_BACKUP_AUTO=0 turns it off); `agterm-backup installer remove` takes this block out.";
+    let written = [
+        (
+            ZSHRC,
+            "if [ -n \"${TMUX_PANE-}${ZMX_SESSION-}${AGTERM_PANE-}\" ] && [ -x '/old/agterm-backup' ]; then if [ -r \"${AGTERM_BACKUP_HOME:-${HOME-}/.agterm-backup}/init.zsh\" ]; then . \"${AGTERM_BACKUP_HOME:-${HOME-}/.agterm-backup}/init.zsh\"; else eval \"$('/old/agterm-backup' init zsh)\"; fi; fi",
+        ),
+        (
+            BASH_LOGIN[2],
+            "if [ -n \"${BASH_VERSION-}\" ] && [ -n \"${TMUX_PANE-}${ZMX_SESSION-}${AGTERM_PANE-}\" ] && [ -x '/old/agterm-backup' ]; then if [ -r \"${AGTERM_BACKUP_HOME:-${HOME-}/.agterm-backup}/init.bash\" ]; then . \"${AGTERM_BACKUP_HOME:-${HOME-}/.agterm-backup}/init.bash\"; else eval \"$('/old/agterm-backup' init bash)\"; fi; fi",
+        ),
+        (
+            FISH_CONFIG,
+            "if test -n \"$TMUX_PANE$ZMX_SESSION$AGTERM_PANE\" -a -x '/old/agterm-backup'; set -l __agterm_backup_state \"$AGTERM_BACKUP_HOME\"; test -n \"$__agterm_backup_state\"; or set __agterm_backup_state \"$HOME/.agterm-backup\"; if test -r \"$__agterm_backup_state/init.fish\"; source \"$__agterm_backup_state/init.fish\"; else; '/old/agterm-backup' init fish | source; end; end",
+        ),
+    ];
+    let mut rows = agterm_backup_terminals::shell_pane_test::of_rows();
+    rows.push(&["LATER_PANE"]);
+    for (rc, line) in written {
+        // Today's rows write it byte for byte.
+        assert_eq!(rc.line("/old/agterm-backup"), line, "{rc:?}");
+        let later = rc.line_for("/old/agterm-backup", &rows);
+        assert!(later.contains("LATER_PANE"), "{later}");
+        for line in [line.to_string(), later] {
+            let text = format!(
+                "export A=1\n\n{BLOCK_START}\n{NOTE}\n# mine\n{line}\n{BLOCK_END}\nalias b=c\n"
+            );
+            let want = format!(
+                "export A=1\n\n{BLOCK_START}\n{NOTE}\n# mine\n{}\n{BLOCK_END}\nalias b=c\n",
+                rc.line(BIN)
+            );
+            assert_eq!(apply(rc, Some(&text), BIN).unwrap(), want, "{rc:?}");
+            assert_eq!(
+                remove(rc, &text).unwrap(),
+                "export A=1\n\n# mine\nalias b=c\n"
+            );
+        }
+    }
+}

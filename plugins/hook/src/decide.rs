@@ -8,10 +8,9 @@ use crate::skip::Skip;
 use agterm_backup_core::agent::AgentSpec;
 use agterm_backup_core::flags::filter_launch_args;
 use agterm_backup_core::id::is_valid_session_id;
-use agterm_backup_core::pane::PaneRole;
+use agterm_backup_core::pane::{PaneRole, TerminalPane};
 use agterm_backup_core::process::{agent_args, AgentProcess, Located};
 use agterm_backup_core::record::{LiveRecord, PinOutcome, RECORD_VERSION};
-use agterm_backup_terminals::Stamp;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
@@ -45,9 +44,9 @@ pub struct HookInput<'a> {
     pub process: &'a ProcessFacts,
     /// The pane's current record, read under the pane lock.
     pub previous: Option<&'a LiveRecord>,
-    /// The mark of the pane the event comes from, when its terminal names the pane itself (a
-    /// multiplexer's pane, which wins over the agterm pane of `env`); `None`: the agterm pane of `env`.
-    pub stamp: Option<Stamp<'a>>,
+    /// The multiplexer's pane the event comes from, in its terminal's words (a tmux pane, a zmx
+    /// session: it wins over the agterm pane of `env`); `None`: the agterm pane of `env`.
+    pub terminal_pane: Option<TerminalPane>,
     /// The time of this event (written as `ts`).
     pub now: DateTime<Utc>,
 }
@@ -201,7 +200,7 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
         previous,
         ..
     } = input;
-    let agterm = match input.stamp {
+    let agterm = match &input.terminal_pane {
         None => Some(PaneEnv::from_env(env)?),
         Some(_) => None,
     };
@@ -299,8 +298,8 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
     // Only the SessionEnd event's own record carries the end: any later event (a `--resume` of the
     // same conversation, a new one in the pane) means it is not ended any more.
     record.set_end_reason(session_end_reason(spec, payload).as_deref());
-    if let Some(stamp) = input.stamp {
-        stamp.apply(&mut record);
+    if let Some(pane) = &input.terminal_pane {
+        record.set_terminal_pane(pane);
     }
     Ok(record)
 }

@@ -87,7 +87,7 @@ fn append_journal_whole(
         repair::end_torn_line(state, &path, len)?;
     }
     let before = std::fs::metadata(&path).map(|m| m.len()).ok();
-    let result = state.append_journal(record);
+    let result = agterm_backup_terminals::append_journal(state, record);
     if result.is_err() {
         if let Some(len) = before {
             if let Ok(f) = agterm_backup_core::state::guard::open_existing(&path) {

@@ -277,8 +277,7 @@ fn typable_line(record: &LiveRecord, state: Option<&StateDir>) -> Result<String,
     let state = state.ok_or(
         "the resume line is over 1024 bytes and there is no state directory for its script",
     )?;
-    let name = record
-        .pane_key()
+    let name = agterm_backup_terminals::record_key(record)
         .map(|k| k.to_string())
         .unwrap_or_else(|| record.session_id.clone());
     let script = agterm_backup_core::resume::script_path(state, &name);

@@ -199,7 +199,7 @@ fn input<'a>(
         payload: &event.payload,
         process,
         previous,
-        stamp: pane.stamp(),
+        terminal_pane: pane.terminal_pane(),
         now: chrono::Utc::now(),
     }
 }
@@ -357,7 +357,7 @@ pub fn commit(state: &StateDir, write: &Write) {
             return;
         }
     }
-    if let Err(e) = state.write_record(&write.record) {
+    if let Err(e) = agterm_backup_terminals::write_record(state, &write.record) {
         let path = state.record_path(key);
         log(state, &format!("cannot write {}: {e}", path.display()));
     }

@@ -65,16 +65,49 @@ pub fn in_store(rec: &LiveRecord, stores: &Stores) -> Option<bool> {
         }
         "gemini" => {
             let chats = Path::new(rec.transcript_path.as_deref()?).parent()?;
-            let tail = format!("-{}.jsonl", rec.session_id.get(..8)?);
+            let id8 = rec.session_id.get(..8)?;
             let found = std::fs::read_dir(chats).ok()?.flatten().any(|e| {
-                e.file_name()
-                    .to_str()
-                    .is_some_and(|n| n.starts_with("session-") && n.ends_with(&tail))
+                let name = e.file_name();
+                let name = name.to_str().unwrap_or("");
+                let ours = [".jsonl", ".json"]
+                    .iter()
+                    .any(|ext| name.ends_with(&format!("-{id8}{ext}")));
+                name.starts_with("session-")
+                    && ours
+                    && gemini_file_names(&e.path(), &rec.session_id)
             });
             Some(found)
         }
         _ => None,
     }
+}
+
+/// Whether Gemini CLI would list the session file at `path` as conversation `id` (0.61's
+/// `loadConversationRecord`): a line that is a metadata record (`sessionId` and `projectHash`, alone or in
+/// a `$set`) naming it, or, for a legacy `.json` file, the whole file as one object naming it. A file of the
+/// id's name without that line is not listed, so `gemini --resume <id>` fails ("Invalid session
+/// identifier"). Gemini itself makes such files: its start-up cleanup (`cleanupExpiredSessions`, on by
+/// default) deletes every session file of the project with no prompt yet, also another running gemini's
+/// fresh one, which then appends its turns to a new file with no header.
+fn gemini_file_names(path: &Path, id: &str) -> bool {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return false;
+    };
+    let names = |v: &serde_json::Value| {
+        let meta = v.get("$set").unwrap_or(v);
+        meta.get("sessionId").and_then(|s| s.as_str()) == Some(id)
+            && meta.get("projectHash").is_some_and(|h| h.is_string())
+    };
+    let by_line = text
+        .lines()
+        .filter(|l| l.contains("\"sessionId\""))
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .any(|v| names(&v));
+    let legacy = || {
+        serde_json::from_str::<serde_json::Value>(&text)
+            .is_ok_and(|v| v.get("sessionId").and_then(|s| s.as_str()) == Some(id))
+    };
+    by_line || (path.extension().is_some_and(|e| e == "json") && legacy())
 }
 
 /// Why `rec`'s conversation is gone from its store, for the plan row.
@@ -98,7 +131,7 @@ pub fn gone_reason(rec: &LiveRecord, stores: &Stores) -> String {
                 .unwrap_or_default()
         ),
         _ => format!(
-            "no Gemini session file for {} next to {}",
+            "no Gemini session file that gemini can resume as {} next to {}",
             rec.session_id,
             rec.transcript_path.as_deref().unwrap_or("")
         ),
@@ -144,7 +177,7 @@ mod tests {
         let gid = "e15aedac-044a-43db-82b4-f9721dedb557";
         std::fs::write(
             chats.join("session-2026-12-01T11-19-e15aedac.jsonl"),
-            "{}\n",
+            gemini_file(gid, true),
         )
         .unwrap();
         // The resume's new file is what the record names; the original is still found.
@@ -161,6 +194,61 @@ mod tests {
             in_store(&record("claude", gid, None), &Stores::default()),
             None
         );
+    }
+
+    /// A Gemini CLI 0.61 session file as captured in the end-to-end test: the metadata line, the session
+    /// context, one turn. `header: false` is the same file after another gemini's start-up cleanup
+    /// deleted it and this gemini appended its turn to a new one.
+    fn gemini_file(id: &str, header: bool) -> String {
+        let head = format!(
+            concat!(
+                r#"{{"sessionId":"{id}","projectHash":"6b4ac7cb965d806f589a9d7acccc4e6273687152ebc28401b8dc698f3d6bd700","#,
+                r#""startTime":"2026-12-05T21:20:35.744Z","lastUpdated":"2026-12-05T21:20:35.744Z","kind":"main"}}"#,
+                "\n",
+                r#"{{"$set":{{"messages":[{{"id":"d049","type":"user","content":[{{"text":"<session_context>"}}]}}]}}}}"#,
+                "\n"
+            ),
+            id = id
+        );
+        let turn = concat!(
+            r#"{"id":"b6f0","timestamp":"2026-12-05T21:20:42.704Z","type":"user","content":[{"text":"hi"}]}"#,
+            "\n",
+            r#"{"$set":{"lastUpdated":"2026-12-05T21:20:42.704Z"}}"#,
+            "\n",
+            r#"{"id":"b75e","type":"gemini","content":"stub reply to: hi","thoughts":[]}"#,
+            "\n"
+        );
+        if header {
+            head + turn
+        } else {
+            turn.to_string()
+        }
+    }
+
+    #[test]
+    fn a_gemini_file_without_its_header_is_not_the_conversation() {
+        let tmp = tempfile::tempdir().unwrap();
+        let chats = tmp.path().join("tmp/proj/chats");
+        std::fs::create_dir_all(&chats).unwrap();
+        let id = "ca9bf314-5188-4ebf-a086-77d7ae3f045d";
+        let file = chats.join("session-2026-12-05T21-20-ca9bf314.jsonl");
+        let rec = record("gemini", id, Some(&file.display().to_string()));
+        std::fs::write(&file, gemini_file(id, false)).unwrap();
+        assert_eq!(in_store(&rec, &Stores::default()), Some(false));
+        assert!(gone_reason(&rec, &Stores::default()).contains("can resume"));
+        // Another conversation's header with the same 8 characters is not this one either.
+        let twin = "ca9bf314-0000-4000-8000-000000000000";
+        std::fs::write(&file, gemini_file(twin, true)).unwrap();
+        assert_eq!(in_store(&rec, &Stores::default()), Some(false));
+        // The header in a `$set` (a rewritten file) counts, and so does a legacy whole-file `.json`.
+        let set = format!(r#"{{"$set":{{"sessionId":"{id}","projectHash":"ab"}}}}"#);
+        std::fs::write(&file, format!("{}{set}\n", gemini_file(id, false))).unwrap();
+        assert_eq!(in_store(&rec, &Stores::default()), Some(true));
+        std::fs::remove_file(&file).unwrap();
+        let legacy = chats.join("session-2026-11-01T10-00-ca9bf314.json");
+        let whole = format!("{{\n  \"sessionId\": \"{id}\",\n  \"messages\": []\n}}\n");
+        std::fs::write(&legacy, whole).unwrap();
+        assert_eq!(in_store(&rec, &Stores::default()), Some(true));
     }
 
     #[test]

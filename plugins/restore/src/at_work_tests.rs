@@ -14,13 +14,13 @@ fn state_with(tmp: &Path, since: &[LiveRecord]) -> (StateDir, PaneKey) {
     let state = StateDir::at(tmp.join("state"));
     state.ensure().unwrap();
     let before = record(ID_A, PaneRole::Left, "2026-12-01T07:00:00Z");
-    state.append_journal(&before).unwrap();
-    state.write_record(&before).unwrap();
+    agterm_backup_terminals::append_journal(&state, &before).unwrap();
+    agterm_backup_terminals::write_record(&state, &before).unwrap();
     for r in since {
-        state.append_journal(r).unwrap();
-        state.write_record(r).unwrap();
+        agterm_backup_terminals::append_journal(&state, r).unwrap();
+        agterm_backup_terminals::write_record(&state, r).unwrap();
     }
-    (state, before.pane_key().unwrap())
+    (state, agterm_backup_terminals::record_key(&before).unwrap())
 }
 
 fn replay(event: &str, at: &str, transcript: Option<&Path>) -> LiveRecord {
@@ -45,12 +45,9 @@ fn a_replay_that_only_started_is_idle_and_one_with_a_prompt_is_not() {
     let (state, key) = state_with(tmp.path(), std::slice::from_ref(&start));
     assert_eq!(idle_since(&state, &key, claude(), ID_A, ts(LAUNCH)), Ok(()));
     // Written after the plan: the user's prompt, recorded by the hook.
-    state
-        .append_journal(&replay("UserPromptSubmit", "2026-12-01T08:03:00Z", None))
-        .unwrap();
-    state
-        .write_record(&replay("UserPromptSubmit", "2026-12-01T08:03:00Z", None))
-        .unwrap();
+    let prompt = replay("UserPromptSubmit", "2026-12-01T08:03:00Z", None);
+    agterm_backup_terminals::append_journal(&state, &prompt).unwrap();
+    agterm_backup_terminals::write_record(&state, &prompt).unwrap();
     let why = idle_since(&state, &key, claude(), ID_A, ts(LAUNCH)).unwrap_err();
     assert!(why.contains("UserPromptSubmit"), "{why}");
 }
@@ -165,8 +162,8 @@ fn a_prompt_recorded_after_the_plan_keeps_the_pane_from_being_restarted() {
         let state = StateDir::at(tmp.path().join("state"));
         state.ensure().unwrap();
         for r in std::iter::once(&before).chain(&since) {
-            state.append_journal(r).unwrap();
-            state.write_record(r).unwrap();
+            agterm_backup_terminals::append_journal(&state, r).unwrap();
+            agterm_backup_terminals::write_record(&state, r).unwrap();
         }
         let mut term = crate::mock::MockTerminal::new(TerminalInfo::default(), vec![p.clone()]);
         let out = type_plan(&mut term, &rows, &state, &opts, &mut |_: &str| {});

@@ -10,7 +10,7 @@ use agterm_backup_core::state::{BrokenFile, StateDir};
 pub fn of_rows(state: &StateDir, rows: &[PlanRow]) -> Vec<BrokenFile> {
     let keys: std::collections::BTreeSet<String> = rows.iter().map(|r| r.key.to_string()).collect();
     state
-        .broken_files()
+        .broken_files(&agterm_backup_terminals::parse_key)
         .into_iter()
         .filter(|b| keys.contains(&b.pane))
         .collect()

@@ -306,7 +306,7 @@ pub fn answer_waiting(
         };
         let answered = !dry_run && term.type_text(&pane, &keys).is_ok();
         out.push(Waiting {
-            label: p.label(),
+            label: agterm_backup_terminals::pane_label(&p),
             pane,
             title: dialog.title,
             answered,

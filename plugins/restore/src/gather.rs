@@ -227,7 +227,7 @@ mod tests {
         let mut rec = record(ID_A, PaneRole::Left, "2026-11-30T10:00:00Z");
         rec.transcript_path = Some(transcript.display().to_string());
         rec.agent_cwd = tmp.display().to_string();
-        state.write_record(&rec).unwrap();
+        agterm_backup_terminals::write_record(&state, &rec).unwrap();
         let mut down = pane(PaneRole::Left);
         down.realized = Some(false);
         let mut term = MockTerminal::new(TerminalInfo::default(), vec![down]);

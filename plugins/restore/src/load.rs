@@ -70,7 +70,7 @@ pub fn read_journal_tail(path: &Path, cutoff: Option<DateTime<Utc>>) -> Vec<Live
 /// that have neither (a snapshot id never overrides a live one).
 pub fn captured_panes(state: &StateDir, cutoff: Option<DateTime<Utc>>) -> Vec<CapturedPane> {
     let mut out: BTreeMap<PaneKey, CapturedPane> = BTreeMap::new();
-    for key in state.pane_keys() {
+    for key in agterm_backup_terminals::pane_keys(state) {
         let record = state.read_record(&key);
         let journal = read_journal_tail(&state.journal_path(&key), cutoff);
         out.insert(
@@ -83,7 +83,9 @@ pub fn captured_panes(state: &StateDir, cutoff: Option<DateTime<Utc>>) -> Vec<Ca
         );
     }
     for rec in harvested(state) {
-        let Some(key) = rec.pane_key() else { continue };
+        let Some(key) = agterm_backup_terminals::record_key(&rec) else {
+            continue;
+        };
         out.entry(key.clone()).or_insert(CapturedPane {
             key,
             record: Some(rec),
@@ -194,7 +196,7 @@ mod tests {
         let s = StateDir::at(tmp.path());
         s.ensure().unwrap();
         let live = record(ID_A, PaneRole::Left, "2026-11-30T10:00:00Z");
-        s.write_record(&live).unwrap();
+        agterm_backup_terminals::write_record(&s, &live).unwrap();
         let mut h1 = record(ID_B, PaneRole::Left, "2026-11-30T11:00:00Z");
         h1.event = "harvest".into();
         let h2 = record(ID_B, PaneRole::Right, "2026-11-30T11:00:00Z");
@@ -204,7 +206,12 @@ mod tests {
         let got = captured_panes(&s, None);
         assert_eq!(got.len(), 2);
         assert_eq!(got[0].record.as_ref().unwrap().session_id, ID_A);
-        assert_eq!(got[1].key.agterm().unwrap().role, PaneRole::Right);
+        assert_eq!(
+            agterm_backup_terminals::agterm::key::split(&got[1].key)
+                .unwrap()
+                .role,
+            PaneRole::Right
+        );
         assert_eq!(got[1].record.as_ref().unwrap().session_id, ID_B);
     }
 
@@ -214,7 +221,7 @@ mod tests {
         let s = StateDir::at(tmp.path().join("st"));
         s.ensure().unwrap();
         let r = record(ID_A, PaneRole::Left, "2026-11-30T10:00:00Z");
-        let key = r.pane_key().unwrap();
+        let key = agterm_backup_terminals::record_key(&r).unwrap();
         // Whole, valid files elsewhere: read only when the link is followed.
         let (rec, jour) = (tmp.path().join("rec.json"), tmp.path().join("j.jsonl"));
         std::fs::write(&rec, serde_json::to_vec(&r).unwrap()).unwrap();
@@ -224,6 +231,6 @@ mod tests {
         let got = captured_panes(&s, None);
         assert_eq!(got.len(), 1);
         assert_eq!((&got[0].record, got[0].journal.len()), (&None, 0));
-        assert_eq!(s.broken_files().len(), 2);
+        assert_eq!(s.broken_files(&agterm_backup_terminals::parse_key).len(), 2);
     }
 }

@@ -125,7 +125,10 @@ impl Resumed {
                     out.conversations
                         .insert((agent.to_string(), id.to_string()));
                 }
-            } else if let Some(key) = name.strip_prefix("pane.").and_then(PaneKey::parse) {
+            } else if let Some(key) = name
+                .strip_prefix("pane.")
+                .and_then(agterm_backup_terminals::parse_key)
+            {
                 out.panes.insert(key);
             }
         }

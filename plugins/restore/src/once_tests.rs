@@ -12,7 +12,7 @@ fn claim(launch: &LaunchId, id: &str, role: PaneRole) -> Claim {
         launch: launch.clone(),
         agent: "claude".into(),
         session_id: id.into(),
-        pane: PaneKey::new(SESSION, role).unwrap(),
+        pane: agterm_backup_terminals::agterm::key::key(SESSION, role).unwrap(),
     }
 }
 

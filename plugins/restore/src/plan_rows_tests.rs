@@ -3,7 +3,6 @@
 
 use super::*;
 use crate::fixtures::{captured, pane, record, token, ts, ID_A, ID_B, SESSION};
-use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::pane::PaneRole;
 use proptest::prelude::*;
 
@@ -72,7 +71,7 @@ fn nth_record(i: usize, agent: &str, id: &str, at: &str) -> CapturedPane {
     r.agterm_session = session.clone();
     r.pane_id = Some(token);
     CapturedPane {
-        key: PaneKey::new(&session, PaneRole::Left).unwrap(),
+        key: agterm_backup_terminals::agterm::key::key(&session, PaneRole::Left).unwrap(),
         record: Some(r),
         journal: Vec::new(),
     }

@@ -356,7 +356,12 @@ fn rows_keep_input_order_and_cover_every_captured_pane() {
         &t,
     );
     assert_eq!(rows.len(), 2);
-    assert_eq!(rows[0].key.agterm().unwrap().role, PaneRole::Right);
+    assert_eq!(
+        agterm_backup_terminals::agterm::key::split(&rows[0].key)
+            .unwrap()
+            .role,
+        PaneRole::Right
+    );
     assert_eq!(rows[0].target.as_ref().unwrap().role, PaneRole::Right);
     assert_eq!(reason(&rows[1]), "type");
 }

@@ -7,11 +7,11 @@ use crate::fixtures::{record, ts, ID_A, ID_B};
 use crate::mock::MockTerminal;
 use crate::plan::{plan, Action, PlanInput, PlanRow};
 use crate::transcripts::Transcripts;
-use agterm_backup_core::pane::zmx::ZmxSession;
 use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::{Created, TerminalInfo};
 use agterm_backup_terminals::zmx::join::ZMX_SESSION;
+use agterm_backup_terminals::zmx::session::{ZmxPart, ZmxSession};
 use std::time::Duration;
 
 const DIR: &str = "/run/user/1000/zmx";
@@ -34,12 +34,8 @@ fn zmx_record(id: &str, name: &str, at: &str) -> LiveRecord {
 }
 
 fn captured(record: Option<LiveRecord>, journal: Vec<LiveRecord>) -> CapturedPane {
-    let key = record
-        .as_ref()
-        .or(journal.last())
-        .unwrap()
-        .pane_key()
-        .unwrap();
+    let key =
+        agterm_backup_terminals::record_key(record.as_ref().or(journal.last()).unwrap()).unwrap();
     CapturedPane {
         key,
         record,
@@ -57,7 +53,7 @@ fn listed(name: &str, started: &str, fg: Option<&[&str]>) -> PaneView {
     p.cwd = Some(format!("/w/{name}"));
     p.foreground = fg.map(|f| f.iter().map(|w| w.to_string()).collect());
     p.shell_in_front = Some(fg.is_none());
-    p.zmx = Some(s);
+    p.set_zmx(&s);
     p
 }
 
@@ -189,7 +185,10 @@ fn created_rows_still_pass_the_conversation_rows() {
     assert_eq!(code(&none[0]), "transcript-gone");
     // A session of the same name in another socket directory is another session.
     let mut elsewhere = listed("api", "2026-12-01T08:20:00Z", None);
-    elsewhere.zmx.as_mut().unwrap().socket_dir = "/tmp/zmx-1000".into();
+    elsewhere.set_zmx(&ZmxSession {
+        socket_dir: "/tmp/zmx-1000".into(),
+        ..elsewhere.zmx().unwrap()
+    });
     let rec = zmx_record(ID_B, "api", "2026-11-30T10:00:00Z");
     assert!(plan_at(&[captured(Some(rec), vec![])], &[elsewhere], Some(BOOT))[0].creates());
 }

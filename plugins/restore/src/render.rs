@@ -39,7 +39,6 @@
 //! New keys may be added within version 1; a key's meaning never changes without bumping `v`.
 
 use crate::plan::{Action, PlanRow};
-use agterm_backup_core::pane::TerminalKind;
 use agterm_backup_core::terminal::RestoreMode;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{json, Value};
@@ -161,12 +160,12 @@ fn pad(s: &str, width: usize) -> String {
 pub fn pane_label(r: &PlanRow) -> String {
     match (&r.pane_name, &r.target) {
         // A zmx session is a pane by itself, a tmux pane is named by its place: no agterm role.
-        (Some(name), Some(_)) if r.key.terminal() != TerminalKind::Agterm => {
+        (Some(name), Some(_)) if r.key.terminal() != agterm_backup_terminals::agterm::key::NAME => {
             format!("{} {name}", r.key.terminal())
         }
         (Some(name), Some(t)) => format!("{name} · {}", t.role),
         (None, Some(t)) => format!("{}… · {}", id_prefix(&t.session_id), t.role),
-        (_, None) => match r.key.agterm() {
+        (_, None) => match agterm_backup_terminals::agterm::key::split(&r.key) {
             Some(k) => format!("{}… · {}", id_prefix(&k.session), k.role),
             None => r.key.to_string(),
         },

@@ -154,7 +154,7 @@ impl SkipReason {
                 winner_name,
             } => {
                 let who = match winner_name {
-                    Some(name) => match winner.agterm() {
+                    Some(name) => match agterm_backup_terminals::agterm::key::split(winner) {
                         Some(k) => format!("{name} · {}", k.role),
                         None => name.clone(),
                     },

@@ -130,7 +130,7 @@ pub fn harvest_pane(
     claude_dir: &Path,
     at: DateTime<Utc>,
 ) -> Option<LiveRecord> {
-    let key = PaneKey::new(&pane.session_id, pane.role)?;
+    let key = agterm_backup_terminals::agterm::key::key(&pane.session_id, pane.role)?;
     if live_keys.contains(&key) {
         return None;
     }
@@ -143,7 +143,9 @@ pub fn harvest_pane(
         v: RECORD_VERSION,
         agent: "claude".into(),
         session_id: id,
-        agterm_session: key.agterm()?.session.clone(),
+        agterm_session: agterm_backup_terminals::agterm::key::split(&key)?
+            .session
+            .clone(),
         role: pane.role,
         pane_id: pane.pane_id.clone(),
         transcript_path: Some(transcript.to_string_lossy().into_owned()),
@@ -187,11 +189,14 @@ pub fn take(
 ) -> (Snapshot, DateTime<Utc>) {
     let now = Utc::now();
     let records: Vec<LiveRecord> = state
-        .pane_keys()
+        .pane_keys(&agterm_backup_terminals::parse_key)
         .iter()
         .filter_map(|k| state.read_record(k))
         .collect();
-    let live_keys: HashSet<PaneKey> = records.iter().filter_map(|r| r.pane_key()).collect();
+    let live_keys: HashSet<PaneKey> = records
+        .iter()
+        .filter_map(agterm_backup_terminals::record_key)
+        .collect();
     let mut snap = Snapshot {
         v: 1,
         taken_at: now.to_rfc3339_opts(SecondsFormat::Millis, true),

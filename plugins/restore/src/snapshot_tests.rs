@@ -82,7 +82,10 @@ fn harvest_needs_a_transcript_and_never_overrides_a_live_record() {
     assert_eq!(r.session_id, ID_A);
     assert_eq!(r.agent_cwd, "/w/p");
     assert_eq!(r.event, "harvest");
-    assert_eq!(r.pane_key(), PaneKey::new(&p.session_id, PaneRole::Left));
+    assert_eq!(
+        agterm_backup_terminals::record_key(&r),
+        agterm_backup_terminals::agterm::key::key(&p.session_id, PaneRole::Left)
+    );
     assert!(harvest_pane(
         &p,
         &format!("Session ID: {ghost}"),
@@ -91,6 +94,7 @@ fn harvest_needs_a_transcript_and_never_overrides_a_live_record() {
         at
     )
     .is_none());
-    let live: HashSet<PaneKey> = [PaneKey::new(&p.session_id, PaneRole::Left).unwrap()].into();
+    let live: HashSet<PaneKey> =
+        [agterm_backup_terminals::agterm::key::key(&p.session_id, PaneRole::Left).unwrap()].into();
     assert!(harvest_pane(&p, &text, &live, &claude, at).is_none());
 }

@@ -17,6 +17,8 @@ use crate::plan::{foreground_agent_args, Action, PlanRow};
 use agterm_backup_core::agent::AGENTS;
 use agterm_backup_core::record::{LiveRecord, PinOutcome};
 use agterm_backup_core::terminal::{PaneView, RestoreMode, TerminalInfo};
+use agterm_backup_terminals::tmux::pane::TmuxPart;
+use agterm_backup_terminals::zmx::session::ZmxPart;
 use serde::Serialize;
 
 /// One agent's hook, as the installer sees it.
@@ -208,9 +210,8 @@ fn row_of(s: &Section<'_>, p: &PaneView) -> Option<usize> {
         .or_else(|| {
             s.rows.iter().position(|r| {
                 r.target.is_none()
-                    && r.key.agterm().is_some_and(|k| {
-                        p.tmux.is_none()
-                            && p.zmx.is_none()
+                    && agterm_backup_terminals::agterm::key::split(&r.key).is_some_and(|k| {
+                        !p.has_terminal_pane()
                             && k.session.eq_ignore_ascii_case(&p.session_id)
                             && k.role == p.role
                     })
@@ -249,16 +250,16 @@ fn section_panes(s: &Section<'_>) -> Vec<PaneStatus> {
             .map(|c| c.agent_cwd.clone())
             .or_else(|| r.and_then(|r| r.agent_cwd.clone()))
             .filter(|c| p.cwd.as_deref() != Some(c.as_str()));
-        let agterm_pane = p.tmux.is_none() && p.zmx.is_none();
+        let agterm_pane = !p.has_terminal_pane();
         panes.push(PaneStatus {
             terminal: terminal.clone(),
             pane: match agterm_pane {
                 true => format!("{}-{}", p.session_id, p.role),
-                false => p.label(),
+                false => agterm_backup_terminals::pane_label(p),
             },
             session: match agterm_pane {
                 true => p.session_name.clone().unwrap_or_default(),
-                false => p.label(),
+                false => agterm_backup_terminals::pane_label(p),
             },
             role: if agterm_pane {
                 p.role.to_string()
@@ -303,9 +304,7 @@ fn section_panes(s: &Section<'_>) -> Vec<PaneStatus> {
             terminal: terminal.clone(),
             pane: r.key.to_string(),
             session: place.unwrap_or_default(),
-            role: r
-                .key
-                .agterm()
+            role: agterm_backup_terminals::agterm::key::split(&r.key)
                 .map(|k| k.role.to_string())
                 .unwrap_or_default(),
             agent: r.agent.clone(),

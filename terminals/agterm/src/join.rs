@@ -17,7 +17,7 @@ pub fn join_record(input: &JoinInput<'_>) -> Join {
     if let Some(i) = by_id {
         return Join::Pane(i, JoinedBy::PANE_ID);
     }
-    let by_session = input.pane.key.agterm().and_then(|k| {
+    let by_session = crate::key::split(&input.pane.key).and_then(|k| {
         input
             .panes
             .iter()
@@ -32,13 +32,18 @@ pub fn join_record(input: &JoinInput<'_>) -> Join {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use agterm_backup_core::fixtures::{captured, pane, record, ID_A};
+    use agterm_backup_core::fixtures::{pane, record, ID_A, SESSION};
+    use agterm_backup_core::join::CapturedPane;
     use agterm_backup_core::pane::PaneRole;
     use agterm_backup_core::record::LiveRecord;
     use agterm_backup_core::terminal::PaneView;
 
     fn joined(rec: &LiveRecord, panes: &[PaneView]) -> Join {
-        let c = captured(Some(rec.clone()), vec![]);
+        let c = CapturedPane {
+            key: crate::key::key(SESSION, rec.role).unwrap(),
+            record: Some(rec.clone()),
+            journal: vec![],
+        };
         join_record(&JoinInput {
             panes,
             captured: std::slice::from_ref(&c),

@@ -7,16 +7,20 @@
 //! - [`features`]: feature detection by probing, cached per launch.
 //! - [`join`]: which pane an agterm record belongs to after a restart (pane id, else session and role);
 //!   the registry row's join.
+//! - [`key`]: agterm's record key `<SESSION>-<role>` ([`key::NAME`] is agterm's name among the terminals).
 //! - [`pane_env`]: the agterm pane a process runs in, from its environment.
+//! - [`running`]: whether an agterm runs (by its process's name), its socket answering or not.
 //! - [`panes`], [`terminal`]: the [`AgtermTerminal`] implementation of the terminal seam.
 
 pub mod client;
 pub mod features;
 pub mod join;
+pub mod key;
 pub mod pane_env;
 pub mod panes;
 pub mod peer;
 pub mod response;
+pub mod running;
 pub mod socket_path;
 pub mod terminal;
 pub mod wire;

@@ -1,6 +1,7 @@
 //! The agterm pane a process runs in, from agterm's environment variables (`research/agterm.md` §3):
 //! what the hook records and `shell-start` resumes for an agterm pane.
 
+use crate::key::AgtermPaneKey;
 use agterm_backup_core::pane::{PaneKey, PaneRole};
 use std::collections::HashMap;
 
@@ -53,7 +54,7 @@ impl PaneEnv {
             .parse()
             .map_err(|_| NotAPane::UnknownPane(pane.to_string()))?;
         let session = session.to_ascii_uppercase();
-        if PaneKey::new(&session, role).is_none() {
+        if AgtermPaneKey::new(&session, role).is_none() {
             return Err(NotAPane::BadSession(session));
         }
         let owned = |k: &str| non_empty(env, k).map(String::from);
@@ -69,7 +70,7 @@ impl PaneEnv {
     }
 
     pub fn key(&self) -> PaneKey {
-        PaneKey::new(&self.session, self.role).expect("checked in from_env")
+        crate::key::key(&self.session, self.role).expect("checked in from_env")
     }
 }
 

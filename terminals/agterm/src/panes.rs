@@ -122,8 +122,7 @@ fn view(
                 started_at: None,
             })
         }),
-        tmux: None,
-        zmx: None,
+        own: Default::default(),
     }
 }
 

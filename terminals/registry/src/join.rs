@@ -22,11 +22,9 @@ pub fn launch_of(pane: &CapturedPane, panes: &[PaneView]) -> Option<PaneLaunch> 
 /// terminal no row has (a newer release's) is read as the first row's, whose fields every record
 /// carries.
 pub fn join(input: &JoinInput<'_>) -> Join {
-    let row = ROWS
-        .iter()
-        .find(|row| row.kind.as_str() == input.record.terminal)
-        .unwrap_or(&ROWS[0]);
-    (row.join)(input)
+    (crate::row_named(&input.record.terminal)
+        .unwrap_or(&ROWS[0])
+        .join)(input)
 }
 
 #[cfg(test)]
@@ -35,9 +33,9 @@ mod tests {
     use crate::tmux::join::TMUX_PLACE;
     use crate::tmux::join_fixtures::{place, tmux_record, view};
     use crate::zmx::join::ZMX_SESSION;
+    use crate::zmx::session::{ZmxPart, ZmxSession};
     use agterm_backup_core::fixtures::{pane, record, ID_A, ID_B};
     use agterm_backup_core::join::JoinedBy;
-    use agterm_backup_core::pane::zmx::ZmxSession;
     use agterm_backup_core::pane::PaneRole;
     use agterm_backup_core::record::LiveRecord;
 
@@ -45,7 +43,7 @@ mod tests {
 
     fn captured(rec: &LiveRecord) -> CapturedPane {
         CapturedPane {
-            key: rec.pane_key().unwrap(),
+            key: crate::record_key(rec).unwrap(),
             record: Some(rec.clone()),
             journal: vec![],
         }
@@ -70,7 +68,8 @@ mod tests {
             started: Some(1_800_000_000),
         };
         let mut listed = pane(PaneRole::Left);
-        (listed.pane_id, listed.zmx) = (Some(session.key_name()), Some(session.clone()));
+        listed.pane_id = Some(session.key_name());
+        listed.set_zmx(&session);
         let at = place("work", 0, 0, "%3", "/w/a");
         let panes = [pane(PaneRole::Left), view(at.clone(), "/w/a"), listed];
         let agterm = record(ID_A, PaneRole::Left, AT);

@@ -5,22 +5,32 @@
 //!
 //! - [`Scope`]: one running instance of a terminal (agterm; one tmux server by its socket; one zmx
 //!   socket directory), as records name it and as restore acts on it.
-//! - [`ROWS`]: the terminals, each with how to find its instances and how to open one.
+//! - [`ROWS`]: the terminals, each with its name, its record keys (a file stem read, a record's and a
+//!   shown pane's key), how to find its instances and how to open one.
+//! - [`parse_key`], [`record_key`], [`view_key`], [`pane_label`]: the rows asked for any terminal.
 //! - [`open`]: the [`Terminal`] behind a scope.
 //! - [`everywhere`]: the instances worth a look: those of the environment plus those with records.
 //! - [`pane`]: which terminal's pane a process runs in ([`FoundPane`], [`HookPane`]), innermost first.
 //! - [`join`]: how a record finds its pane after a restart, each terminal's own join behind its row.
+//! - [`socket_for`], [`may_come_up`]: the rows' scope rules (which scope `--socket` names; whether an
+//!   instance that does not answer may still).
+//! - [`shell_pane_test`]: the shell's "in a pane" test of the `init` snippets and the rc line, from the
+//!   rows.
 
 pub mod join;
 pub mod pane;
 mod scope;
+pub mod shell_pane_test;
 
-pub use pane::{FoundPane, HookPane, Stamp};
+pub use pane::{FoundPane, HookPane};
 
 pub use scope::Scope;
 
 use agterm_backup_core::join::{CapturedPane, Join, JoinInput, PaneLaunch};
-use agterm_backup_core::pane::TerminalKind;
+use agterm_backup_core::own_pane::OwnPane;
+use agterm_backup_core::pane::{PaneKey, TerminalName};
+use agterm_backup_core::record::LiveRecord;
+use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::{PaneView, Terminal};
 use std::path::Path;
 use std::time::Duration;
@@ -38,13 +48,24 @@ pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 /// A terminal opened, or why not (where we looked).
 pub type Opened = Result<Box<dyn Terminal>, String>;
 
-/// One terminal: its kind, and how its instances are found and opened.
+/// One terminal: its name, its record keys, and how its instances are found and opened.
 pub struct Row {
-    pub kind: TerminalKind,
+    /// Its name: a record's `terminal`, `--terminal <name>`.
+    pub name: TerminalName,
+    /// The key of a record's file stem, when it has this terminal's shape (no two terminals' shapes
+    /// overlap).
+    pub parse_key: fn(stem: &str) -> Option<PaneKey>,
+    /// The key of one of this terminal's records (from the pane it keeps under the terminal's name, or
+    /// the record's own fields).
+    pub record_key: fn(rec: &LiveRecord) -> Option<PaneKey>,
+    /// The key of one of this terminal's panes as it shows it.
+    pub view_key: fn(view: &PaneView) -> Option<PaneKey>,
+    /// How a person recognises one of this terminal's panes.
+    pub label: fn(view: &PaneView) -> String,
     /// The instance the environment names, if any: `explicit` is `--socket` (agterm's socket, a tmux
     /// server's socket, a zmx socket directory). `None`: the environment names none that exists.
     pub here: fn(explicit: Option<&Path>, env: Env) -> Option<Scope>,
-    /// The instance `--terminal <kind>` means: as `here`, but always one (the default place).
+    /// The instance `--terminal <name>` means: as `here`, but always one (the default place).
     pub named: fn(explicit: Option<&Path>, env: Env) -> Scope,
     /// The terminal behind one of its scopes; the error says where we looked.
     pub open: fn(scope: &Scope, explicit: Option<&Path>, env: Env) -> Opened,
@@ -61,12 +82,30 @@ pub struct Row {
     pub launch: fn(pane: &CapturedPane, panes: &[PaneView]) -> Option<PaneLaunch>,
     /// Which pane a record of this terminal belongs to after a restart, or why none (see [`join`]).
     pub join: fn(input: &JoinInput<'_>) -> Join,
+    /// Whether `--socket` without `--terminal` names this terminal's instance (agterm's control
+    /// socket). With `--terminal`, `--socket` names an instance of the terminal named, whichever it is.
+    pub takes_bare_socket: bool,
+    /// Whether an instance that does not answer yet may still (`shell-start` asks again until its
+    /// budget ends): something of it is there. `false` is final: its variables outlived it.
+    pub may_come_up: fn(scope: &Scope, explicit: Option<&Path>, env: Env) -> bool,
+    /// The shell's test for one of its panes, from the environment alone: these variables are all
+    /// non-empty there (the last one is the rc line's quick test; [`shell_pane_test`]).
+    pub shell_pane_vars: &'static [&'static str],
+    /// Whether its one instance is looked at even with no records and none in the environment (agterm:
+    /// its absence is one line of `status`, `answer`, `snap` and `restore`, not a failure).
+    pub always_looked_at: bool,
 }
 
-/// Every terminal, in the order they are shown.
+/// Every terminal, in the order they are shown. The first is the terminal whose panes a record's own
+/// fields name (`agterm_session`, `role`): a record of no other terminal, or of none (before records
+/// said their `terminal`), is its.
 pub static ROWS: [Row; 3] = [
     Row {
-        kind: TerminalKind::Agterm,
+        name: agterm::key::NAME,
+        parse_key: agterm::key::parse_key,
+        record_key: agterm::key::record_key,
+        view_key: agterm::key::view_key,
+        label: PaneView::session_label,
         here: scope::agterm_here,
         named: scope::agterm_named,
         open: scope::open_agterm,
@@ -74,9 +113,17 @@ pub static ROWS: [Row; 3] = [
         follow: |_, _| {},
         launch: |_, _| None,
         join: agterm::join::join_record,
+        takes_bare_socket: true,
+        may_come_up: scope::agterm_may_come_up,
+        shell_pane_vars: &["AGTERM_SESSION_ID", "AGTERM_PANE"],
+        always_looked_at: true,
     },
     Row {
-        kind: TerminalKind::Tmux,
+        name: tmux::pane::NAME,
+        parse_key: <tmux::pane::TmuxPane as OwnPane>::parse_key,
+        record_key: <tmux::pane::TmuxPane as OwnPane>::record_key,
+        view_key: <tmux::pane::TmuxPane as OwnPane>::view_key,
+        label: |v| tmux::pane::view_label(v).unwrap_or_else(|| v.session_label()),
         here: scope::tmux_here,
         named: scope::tmux_named,
         open: scope::open_tmux,
@@ -84,9 +131,17 @@ pub static ROWS: [Row; 3] = [
         follow: tmux::join::follow,
         launch: |_, _| None,
         join: tmux::join::join_record,
+        takes_bare_socket: false,
+        may_come_up: scope::place_exists,
+        shell_pane_vars: &["TMUX_PANE"],
+        always_looked_at: false,
     },
     Row {
-        kind: TerminalKind::Zmx,
+        name: zmx::session::NAME,
+        parse_key: <zmx::session::ZmxSession as OwnPane>::parse_key,
+        record_key: <zmx::session::ZmxSession as OwnPane>::record_key,
+        view_key: <zmx::session::ZmxSession as OwnPane>::view_key,
+        label: |v| zmx::session::view_label(v).unwrap_or_else(|| v.session_label()),
         here: scope::zmx_here,
         named: scope::zmx_named,
         open: scope::open_zmx,
@@ -94,14 +149,85 @@ pub static ROWS: [Row; 3] = [
         follow: |_, _| {},
         launch: zmx::join::launch_of,
         join: zmx::join::join_record,
+        takes_bare_socket: false,
+        may_come_up: scope::place_exists,
+        shell_pane_vars: &["ZMX_SESSION"],
+        always_looked_at: false,
     },
 ];
 
-/// The row of `kind`.
-pub fn row(kind: TerminalKind) -> &'static Row {
+/// The row of terminal `name` (a name one of the rows gave).
+pub fn row(name: TerminalName) -> &'static Row {
     ROWS.iter()
-        .find(|r| r.kind == kind)
-        .expect("every terminal kind has a row")
+        .find(|r| r.name == name)
+        .expect("every terminal name comes from a row")
+}
+
+/// The row of the terminal called `name`, if one is.
+pub fn row_named(name: &str) -> Option<&'static Row> {
+    ROWS.iter().find(|r| r.name == *name)
+}
+
+/// The names of every terminal, for messages: `agterm, tmux or zmx`.
+pub fn names() -> String {
+    let all: Vec<&str> = ROWS.iter().map(|r| r.name.as_str()).collect();
+    match all.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// The key of a record's file stem, of any terminal.
+pub fn parse_key(stem: &str) -> Option<PaneKey> {
+    ROWS.iter().find_map(|r| (r.parse_key)(stem))
+}
+
+/// The key of a record's pane: its terminal's rule (see [`ROWS`] for a record of none).
+pub fn record_key(rec: &LiveRecord) -> Option<PaneKey> {
+    (row_named(&rec.terminal).unwrap_or(&ROWS[0]).record_key)(rec)
+}
+
+/// The row of the terminal a pane view is of: the one whose identity it carries, else the first.
+fn view_row(view: &PaneView) -> &'static Row {
+    ROWS.iter()
+        .find(|r| view.terminal_pane(r.name.as_str()).is_some())
+        .unwrap_or(&ROWS[0])
+}
+
+/// The record key of a pane as its terminal shows it.
+pub fn view_key(view: &PaneView) -> Option<PaneKey> {
+    (view_row(view).view_key)(view)
+}
+
+/// How a person recognises a pane: a tmux pane by its place (`tmux work:0.1`), a zmx session by its
+/// name (`zmx api`), an agterm pane by its session's name and role (`api · right`).
+pub fn pane_label(view: &PaneView) -> String {
+    (view_row(view).label)(view)
+}
+
+/// Writes `rec` as its pane's record (under [`record_key`]).
+pub fn write_record(state: &StateDir, rec: &LiveRecord) -> std::io::Result<()> {
+    state.write_record(&key_or_refuse(rec)?, rec)
+}
+
+/// Appends `rec` to its pane's journal (under [`record_key`]).
+pub fn append_journal(state: &StateDir, rec: &LiveRecord) -> std::io::Result<()> {
+    state.append_journal(&key_or_refuse(rec)?, rec)
+}
+
+fn key_or_refuse(rec: &LiveRecord) -> std::io::Result<PaneKey> {
+    record_key(rec).ok_or_else(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "record has no valid pane key",
+        )
+    })
+}
+
+/// Every pane key with a record or a journal in the state directory.
+pub fn pane_keys(state: &StateDir) -> Vec<PaneKey> {
+    state.pane_keys(&parse_key)
 }
 
 /// The terminal behind `scope`. `explicit` (`--socket`) applies only to the scope it was resolved for
@@ -115,19 +241,40 @@ pub fn pane_tty(scope: &Scope, pane: &str, budget: Duration) -> Option<u64> {
     (row(scope.kind()).tty)(scope, pane, budget)
 }
 
-/// The scope `--terminal <kind>` names.
-pub fn named(kind: TerminalKind, explicit: Option<&Path>, env: Env) -> Scope {
+/// `--socket` (`explicit`) as it applies to `scope`: with `--terminal` (`named`) to the scope resolved
+/// with it, else only to the terminal whose row takes a bare `--socket` (agterm's control socket).
+pub fn socket_for<'a>(scope: &Scope, explicit: Option<&'a Path>, named: bool) -> Option<&'a Path> {
+    explicit.filter(|_| named || row(scope.kind()).takes_bare_socket)
+}
+
+/// Whether `scope`, not answering yet, may still (see [`Row::may_come_up`]); `explicit` as
+/// [`socket_for`] gave it.
+pub fn may_come_up(scope: &Scope, explicit: Option<&Path>, env: Env) -> bool {
+    (row(scope.kind()).may_come_up)(scope, explicit, env)
+}
+
+/// The scope `--terminal <name>` names.
+pub fn named(kind: TerminalName, explicit: Option<&Path>, env: Env) -> Scope {
     (row(kind).named)(explicit, env)
 }
 
-/// The instances worth a look, each once, in the registry's order: agterm always (its absence is one
-/// line, not a failure), then per terminal the one the environment names (if it exists) and every one
-/// `with_records` names.
+/// The instances looked at with nothing else to go on: those of the rows [`Row::always_looked_at`]
+/// (agterm).
+pub fn always_looked_at() -> Vec<Scope> {
+    ROWS.iter()
+        .filter(|r| r.always_looked_at)
+        .filter_map(|r| Scope::single(r.name))
+        .collect()
+}
+
+/// The instances worth a look, each once, in the registry's order: [`always_looked_at`] (agterm: its
+/// absence is one line, not a failure), then per terminal the one the environment names (if it exists)
+/// and every one `with_records` names.
 pub fn everywhere(explicit: Option<&Path>, env: Env, with_records: &[Scope]) -> Vec<Scope> {
-    let mut out: Vec<Scope> = vec![Scope::Agterm];
+    let mut out: Vec<Scope> = always_looked_at();
     for r in &ROWS {
-        let here = (r.here)(explicit.filter(|_| r.kind == TerminalKind::Agterm), env);
-        let recorded = with_records.iter().filter(|s| s.kind() == r.kind).cloned();
+        let here = (r.here)(explicit.filter(|_| r.takes_bare_socket), env);
+        let recorded = with_records.iter().filter(|s| s.kind() == r.name).cloned();
         for s in here.into_iter().chain(recorded) {
             if !out.contains(&s) {
                 out.push(s);
@@ -168,6 +315,7 @@ mod tests {
         let zmx = Scope::Zmx {
             dir: "/nonexistent/zmx".into(),
         };
+        assert_eq!(always_looked_at(), vec![Scope::Agterm]);
         let with = [tmux.clone(), zmx.clone(), tmux.clone()];
         assert_eq!(
             everywhere(None, &none, &with),
@@ -191,9 +339,9 @@ mod tests {
             assert_eq!(back, s);
         }
         // Restore's grouping: agterm is one instance; tmux and zmx are told apart by their place.
-        assert_eq!(Scope::single(TerminalKind::Agterm), Some(Scope::Agterm));
-        assert_eq!(Scope::single(TerminalKind::Tmux), None);
-        assert_eq!(Scope::single(TerminalKind::Zmx), None);
+        assert_eq!(Scope::single(agterm::key::NAME), Some(Scope::Agterm));
+        assert_eq!(Scope::single(tmux::pane::NAME), None);
+        assert_eq!(Scope::single(zmx::session::NAME), None);
     }
 
     #[test]
@@ -211,8 +359,52 @@ mod tests {
         };
         let found = everywhere(None, &env, &[]);
         assert_eq!(found.len(), 3, "{found:?}");
-        assert_eq!(found[1].kind(), TerminalKind::Tmux);
-        assert_eq!(found[2].kind(), TerminalKind::Zmx);
+        assert_eq!(found[1].kind(), tmux::pane::NAME);
+        assert_eq!(found[2].kind(), zmx::session::NAME);
+    }
+
+    #[test]
+    fn a_bare_socket_is_agterms_and_a_named_terminals_socket_is_its_own() {
+        let sock = Path::new("/run/x.sock");
+        let tmux = Scope::Tmux {
+            socket: "/tmp/tmux-1/work".into(),
+        };
+        let zmx = Scope::Zmx { dir: "/z".into() };
+        assert_eq!(socket_for(&Scope::Agterm, Some(sock), false), Some(sock));
+        for other in [&tmux, &zmx] {
+            assert_eq!(socket_for(other, Some(sock), false), None, "{other:?}");
+            assert_eq!(socket_for(other, Some(sock), true), Some(sock), "{other:?}");
+        }
+        assert_eq!(socket_for(&Scope::Agterm, None, true), None);
+        // `everywhere` applies the same rule: a bare `--socket` naming a live tmux server is not it.
+        let tmp = tempfile::tempdir().unwrap();
+        let live = tmp.path().join("tmux-sock");
+        let _listener = std::os::unix::net::UnixListener::bind(&live).unwrap();
+        let none = rooted(tmp.path());
+        assert_eq!(everywhere(Some(&live), &none, &[]), vec![Scope::Agterm]);
+    }
+
+    #[test]
+    fn an_instance_may_come_up_while_its_place_is_there() {
+        let tmp = tempfile::tempdir().unwrap();
+        let env = rooted(tmp.path());
+        let (sock, dir) = (tmp.path().join("sock"), tmp.path().join("zmx"));
+        let tmux = Scope::Tmux {
+            socket: sock.display().to_string(),
+        };
+        let zmx = Scope::Zmx {
+            dir: dir.display().to_string(),
+        };
+        assert!(!may_come_up(&tmux, None, &env));
+        assert!(!may_come_up(&zmx, None, &env));
+        let agterm_sock = tmp.path().join("agterm.sock");
+        std::fs::write(&sock, "").unwrap();
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(&agterm_sock, "").unwrap();
+        assert!(may_come_up(&tmux, None, &env));
+        assert!(may_come_up(&zmx, None, &env));
+        // agterm's socket is `--socket`'s when given: there, it may come up (whatever runs).
+        assert!(may_come_up(&Scope::Agterm, Some(&agterm_sock), &env));
     }
 
     #[test]
@@ -222,13 +414,13 @@ mod tests {
         let tmux_default = root.path().join(format!("tmux-{}/default", uid()));
         let zmx_default = root.path().join(format!("zmx-{}", uid()));
         assert_eq!(
-            named(TerminalKind::Tmux, None, &env),
+            named(tmux::pane::NAME, None, &env),
             Scope::Tmux {
                 socket: tmux_default.display().to_string()
             }
         );
         assert_eq!(
-            named(TerminalKind::Zmx, None, &env),
+            named(zmx::session::NAME, None, &env),
             Scope::Zmx {
                 dir: zmx_default.display().to_string()
             }
@@ -244,9 +436,45 @@ mod tests {
             everywhere(None, &env, &[]),
             vec![
                 Scope::Agterm,
-                named(TerminalKind::Tmux, None, &env),
-                named(TerminalKind::Zmx, None, &env)
+                named(tmux::pane::NAME, None, &env),
+                named(zmx::session::NAME, None, &env)
             ]
         );
+    }
+
+    /// Every stem today's release wrote (`tests/corpus/state-today/keys/`) is read by exactly one row,
+    /// its terminal's, and a record of today's keys as its stem.
+    #[test]
+    fn todays_stems_are_each_read_by_their_terminals_row_alone() {
+        let corpora = [
+            (
+                agterm::key::NAME,
+                include_str!("../../../tests/corpus/state-today/keys/agterm.tsv"),
+            ),
+            (
+                tmux::pane::NAME,
+                include_str!("../../../tests/corpus/state-today/keys/tmux.tsv"),
+            ),
+            (
+                zmx::session::NAME,
+                include_str!("../../../tests/corpus/state-today/keys/zmx.tsv"),
+            ),
+        ];
+        for (name, corpus) in corpora {
+            for line in corpus.lines() {
+                let f: Vec<&str> = line.split('\t').collect();
+                let (stem, record) = (f[f.len() - 2], f[f.len() - 1]);
+                let readers: Vec<TerminalName> = ROWS
+                    .iter()
+                    .filter(|r| (r.parse_key)(stem).is_some())
+                    .map(|r| r.name)
+                    .collect();
+                assert_eq!(readers, vec![name], "{stem}");
+                let key = parse_key(stem).unwrap();
+                assert_eq!(key.to_string(), stem);
+                let rec: LiveRecord = serde_json::from_str(record).unwrap();
+                assert_eq!(record_key(&rec), Some(key), "{stem}");
+            }
+        }
     }
 }

@@ -29,13 +29,13 @@ use crate::agterm::pane_env::{Env, NotAPane, PaneEnv};
 use crate::tmux::command::TmuxServer;
 use crate::tmux::env::TmuxEnv;
 use crate::tmux::name::NameCache;
+use crate::tmux::pane::{TmuxPane, TmuxPart};
 use crate::zmx::env::ZmxEnv;
+use crate::zmx::session::{ZmxPart, ZmxSession};
 use crate::Scope;
-use agterm_backup_core::pane::tmux::TmuxPane;
-use agterm_backup_core::pane::zmx::ZmxSession;
-use agterm_backup_core::pane::{PaneKey, TerminalKind};
+use agterm_backup_core::own_pane::OwnPane;
+use agterm_backup_core::pane::{PaneKey, TerminalPane};
 use agterm_backup_core::process::{ancestors, ProcessSource};
-use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::PaneView;
 use std::time::Duration;
@@ -97,17 +97,16 @@ impl FoundPane {
     pub fn shows(&self, view: &PaneView) -> bool {
         match self {
             FoundPane::Agterm(p) => match (&p.pane_id, &view.pane_id) {
-                (Some(mine), Some(theirs)) if view.tmux.is_none() => {
+                (Some(mine), Some(theirs)) if view.tmux().is_none() => {
                     mine.eq_ignore_ascii_case(theirs)
                 }
                 _ => view.session_id.eq_ignore_ascii_case(&p.session) && view.role == p.role,
             },
             FoundPane::Tmux(t) => {
-                view.tmux.is_some() && view.pane_id.as_deref() == Some(t.pane_id.as_str())
+                view.tmux().is_some() && view.pane_id.as_deref() == Some(t.pane_id.as_str())
             }
             FoundPane::Zmx(z) => view
-                .zmx
-                .as_ref()
+                .zmx()
                 .is_some_and(|s| s.socket_dir == z.socket_dir && s.name == z.name),
         }
     }
@@ -170,12 +169,11 @@ impl FoundPane {
         let (scope, _) = self.place();
         let key = match self {
             FoundPane::Agterm(p) => p.key(),
-            FoundPane::Zmx(z) => PaneKey::zmx(&z.session()),
+            FoundPane::Zmx(z) => z.session().key(),
             FoundPane::Tmux(_) => {
-                let any = state
-                    .pane_keys()
+                let any = crate::pane_keys(state)
                     .iter()
-                    .any(|k| k.terminal() == TerminalKind::Tmux);
+                    .any(|k| k.terminal() == crate::tmux::pane::NAME);
                 if !any {
                     return None;
                 }
@@ -231,33 +229,18 @@ impl HookPane {
     pub fn key(&self) -> PaneKey {
         match self {
             HookPane::Agterm(p) => p.key(),
-            HookPane::Tmux { name, .. } => PaneKey::tmux(name),
-            HookPane::Zmx(session) => PaneKey::zmx(session),
+            HookPane::Tmux { name, .. } => name.key(),
+            HookPane::Zmx(session) => session.key(),
         }
     }
 
-    /// The mark this pane's terminal puts on a record it writes, when the pane names itself (a tmux
-    /// pane's place, a zmx session); `None` for an agterm pane, whose record carries the `AGTERM_*`
-    /// fields of the environment instead.
-    pub fn stamp(&self) -> Option<Stamp<'_>> {
+    /// The pane in its own terminal's words, for its record; `None` for a pane the record's own
+    /// fields name (agterm's).
+    pub fn terminal_pane(&self) -> Option<TerminalPane> {
         match self {
+            HookPane::Tmux { name, .. } => Some(name.terminal_pane()),
+            HookPane::Zmx(session) => Some(session.terminal_pane()),
             HookPane::Agterm(_) => None,
-            HookPane::Tmux { .. } | HookPane::Zmx(_) => Some(Stamp(self)),
-        }
-    }
-}
-
-/// A multiplexer pane's identity, to be written into its record (see [`HookPane::stamp`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Stamp<'a>(&'a HookPane);
-
-impl Stamp<'_> {
-    /// Makes `record` the record of this pane: its terminal named, its identity in its own key.
-    pub fn apply(&self, record: &mut LiveRecord) {
-        match self.0 {
-            HookPane::Tmux { name, .. } => record.set_tmux(name),
-            HookPane::Zmx(session) => record.set_zmx(session),
-            HookPane::Agterm(_) => {}
         }
     }
 }

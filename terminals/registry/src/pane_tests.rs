@@ -115,7 +115,7 @@ fn a_panes_record_key_comes_from_files_alone_except_a_recorded_tmux_name() {
     )
     .unwrap();
     let (key, scope) = zmx.recorded_key(&state).unwrap();
-    assert_eq!(key.terminal(), TerminalKind::Zmx);
+    assert_eq!(key.terminal(), crate::zmx::session::NAME);
     assert_eq!(scope, Scope::Zmx { dir: "/z".into() });
     let mut tmux = env(&[("TMUX_PANE", "%3")]);
     let gone = tmp.path().join("no-such-server");

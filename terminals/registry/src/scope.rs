@@ -1,12 +1,14 @@
 //! One running instance of a terminal, and each terminal's row functions (found, named, opened).
 
 use agterm_backup_agterm::{AgtermTerminal, Client, Timeouts};
-use agterm_backup_core::pane::TerminalKind;
+use agterm_backup_core::pane::TerminalName;
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_tmux::command::TmuxServer;
+use agterm_backup_tmux::pane::TmuxPart;
 use agterm_backup_tmux::terminal::{socket_path as tmux_socket_path, TmuxTerminal};
 use agterm_backup_zmx::boot::boot_time;
 use agterm_backup_zmx::command::ZmxDir;
+use agterm_backup_zmx::session::ZmxPart;
 use agterm_backup_zmx::terminal::ZmxTerminal;
 use std::path::{Path, PathBuf};
 
@@ -22,22 +24,26 @@ pub enum Scope {
 }
 
 impl Scope {
-    pub fn kind(&self) -> TerminalKind {
+    pub fn kind(&self) -> TerminalName {
         match self {
-            Scope::Agterm => TerminalKind::Agterm,
-            Scope::Tmux { .. } => TerminalKind::Tmux,
-            Scope::Zmx { .. } => TerminalKind::Zmx,
+            Scope::Agterm => agterm_backup_agterm::key::NAME,
+            Scope::Tmux { .. } => agterm_backup_tmux::pane::NAME,
+            Scope::Zmx { .. } => agterm_backup_zmx::session::NAME,
         }
     }
 
     /// The scope a record names: a tmux record's server, a zmx record's socket directory, agterm for an
     /// agterm record. `None`: a multiplexer record whose identity is unreadable.
     pub fn of_record(rec: &LiveRecord) -> Option<Scope> {
-        match rec.terminal.parse::<TerminalKind>() {
-            Ok(TerminalKind::Tmux) => rec.tmux().map(|t| Scope::Tmux { socket: t.socket }),
-            Ok(TerminalKind::Zmx) => rec.zmx().map(|z| Scope::Zmx { dir: z.socket_dir }),
+        match crate::row_named(&rec.terminal).map(|r| r.name) {
+            Some(agterm_backup_tmux::pane::NAME) => {
+                rec.tmux().map(|t| Scope::Tmux { socket: t.socket })
+            }
+            Some(agterm_backup_zmx::session::NAME) => {
+                rec.zmx().map(|z| Scope::Zmx { dir: z.socket_dir })
+            }
             // Records before the `terminal` field was written are agterm's.
-            Ok(TerminalKind::Agterm) | Err(_) => Some(Scope::Agterm),
+            _ => Some(Scope::Agterm),
         }
     }
 
@@ -53,18 +59,18 @@ impl Scope {
 
     /// The scope of `kind` at `place` (what [`Scope::place`] gave; ignored for agterm): how a scope
     /// crosses a command line.
-    pub fn at(kind: TerminalKind, place: Option<String>) -> Scope {
+    pub fn at(kind: TerminalName, place: Option<String>) -> Scope {
         let place = place.unwrap_or_default();
         match kind {
-            TerminalKind::Agterm => Scope::Agterm,
-            TerminalKind::Tmux => Scope::Tmux { socket: place },
-            TerminalKind::Zmx => Scope::Zmx { dir: place },
+            agterm_backup_tmux::pane::NAME => Scope::Tmux { socket: place },
+            agterm_backup_zmx::session::NAME => Scope::Zmx { dir: place },
+            _ => Scope::Agterm,
         }
     }
 
     /// The scope of a terminal that runs as one instance (agterm: every pane of it is that one's);
     /// `None` for one of many instances told apart by their place (tmux servers, zmx socket dirs).
-    pub fn single(kind: TerminalKind) -> Option<Scope> {
+    pub fn single(kind: TerminalName) -> Option<Scope> {
         let scope = Scope::at(kind, None);
         scope.place().is_none().then_some(scope)
     }
@@ -96,6 +102,18 @@ pub(crate) fn open_agterm(_scope: &Scope, explicit: Option<&Path>, env: Env) -> 
         path,
         Timeouts::CLI,
     ))))
+}
+
+/// agterm may come up while its socket is there, or while an agterm process runs: it brings its panes
+/// back before it binds its socket.
+pub(crate) fn agterm_may_come_up(_scope: &Scope, explicit: Option<&Path>, env: Env) -> bool {
+    agterm_backup_agterm::resolve_socket_path(explicit, env)
+        .is_some_and(|p| p.exists() || agterm_backup_agterm::running::agterm_runs(&p))
+}
+
+/// A tmux server may come up while its socket is there, a zmx session while its socket directory is.
+pub(crate) fn place_exists(scope: &Scope, _explicit: Option<&Path>, _env: Env) -> bool {
+    scope.place().is_some_and(|p| Path::new(p).exists())
 }
 
 /// The tmux server of `$TMUX` (or `--socket`, or tmux's default socket), when its socket exists.
@@ -130,7 +148,7 @@ pub(crate) fn zmx_named(explicit: Option<&Path>, env: Env) -> Scope {
     let uid = unsafe { libc::getuid() };
     let dir = match explicit {
         Some(p) => p.display().to_string(),
-        None => agterm_backup_core::pane::zmx::socket_dir(env, uid),
+        None => agterm_backup_zmx::session::socket_dir(env, uid),
     };
     Scope::Zmx { dir }
 }

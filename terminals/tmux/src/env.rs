@@ -1,6 +1,7 @@
-//! Which tmux pane the hook runs in, from `$TMUX` (`<socket>,<server pid>,<session id>`) and `$TMUX_PANE`
-//! (`%N`). Reading them costs nothing; the pane's *name* (session, window and pane index) takes a question
-//! to the server, which [`crate::name`] asks once per pane and caches.
+//! Which tmux pane the hook runs in, from `$TMUX` (`<socket>,<server pid>,<session id>`, read here
+//! alone: [`TmuxVar`]) and `$TMUX_PANE` (`%N`). Reading them costs nothing; the pane's *name* (session,
+//! window and pane index) takes a question to the server, which [`crate::name`] asks once per pane and
+//! caches.
 
 /// The tmux pane of this process's environment.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,16 +15,12 @@ pub struct TmuxEnv {
 impl TmuxEnv {
     /// Reads `$TMUX` and `$TMUX_PANE`; `None` outside tmux or when either is malformed.
     pub fn from_env(env: impl Fn(&str) -> Option<String>) -> Option<TmuxEnv> {
-        let tmux = env("TMUX").filter(|v| !v.is_empty())?;
+        let tmux = env("TMUX")?;
         let pane_id = env("TMUX_PANE")?.trim().to_string();
-        // The socket path may itself hold commas: the pid and session id are the last two fields.
-        let mut fields = tmux.rsplitn(3, ',');
-        let _session = fields.next()?;
-        let server_pid = fields.next()?.parse().ok()?;
-        let socket = fields.next().filter(|s| s.starts_with('/'))?.to_string();
+        let server = TmuxVar::parse(&tmux)?;
         is_pane_id(&pane_id).then_some(TmuxEnv {
-            socket,
-            server_pid,
+            socket: server.socket.to_string(),
+            server_pid: server.pid.parse().ok()?,
             pane_id,
         })
     }
@@ -32,6 +29,34 @@ impl TmuxEnv {
     pub fn pane_number(&self) -> u32 {
         self.pane_id[1..].parse().expect("checked in from_env")
     }
+}
+
+/// `$TMUX`, which tmux sets in its panes and its `run-shell` jobs: `<socket>,<server pid>,<session id>`.
+/// The one place it is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TmuxVar<'a> {
+    /// The server's socket, an absolute path.
+    pub socket: &'a str,
+    /// The server's pid, as written.
+    pub pid: &'a str,
+}
+
+impl TmuxVar<'_> {
+    /// `value`'s fields; `None` for fewer than three or a socket that is no absolute path (an empty
+    /// `$TMUX` included).
+    pub fn parse(value: &str) -> Option<TmuxVar<'_>> {
+        // The socket path may itself hold commas: the pid and session id are the last two fields.
+        let mut fields = value.rsplitn(3, ',');
+        let _session = fields.next()?;
+        let pid = fields.next()?;
+        let socket = fields.next().filter(|s| s.starts_with('/'))?;
+        Some(TmuxVar { socket, pid })
+    }
+}
+
+/// The socket of the server whose pane or job this process runs in (`$TMUX`), if any.
+pub fn server_socket(env: impl Fn(&str) -> Option<String>) -> Option<String> {
+    env("TMUX").and_then(|v| TmuxVar::parse(&v).map(|t| t.socket.to_string()))
 }
 
 /// `%` and up to nine digits.
@@ -78,5 +103,17 @@ mod tests {
         }
         let relative = [("TMUX", "s,1,0"), ("TMUX_PANE", "%1")];
         assert_eq!(TmuxEnv::from_env(env(&relative)), None);
+        let no_pid = [("TMUX", "/tmp/s,x,0"), ("TMUX_PANE", "%1")];
+        assert_eq!(TmuxEnv::from_env(env(&no_pid)), None);
+    }
+
+    #[test]
+    fn the_server_socket_is_read_from_tmux_alone_and_may_hold_commas() {
+        let job = [("TMUX", "/tmp/a,b/s,77,2")];
+        assert_eq!(server_socket(env(&job)).as_deref(), Some("/tmp/a,b/s"));
+        for bad in ["", "/tmp/s", "/tmp/s,1", "s,1,0"] {
+            assert_eq!(server_socket(env(&[("TMUX", bad)])), None, "{bad:?}");
+        }
+        assert_eq!(server_socket(env(&[])), None);
     }
 }

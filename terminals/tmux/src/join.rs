@@ -10,7 +10,7 @@
 //! **Following the pane.** tmux moves panes without an agent event (a closed pane renumbers the ones
 //! after it; `renumber-windows`, `swap-pane`, `move-window`, `break-pane`, `join-pane` move them), so the
 //! place a record names may hold another pane by the time of the reboot. The hook and the installer's
-//! tmux hooks keep each server's last layout (`core::tmux_layout`); [`follow_layouts`] moves each record
+//! tmux hooks keep each server's last layout (`agterm_backup_tmux::layout_file`); [`follow_layouts`] moves each record
 //! to the place its `%N` had in its server's last layout listed after it, or marks it closed when that
 //! layout no longer has the pane (the pane was closed: pane gone, not the pane now at its old place).
 //!
@@ -29,12 +29,13 @@
 //! pane that wrote a newer record elsewhere (it moved), two records of different panes claiming the same
 //! pane. A record of the running server itself joins its `%N`, exactly.
 
+use crate::layout_file::{read_layouts, ServerLayout};
+use crate::pane::{TmuxPane, TmuxPart};
 use agterm_backup_core::join::{CapturedPane, Join, JoinInput, JoinedBy, NotJoined};
-use agterm_backup_core::pane::tmux::TmuxPane;
+use agterm_backup_core::own_pane::OwnPane;
 use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::terminal::PaneView;
-use agterm_backup_core::tmux_layout::{read_layouts, ServerLayout};
 use chrono::{DateTime, Utc};
 use rebuild::{rebuilt_from, Rebuild};
 use serde::{Deserialize, Serialize};
@@ -210,8 +211,8 @@ fn followed(rec: &LiveRecord) -> Option<Followed> {
 /// The key of the captured pane `rec` was read from (its place before it was followed).
 fn own_key(rec: &LiveRecord) -> Option<PaneKey> {
     match followed(rec) {
-        Some(f) => Some(PaneKey::tmux(&f.written_at_place)),
-        None => rec.pane_key(),
+        Some(f) => Some(f.written_at_place.key()),
+        None => TmuxPane::record_key(rec),
     }
 }
 
@@ -234,10 +235,7 @@ pub fn join(
         });
     }
     let index = place_of(panes, recorded, rec)?;
-    let now = panes[index]
-        .tmux
-        .as_ref()
-        .expect("place_of finds tmux panes");
+    let now = panes[index].tmux().expect("place_of finds tmux panes");
     if let Some(other) = other_claim(panes, index, recorded, rec, captured) {
         return Err(NotJoined::JoinUncertain {
             why: format!(
@@ -281,15 +279,14 @@ fn live_server(panes: &[PaneView], recorded: &TmuxPane) -> Option<Result<usize, 
     };
     panes
         .iter()
-        .filter_map(|p| p.tmux.as_ref())
+        .filter_map(|p| p.tmux())
         .find(|t| same_server(t))?;
     Some(
         panes
             .iter()
             .position(|p| {
-                p.tmux
-                    .as_ref()
-                    .is_some_and(|t| same_server(t) && t.pane_id == recorded.pane_id)
+                p.tmux()
+                    .is_some_and(|t| same_server(&t) && t.pane_id == recorded.pane_id)
             })
             .ok_or(NotJoined::PaneGone),
     )
@@ -311,21 +308,20 @@ fn place_of(panes: &[PaneView], recorded: &TmuxPane, rec: &LiveRecord) -> Result
         .iter()
         .enumerate()
         .find_map(|(i, p)| {
-            let now = p.tmux.as_ref()?;
+            let now = p.tmux()?;
             let same_window = now.socket == recorded.socket
                 && now.session == recorded.session
                 && now.window == recorded.window;
             let same_pane = match position {
-                Some(rank) => rank_in_window(panes, now) == rank,
+                Some(rank) => rank_in_window(panes, &now) == rank,
                 None => now.pane == recorded.pane,
             };
             (same_window && same_pane).then_some(i)
         })
         .filter(|&i| {
             !panes[i]
-                .tmux
-                .as_ref()
-                .is_some_and(|t| opened_after_rebuild(rec, t))
+                .tmux()
+                .is_some_and(|t| opened_after_rebuild(rec, &t))
         })
         .ok_or(NotJoined::PaneGone)
 }
@@ -334,7 +330,7 @@ fn place_of(panes: &[PaneView], recorded: &TmuxPane, rec: &LiveRecord) -> Result
 fn rank_in_window(panes: &[PaneView], pane: &TmuxPane) -> u32 {
     panes
         .iter()
-        .filter_map(|p| p.tmux.as_ref())
+        .filter_map(|p| p.tmux())
         .filter(|t| {
             t.socket == pane.socket
                 && t.session == pane.session

@@ -1,9 +1,10 @@
 //! Plain-data builders for tests of tmux records and panes: this crate's join tests, and restore's plan
 //! tests with tmux panes (the `fixtures` feature).
 
+use crate::pane::{TmuxPane, TmuxPart};
 use agterm_backup_core::fixtures::{pane, record};
 use agterm_backup_core::join::CapturedPane;
-use agterm_backup_core::pane::tmux::TmuxPane;
+use agterm_backup_core::own_pane::OwnPane;
 use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::terminal::PaneView;
@@ -33,7 +34,7 @@ pub fn view(t: TmuxPane, cwd: &str) -> PaneView {
     let mut p = pane(PaneRole::Left);
     p.pane_id = Some("%0".into());
     p.cwd = Some(cwd.into());
-    p.tmux = Some(TmuxPane {
+    p.set_tmux(&TmuxPane {
         pane_id: Some("%0".into()),
         server_pid: Some(200),
         server_started: Some(1_800_000_000),
@@ -44,7 +45,7 @@ pub fn view(t: TmuxPane, cwd: &str) -> PaneView {
 
 pub fn captured(r: LiveRecord) -> CapturedPane {
     CapturedPane {
-        key: r.pane_key().unwrap(),
+        key: TmuxPane::record_key(&r).unwrap(),
         record: Some(r),
         journal: vec![],
     }

@@ -31,7 +31,7 @@ fn after_the_save() -> (Vec<CapturedPane>, ServerLayout, ServerLayout, Vec<PaneV
             ("%4", "work", 0, 3),
         ],
     );
-    last.saved = Some(agterm_backup_core::tmux_layout::SavedLayout {
+    last.saved = Some(crate::layout_file::SavedLayout {
         listed_at: saved.listed_at,
         panes: saved.panes,
     });
@@ -82,7 +82,7 @@ fn a_rebuild_from_another_servers_save_skips_every_record_of_this_server() {
     (earlier_life.socket, earlier_life.server_started) = (last.socket.clone(), 1_600_000_000);
     for from in [elsewhere, earlier_life] {
         let mut from = from;
-        from.saved = Some(agterm_backup_core::tmux_layout::SavedLayout {
+        from.saved = Some(crate::layout_file::SavedLayout {
             listed_at: from.listed_at,
             panes: from.panes.clone(),
         });
@@ -107,7 +107,7 @@ fn a_rebuild_from_another_servers_save_skips_every_record_of_this_server() {
     // The reason names both servers and the save.
     let mut from = layout("2026-11-30T12:00:00Z", &[("%9", "side", 0, 0)]);
     (from.socket, from.server_pid) = ("/tmp/tmux-1/other".into(), 150);
-    from.saved = Some(agterm_backup_core::tmux_layout::SavedLayout {
+    from.saved = Some(crate::layout_file::SavedLayout {
         listed_at: from.listed_at,
         panes: vec![],
     });

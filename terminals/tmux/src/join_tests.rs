@@ -14,7 +14,10 @@ fn joins_by_name_and_index_when_the_directory_confirms() {
     ];
     let all = [captured(rec.clone())];
     assert_eq!(join(&panes, &was, &rec, &all), Ok(1));
-    assert!(matches!(rec.pane_key(), Some(PaneKey::Tmux(_))));
+    assert_eq!(
+        TmuxPane::record_key(&rec).map(|k| k.terminal()),
+        Some(crate::pane::NAME)
+    );
 }
 
 #[test]
@@ -34,7 +37,10 @@ fn a_shifted_layout_is_uncertain_and_a_missing_pane_is_gone() {
         Err(NotJoined::PaneGone)
     );
     let mut other_server = view(place("work", 0, 1, "%0", "/w/a"), "/w/a");
-    other_server.tmux.as_mut().unwrap().socket = "/tmp/tmux-1/other".into();
+    other_server.set_tmux(&TmuxPane {
+        socket: "/tmp/tmux-1/other".into(),
+        ..other_server.tmux().unwrap()
+    });
     assert_eq!(
         join(&[other_server], &was, &rec, &all),
         Err(NotJoined::PaneGone)
@@ -60,7 +66,7 @@ fn a_pane_that_moved_is_stale_at_its_old_place() {
 }
 
 fn layout(listed_at: &str, panes: &[(&str, &str, u32, u32)]) -> ServerLayout {
-    use agterm_backup_core::tmux_layout::{with_positions, LaidOutPane};
+    use crate::layout_file::{with_positions, LaidOutPane};
     ServerLayout {
         socket: "/tmp/tmux-1/default".into(),
         server_pid: 100,
@@ -94,7 +100,7 @@ fn joins(mut all: Vec<CapturedPane>, layouts: &[ServerLayout], panes: &[PaneView
                 Ok(i) => format!(
                     "{} {}",
                     &r.session_id[..4],
-                    panes[i].tmux.as_ref().unwrap().target()
+                    panes[i].tmux().unwrap().target()
                 ),
                 Err(e) => format!("{} {}", &r.session_id[..4], e.code()),
             }
@@ -176,7 +182,10 @@ fn two_records_claiming_one_pane_are_both_uncertain_and_say_why() {
 #[test]
 fn a_record_of_the_running_server_joins_its_own_pane_id() {
     let mut live = view(place("work", 0, 1, "%5", "/elsewhere"), "/elsewhere");
-    live.tmux.as_mut().unwrap().pane_id = Some("%5".into());
+    live.set_tmux(&TmuxPane {
+        pane_id: Some("%5".into()),
+        ..live.tmux().unwrap()
+    });
     let mut mine = place("work", 0, 0, "%5", "/w");
     (mine.server_pid, mine.server_started) = (Some(200), Some(1_800_000_000));
     let rec = tmux_record(ID_A, A_AT, &mine);
@@ -191,9 +200,15 @@ fn a_record_of_the_running_server_joins_its_own_pane_id() {
 fn a_pane_opened_after_the_rebuild_is_a_new_pane() {
     let b = tmux_record(ID_B, A_AT, &place("work", 0, 1, "%2", "/w"));
     let mut rebuilt = view(place("work", 0, 0, "%0", "/w"), "/w");
-    rebuilt.tmux.as_mut().unwrap().pane_id = Some("%0".into());
+    rebuilt.set_tmux(&TmuxPane {
+        pane_id: Some("%0".into()),
+        ..rebuilt.tmux().unwrap()
+    });
     let mut opened_later = view(place("work", 0, 1, "%0", "/w"), "/w");
-    opened_later.tmux.as_mut().unwrap().pane_id = Some("%7".into());
+    opened_later.set_tmux(&TmuxPane {
+        pane_id: Some("%7".into()),
+        ..opened_later.tmux().unwrap()
+    });
     let panes = [rebuilt, opened_later];
     let all = vec![captured(b)];
     assert_eq!(joins(all.clone(), &[], &panes), ["019a work:0.1"], "today");

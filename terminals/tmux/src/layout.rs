@@ -1,5 +1,5 @@
 //! Learning a server's whole layout with one `list-panes -a`, and keeping it in the state directory
-//! ([`agterm_backup_core::tmux_layout`]): the hook does it whenever it asks tmux anyway (the same one
+//! ([`crate::layout_file`]): the hook does it whenever it asks tmux anyway (the same one
 //! question), and the tmux hooks of the installer's block do it whenever tmux moves, closes or renumbers
 //! a pane (`agterm-backup tmux-layout`).
 //!
@@ -11,11 +11,11 @@
 //! holder only ever serves its own server's mark.
 
 use crate::command::{TmuxError, TmuxServer};
-use agterm_backup_core::state::{guard, StateDir};
-use agterm_backup_core::tmux_layout::{
+use crate::layout_file::{
     dirty_path, layout_path, lock_path, read_layout, with_positions, write_layout, LaidOutPane,
     SavedLayout, ServerLayout,
 };
+use agterm_backup_core::state::{guard, StateDir};
 use std::fs;
 use std::os::unix::io::AsRawFd;
 use std::path::Path;

@@ -12,8 +12,8 @@
 
 use crate::command::{TmuxError, TmuxServer};
 use crate::env::TmuxEnv;
-use agterm_backup_core::pane::tmux::TmuxPane;
-use agterm_backup_core::tmux_layout::ServerLayout;
+use crate::layout_file::ServerLayout;
+use crate::pane::TmuxPane;
 use std::fs;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};

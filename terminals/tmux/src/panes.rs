@@ -1,7 +1,7 @@
 //! Every pane of a server, as `list-panes -a` reports it, joined with its tty's foreground.
 
 use crate::foreground::pane_foreground;
-use agterm_backup_core::pane::tmux::TmuxPane;
+use crate::pane::TmuxPane;
 use agterm_backup_core::process::ProcessSource;
 
 /// The `list-panes -a -F` format [`parse_pane_line`] reads: the free-form fields last, split by the

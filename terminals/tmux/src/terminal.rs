@@ -3,6 +3,7 @@
 
 use crate::command::{TmuxError, TmuxServer};
 use crate::foreground::tty_foreground_group;
+use crate::pane::TmuxPart;
 use crate::panes::{panes_now, parse_server_line, PaneNow, ServerNow, PANES_FORMAT, SERVER_FORMAT};
 use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::process::default_source;
@@ -22,12 +23,7 @@ pub fn socket_path(explicit: Option<PathBuf>, env: impl Fn(&str) -> Option<Strin
     if let Some(p) = explicit {
         return p;
     }
-    if let Some(socket) = env("TMUX").and_then(|t| {
-        t.rsplitn(3, ',')
-            .nth(2)
-            .filter(|s| s.starts_with('/'))
-            .map(String::from)
-    }) {
+    if let Some(socket) = crate::env::server_socket(&env) {
         return PathBuf::from(socket);
     }
     let dir = env("TMUX_TMPDIR")
@@ -165,7 +161,7 @@ impl Terminal for TmuxTerminal {
 
 /// A listed pane as the seam shows it.
 pub fn pane_view(p: PaneNow) -> PaneView {
-    PaneView {
+    let mut view = PaneView {
         session_id: String::new(),
         role: PaneRole::Left,
         pane_id: p.name.pane_id.clone(),
@@ -178,9 +174,10 @@ pub fn pane_view(p: PaneNow) -> PaneView {
         realized: Some(true),
         pin: None,
         live: None,
-        tmux: Some(p.name),
-        zmx: None,
-    }
+        own: Default::default(),
+    };
+    view.set_tmux(&p.name);
+    view
 }
 
 fn pane_target(pane: &PaneRef) -> Result<&str, TerminalError> {

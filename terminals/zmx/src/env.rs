@@ -2,7 +2,7 @@
 //! `daemonize.zig`) and the socket directory zmx resolves from the same environment. Reading them costs
 //! nothing; the session's start time is one `stat` of its socket.
 
-use agterm_backup_core::pane::zmx::{is_agterm_daemon, socket_dir, ZmxSession};
+use crate::session::{is_agterm_daemon, socket_dir, ZmxSession};
 use std::path::Path;
 
 /// The zmx session of this process's environment.

@@ -9,9 +9,9 @@
 //! boot lived on after it and was closed since (by the user, or its shell exited), and stays closed (row
 //! 3c). With the boot time unknown the two cannot be told apart, and nothing is recreated.
 
+use crate::session::{ZmxPart, ZmxSession, NAME as ZMX};
 use agterm_backup_core::join::{CapturedPane, Join, JoinInput, JoinedBy, NotJoined, PaneLaunch};
-use agterm_backup_core::pane::zmx::ZmxSession;
-use agterm_backup_core::pane::{PaneKey, PaneRole};
+use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::terminal::{PaneRef, PaneView};
 use chrono::{DateTime, Utc};
@@ -31,13 +31,14 @@ pub fn join_record(input: &JoinInput<'_>) -> Join {
 /// session is gone, or its start unknown: the terminal's launch, the boot, then stands). `None` for
 /// another terminal's pane.
 pub fn launch_of(c: &CapturedPane, panes: &[PaneView]) -> Option<PaneLaunch> {
-    let PaneKey::Zmx(key) = &c.key else {
+    if c.key.terminal() != ZMX {
         return None;
-    };
+    }
+    let key = c.key.as_str();
     let started = panes
         .iter()
-        .filter_map(|p| p.zmx.as_ref())
-        .find(|z| z.key_name() == *key)
+        .filter_map(|p| p.zmx())
+        .find(|z| z.key_name() == key)
         .and_then(|z| z.started)
         .and_then(|t| DateTime::from_timestamp(t, 0));
     Some(started)
@@ -53,7 +54,7 @@ pub fn join(
 ) -> Join {
     let listed = panes
         .iter()
-        .position(|p| p.zmx.as_ref().is_some_and(|now| now.same_session(recorded)));
+        .position(|p| p.zmx().is_some_and(|now| now.same_session(recorded)));
     if let Some(i) = listed {
         return Join::Pane(i, ZMX_SESSION);
     }

@@ -6,6 +6,8 @@
 //!   the registry row's join.
 //! - [`command`]: `zmx …` with a deadline, `ZMX_DIR` set and the caller's own session unset.
 //! - [`list`]: `zmx list` rows (pure).
+//! - [`session`]: a session's identity ([`session::ZmxSession`]: socket directory and name), its record
+//!   key `zmx.…`, zmx's part of a record (the terminal's name [`session::NAME`]) and zmx's socket-dir rule.
 //! - [`boot`]: the machine's boot time (the journal rule's cutoff for a session that is gone).
 //! - [`terminal`]: the socket directory as restore uses it: sessions with their foreground, typing
 //!   (`zmx send`), screens (`zmx history`), recreating a session (`zmx attach <name> <command>`).
@@ -16,5 +18,6 @@ pub mod command;
 pub mod env;
 pub mod join;
 pub mod list;
+pub mod session;
 pub mod terminal;
 pub mod tty;

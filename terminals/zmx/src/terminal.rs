@@ -21,7 +21,7 @@
 
 use crate::command::{ZmxDir, ZmxError};
 use crate::list::{parse_list, Listed};
-use agterm_backup_core::pane::zmx::ZmxSession;
+use crate::session::{ZmxPart, ZmxSession};
 use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::process::foreground::{pane_foreground, tty_foreground_group};
 use agterm_backup_core::process::{default_source, ProcessSource};
@@ -103,7 +103,7 @@ pub fn session_view(
             )
         }
     };
-    PaneView {
+    let mut view = PaneView {
         session_id: listed.name.clone(),
         role: PaneRole::Left,
         pane_id: Some(session.key_name()),
@@ -116,9 +116,10 @@ pub fn session_view(
         realized: Some(!settling),
         pin: None,
         live: None,
-        tmux: None,
-        zmx: Some(session),
-    }
+        own: Default::default(),
+    };
+    view.set_zmx(&session);
+    view
 }
 
 /// Whether `argv` is zmx itself (`zmx attach …`, its daemon and the pty child before its exec).
@@ -303,7 +304,7 @@ mod tests {
             (idle.foreground.clone(), idle.shell_in_front),
             (None, Some(true))
         );
-        let z = idle.zmx.clone().unwrap();
+        let z = idle.zmx().unwrap();
         assert_eq!(
             (z.socket_dir.as_str(), z.name.as_str(), z.started),
             ("/z", "a", Some(7))

@@ -6,7 +6,6 @@
 use super::observe::{AgentProcess, HookCall};
 use super::{AgentPane, World, AGENT_START, TURN};
 use agterm_backup_core::agent::ResumeGrammar;
-use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::process::agent_args;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_testkit::agents::{wait_ready, wait_screen};
@@ -156,7 +155,8 @@ pub fn assert_only_own_conversations(world: &World, mark: usize) {
 }
 
 fn record(world: &World, pane: &AgentPane) -> Option<Value> {
-    let key = PaneKey::new(&pane.session, pane.role).expect("pane key");
+    let key =
+        agterm_backup_terminals::agterm::key::key(&pane.session, pane.role).expect("pane key");
     let path = StateDir::at(&world.rig.state_dir).record_path(&key);
     serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
 }

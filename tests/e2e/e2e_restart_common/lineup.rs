@@ -254,7 +254,9 @@ impl World {
                 id: String::new(),
             })
             .collect();
-        for p in &self.panes {
+        let mut past_first_turn = Vec::new();
+        for i in 0..self.panes.len() {
+            let p = self.panes[i].clone();
             let mut argv = vec![p.agent_name().to_string()];
             argv.extend(p.flags.iter().cloned());
             if p.spec.prompt_as_argument {
@@ -273,14 +275,31 @@ impl World {
                 let tmux_pane = self.fake.pane_tmux_id(&p.session, p.role);
                 wait_ready(self.fake.tmux(), &tmux_pane, p.agent, AGENT_START);
             }
+            // Gemini CLI 0.61's start-up cleanup (`cleanupExpiredSessions`, on by default) deletes every
+            // session file of the project with no prompt in it yet, also a running gemini's fresh one,
+            // which then writes its turns to a file with no header that `--resume` cannot find (a Gemini
+            // bug a user starting two at once meets too; restore skips such a conversation as gone). So
+            // a gemini is past its first turn before the next agent starts.
+            if p.agent == Agent::Gemini {
+                self.first_turn(i);
+                past_first_turn.push(i);
+            }
         }
-        for p in self.panes.iter().filter(|p| !p.spec.prompt_as_argument) {
+        for i in (0..self.panes.len()).filter(|i| !past_first_turn.contains(i)) {
+            self.first_turn(i);
+        }
+    }
+
+    /// Gives pane `i` its first prompt (unless it was an argument), waits for it and the turn's end,
+    /// and keeps the conversation's id.
+    fn first_turn(&mut self, i: usize) {
+        let p = self.panes[i].clone();
+        if !p.spec.prompt_as_argument {
             let tmux_pane = self.fake.pane_tmux_id(&p.session, p.role);
             wait_ready(self.fake.tmux(), &tmux_pane, p.agent, AGENT_START);
-            self.submit_prompt(p, &p.prompt);
+            self.submit_prompt(&p, &p.prompt);
         }
-        for i in 0..self.panes.len() {
-            let p = self.panes[i].clone();
+        {
             let asked = self
                 .log
                 .wait(TURN, &format!("{}'s first prompt", p.name), |c| {

@@ -21,6 +21,7 @@ use agterm_backup_core::terminal::RestoreMode;
 use agterm_backup_testkit::agents::rig::Rig;
 use agterm_backup_testkit::fake_agterm::{FakeAgterm, FakeConfig, RestartKind};
 use agterm_backup_testkit::paths::{agent_cli, agent_cli_dir};
+use agterm_backup_testkit::settle::wait_hooks_done;
 pub use lineup::AgentPane;
 use observe::HookLog;
 use std::os::unix::fs::PermissionsExt;
@@ -175,9 +176,27 @@ impl World {
     /// A reboot: agterm quits cleanly (an OS shutdown does), then every process dies — the panes (the
     /// fake kills its tmux server) and Codex's app-server daemons, which live in their own session.
     pub fn reboot(&mut self) {
+        let pids = self.pane_processes();
         self.fake.end(RestartKind::Reboot);
+        // As after a real reboot, nothing of the old panes runs on: each agent gets its hangup's time
+        // to report its end (its hook run too), then what is left is killed.
+        end_processes(&pids, Duration::from_secs(15));
+        wait_hooks_done(&self.rig.root, TURN);
         kill_codex_daemons(&self.rig.home.codex_home);
         self.fake.launch();
+    }
+
+    /// Every process of the panes: their shells and all below them.
+    fn pane_processes(&self) -> Vec<u32> {
+        let out = self
+            .fake
+            .tmux()
+            .cmd(&["list-panes", "-a", "-F", "#{pane_pid}"]);
+        String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .filter_map(|p| p.parse().ok())
+            .flat_map(process_tree)
+            .collect()
     }
 
     /// Waits until every pane of the world sits at its shell prompt, runs [`World::restore`] and
@@ -234,30 +253,25 @@ impl Drop for World {
     /// Ends every process the panes started, and the daemons, before the temp folders go: an agent that
     /// outlived its pane would write into (and recreate) the removed folder on its way out.
     fn drop(&mut self) {
-        let out = self
-            .fake
-            .tmux()
-            .cmd(&["list-panes", "-a", "-F", "#{pane_pid}"]);
-        let pids: Vec<u32> = String::from_utf8_lossy(&out.stdout)
-            .split_whitespace()
-            .filter_map(|p| p.parse().ok())
-            .flat_map(process_tree)
-            .collect();
+        let pids = self.pane_processes();
         self.fake.tmux().kill_server();
-        let alive = |pid: &u32| {
-            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-                stat.rsplit_once(") ")
-                    .is_some_and(|(_, r)| !r.starts_with('Z'))
-            })
-        };
-        agterm_backup_testkit::fake_agterm::wait_until(Duration::from_secs(5), || {
-            !pids.iter().any(alive)
-        });
-        for pid in pids.iter().filter(|p| alive(p)) {
-            // SAFETY: kill has no memory preconditions; the pid is a process of this test's panes.
-            unsafe { libc::kill(*pid as i32, libc::SIGKILL) };
-        }
+        end_processes(&pids, Duration::from_secs(5));
         kill_codex_daemons(&self.rig.home.codex_home);
+    }
+}
+
+/// Waits up to `grace` for `pids` (the hung-up panes' processes) to exit, then kills those left.
+fn end_processes(pids: &[u32], grace: Duration) {
+    let alive = |pid: &u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            stat.rsplit_once(") ")
+                .is_some_and(|(_, r)| !r.starts_with('Z'))
+        })
+    };
+    agterm_backup_testkit::fake_agterm::wait_until(grace, || !pids.iter().any(alive));
+    for pid in pids.iter().filter(|p| alive(p)) {
+        // SAFETY: kill has no memory preconditions; the pid is a process of this test's panes.
+        unsafe { libc::kill(*pid as i32, libc::SIGKILL) };
     }
 }
 

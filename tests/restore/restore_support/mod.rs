@@ -126,8 +126,8 @@ impl Env {
             pinned_line: None,
             extra: Default::default(),
         };
-        state.write_record(&r).unwrap();
-        state.append_journal(&r).unwrap();
+        agterm_backup_terminals::write_record(&state, &r).unwrap();
+        agterm_backup_terminals::append_journal(&state, &r).unwrap();
         r
     }
 

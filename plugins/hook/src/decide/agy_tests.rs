@@ -44,7 +44,7 @@ fn run(
         payload: &payload,
         process: &process,
         previous,
-        stamp: None,
+        terminal_pane: None,
         // Five seconds after the previous write: a model call of the same turn.
         now: previous
             .and_then(|p| p.written_at())

@@ -52,7 +52,7 @@ fn run_after(
         payload: &payload,
         process: &process,
         previous,
-        stamp: None,
+        terminal_pane: None,
         now: Utc::now(),
     })
 }

@@ -59,7 +59,7 @@ fn run(
         payload: &payload,
         process: &process,
         previous,
-        stamp: None,
+        terminal_pane: None,
         now: previous
             .and_then(|p| p.written_at())
             .map(|t| t + chrono::Duration::seconds(60))
@@ -171,7 +171,7 @@ fn gemini_turn_events_count_as_our_moments() {
             payload: &payload,
             process: &process,
             previous: Some(&first),
-            stamp: None,
+            terminal_pane: None,
             // A second after the last write: inside the refresh interval.
             now: first.written_at().unwrap() + chrono::Duration::seconds(1),
         })

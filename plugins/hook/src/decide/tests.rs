@@ -66,7 +66,7 @@ fn run(
         payload,
         process,
         previous,
-        stamp: None,
+        terminal_pane: None,
         // A minute after the previous record: past the refresh interval, so every call writes.
         now: previous
             .and_then(|p| p.written_at())
@@ -281,7 +281,7 @@ fn a_recent_record_is_not_rewritten_for_per_event_changes_only() {
             payload: &p,
             process,
             previous: Some(previous),
-            stamp: None,
+            terminal_pane: None,
             now: ts.parse().unwrap(),
         })
     };
@@ -307,7 +307,7 @@ fn a_recent_record_is_not_rewritten_for_per_event_changes_only() {
         payload: &payload("Stop", "-w-p"),
         process: &facts,
         previous: Some(&first),
-        stamp: None,
+        terminal_pane: None,
         now: "2026-12-01T00:00:05.000Z".parse().unwrap(),
     });
     assert!(matches!(stop, Decision::Write { journal: false, .. }));
@@ -422,7 +422,7 @@ fn the_previous_records_own_facts_answer_fresh_without_a_process_walk() {
                 payload,
                 process,
                 previous: Some(&first),
-                stamp: None,
+                terminal_pane: None,
                 now: "2026-12-01T00:00:05.000Z".parse().unwrap(),
             })
         };

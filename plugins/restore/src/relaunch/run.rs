@@ -15,6 +15,8 @@ use agterm_backup_core::restarting::{self, RestartMarker};
 use agterm_backup_core::resume::ResumeLine;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::{PaneRef, PaneView, ScreenRange, Terminal};
+use agterm_backup_terminals::tmux::pane::TmuxPart;
+use agterm_backup_terminals::zmx::session::ZmxPart;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -56,11 +58,7 @@ pub struct Row {
 
 /// The pane's record key: its tmux place, its zmx session, else agterm's session and role.
 fn key_of(p: &PaneView) -> Option<PaneKey> {
-    match (&p.tmux, &p.zmx) {
-        (Some(t), _) => Some(PaneKey::tmux(t)),
-        (_, Some(z)) => Some(PaneKey::zmx(z)),
-        _ => PaneKey::new(&p.session_id, p.role),
-    }
+    agterm_backup_terminals::view_key(p)
 }
 
 fn pane_ref(p: &PaneView) -> PaneRef {
@@ -75,11 +73,11 @@ fn selected(filter: &Filter, p: &PaneView, key: &PaneKey, rec: Option<&LiveRecor
     let agent_ok =
         filter.agents.is_empty() || rec.is_some_and(|r| filter.agents.contains(&r.agent));
     let pane_ok = filter.pane.as_deref().is_none_or(|s| {
-        p.label() == s
+        agterm_backup_terminals::pane_label(p) == s
             || key.to_string() == s
             || p.pane_id.as_deref() == Some(s)
-            || p.tmux.as_ref().is_some_and(|t| t.target() == s)
-            || p.zmx.as_ref().is_some_and(|z| z.name == s)
+            || p.tmux().is_some_and(|t| t.target() == s)
+            || p.zmx().is_some_and(|z| z.name == s)
     });
     agent_ok && pane_ok
 }
@@ -152,7 +150,7 @@ pub fn planned_row(seen: &Seen, versions: &mut Versions) -> Row {
         .filter(|_| acting || matches!(seen.verdict, Verdict::Wait(_)))
         .and_then(|r| versions.installed(&r.agent));
     Row {
-        pane: seen.pane.label(),
+        pane: agterm_backup_terminals::pane_label(&seen.pane),
         key: seen.key.to_string(),
         agent: rec.map(|r| r.agent.clone()),
         session_id: rec.map(|r| r.session_id.clone()),

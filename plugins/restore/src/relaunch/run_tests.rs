@@ -32,7 +32,7 @@ fn world() -> (tempfile::TempDir, StateDir, MockTerminal) {
     state.ensure().unwrap();
     let mut rec = record(ID_A, PaneRole::Left, "2026-12-05T10:00:00.000Z");
     rec.event = "Stop".into();
-    state.write_record(&rec).unwrap();
+    agterm_backup_terminals::write_record(&state, &rec).unwrap();
     let mut p = pane(PaneRole::Left);
     p.cwd = Some("/w/p".into());
     p.foreground = Some(vec!["claude".into(), "--model".into(), "sonnet".into()]);
@@ -80,7 +80,8 @@ fn a_quit_that_never_lands_leaves_the_agent_alone_and_no_marker() {
 #[test]
 fn the_quit_then_the_resume_line_in_the_same_pane_with_the_marker_held_meanwhile() {
     let (_d, state, mut term) = world();
-    let key = PaneKey::new(crate::fixtures::SESSION, PaneRole::Left).unwrap();
+    let key = agterm_backup_terminals::agterm::key::key(crate::fixtures::SESSION, PaneRole::Left)
+        .unwrap();
     let (st, k) = (state.clone(), key.clone());
     term.react = Some(Box::new(move |_, text, view, screen| {
         if text == "/exit" {

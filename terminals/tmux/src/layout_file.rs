@@ -129,7 +129,10 @@ pub fn dirty_path(state_root: &Path, socket: &str) -> PathBuf {
 }
 
 fn socket_stem(socket: &str) -> String {
-    format!("layout-{:08x}", crate::pane::tmux::fnv1a(socket))
+    format!(
+        "layout-{:08x}",
+        agterm_backup_core::pane::encode::fnv1a(socket)
+    )
 }
 
 fn socket_prefix(socket: &str) -> String {
@@ -169,10 +172,10 @@ pub fn write_layout(state_root: &Path, layout: &ServerLayout) -> io::Result<()> 
         layout.saved = layout.saved.or_else(|| old?.saved.clone());
     }
     let dir = path.parent().expect("a file in <state>/tmux");
-    crate::state::guard::own_dir(state_root, dir)?;
+    agterm_backup_core::state::guard::own_dir(state_root, dir)?;
     // Atomic, and never through a symlink planted at the path (the rename replaces a link).
     let bytes = serde_json::to_vec(&layout).map_err(io::Error::other)?;
-    crate::state::write_atomic(&path, &bytes, 0o600)?;
+    agterm_backup_core::state::write_atomic(&path, &bytes, 0o600)?;
     prune(dir, &layout.socket);
     Ok(())
 }

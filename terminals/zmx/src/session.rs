@@ -5,13 +5,21 @@
 //! `cfg.zig socketDir`). A session is the same session when the directory and the name are, so after a
 //! reboot `zmx attach <name>` recreates it. The record of a zmx session holds a [`ZmxSession`]; its file
 //! in `live/` is named by [`ZmxSession::key_name`], which starts with `zmx.` and so is never read as an
-//! agterm (`<UUID>-<role>`) or tmux (`tmux.`) key.
+//! agterm (`<UUID>-<role>`) or tmux (`tmux.`) key. This file is the one place that reads and writes zmx's
+//! part of a record.
 //!
 //! agterm's Live panes are zmx daemons too, named `agterm-<32 hex>` in agterm's own socket directory:
 //! those are agterm's panes ([`is_agterm_daemon`]), never zmx sessions of ours.
 
-use super::tmux::{encode, fnv1a};
+use agterm_backup_core::own_pane::OwnPane;
+use agterm_backup_core::pane::encode::{encode, fnv1a, is_encoded};
+use agterm_backup_core::pane::TerminalName;
+use agterm_backup_core::terminal::PaneView;
 use serde::{Deserialize, Serialize};
+
+/// zmx's name among the terminals: records say it in `terminal` and keep a session's [`ZmxSession`]
+/// under it.
+pub const NAME: TerminalName = TerminalName::new("zmx");
 
 /// Every zmx key name starts with this.
 pub const KEY_PREFIX: &str = "zmx.";
@@ -53,18 +61,36 @@ impl ZmxSession {
     }
 }
 
+impl OwnPane for ZmxSession {
+    const TERMINAL: TerminalName = NAME;
+    fn own_key(&self) -> String {
+        self.key_name()
+    }
+    fn is_own_key(stem: &str) -> bool {
+        is_key_name(stem)
+    }
+}
+
+/// How a person recognises a zmx session: `zmx api`.
+pub fn view_label(view: &PaneView) -> Option<String> {
+    ZmxSession::of_view(view).map(|p| format!("zmx {}", p.name))
+}
+
+agterm_backup_core::own_pane_part!(
+    /// zmx's part of a record or of a pane view, read and written as methods (`rec.zmx()`).
+    ZmxPart,
+    zmx,
+    set_zmx,
+    ZmxSession
+);
+
 /// Whether `stem` is a zmx key name this version writes (its shape, not that the session exists).
 pub fn is_key_name(stem: &str) -> bool {
     let Some(rest) = stem.strip_prefix(KEY_PREFIX) else {
         return false;
     };
-    let encoded = |s: &str| {
-        !s.is_empty()
-            && s.bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"%_-~".contains(&b))
-    };
     let parts: Vec<&str> = rest.split('.').collect();
-    parts.len() == 2 && encoded(parts[0]) && encoded(parts[1]) && stem.len() <= 200
+    parts.len() == 2 && is_encoded(parts[0]) && is_encoded(parts[1]) && stem.len() <= 200
 }
 
 /// zmx's socket directory for an environment (`cfg.zig socketDir`): `ZMX_DIR` exactly, else
@@ -101,7 +127,6 @@ pub fn is_agterm_daemon(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pane::PaneKey;
     use proptest::prelude::*;
 
     fn session(dir: &str, name: &str) -> ZmxSession {
@@ -116,8 +141,7 @@ mod tests {
     fn key_names_read_as_zmx_and_never_as_agterm_or_tmux() {
         let k = session("/run/user/1000/zmx", "api").key_name();
         assert!(k.starts_with("zmx.zmx-") && k.ends_with(".api"), "{k}");
-        assert!(matches!(PaneKey::parse(&k), Some(PaneKey::Zmx(_))));
-        assert!(!crate::pane::tmux::is_key_name(&k));
+        assert_eq!(ZmxSession::parse_key(&k).map(|p| p.terminal()), Some(NAME));
         assert!(!is_key_name("tmux.default-00000000.work.0.0"));
         assert!(!is_key_name("6B1E0C2A-AAAA-BBBB-CCCC-0123456789AB-left"));
         // A trailing slash is the same directory.
@@ -179,3 +203,7 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "session_upgrade_tests.rs"]
+mod upgrade_tests;

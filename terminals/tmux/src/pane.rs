@@ -3,10 +3,18 @@
 //! tmux-resurrect, tmuxp and tmuxinator bring back sessions by *name* and windows and panes by *index*
 //! on the same server socket; the `%N` pane ids start again at `%0` on every server, so they are kept
 //! only to recognise the same pane within one server's life. The record of a tmux pane holds a
-//! [`TmuxPane`]; its file in `live/` is named by [`TmuxPane::key_name`], a file-name-safe encoding that
-//! never collides with agterm's `<UUID>-<role>` names (and that case-insensitive file systems keep apart).
+//! [`TmuxPane`] under `tmux`; its file in `live/` is named by [`TmuxPane::key_name`], a file-name-safe
+//! encoding that never collides with agterm's `<UUID>-<role>` names (and that case-insensitive file
+//! systems keep apart). This file is the one place that reads and writes tmux's part of a record.
 
+use agterm_backup_core::own_pane::OwnPane;
+use agterm_backup_core::pane::encode::{encode, fnv1a, is_encoded};
+use agterm_backup_core::pane::TerminalName;
+use agterm_backup_core::terminal::PaneView;
 use serde::{Deserialize, Serialize};
+
+/// tmux's name among the terminals: records say it in `terminal` and keep a pane's [`TmuxPane`] under it.
+pub const NAME: TerminalName = TerminalName::new("tmux");
 
 /// Every tmux key name starts with this.
 pub const KEY_PREFIX: &str = "tmux.";
@@ -65,62 +73,42 @@ impl TmuxPane {
     }
 }
 
+impl OwnPane for TmuxPane {
+    const TERMINAL: TerminalName = NAME;
+    fn own_key(&self) -> String {
+        self.key_name()
+    }
+    fn is_own_key(stem: &str) -> bool {
+        is_key_name(stem)
+    }
+}
+
+/// How a person recognises a tmux pane: `tmux work:0.1`.
+pub fn view_label(view: &PaneView) -> Option<String> {
+    TmuxPane::of_view(view).map(|p| format!("tmux {}", p.target()))
+}
+
+agterm_backup_core::own_pane_part!(
+    /// tmux's part of a record or of a pane view, read and written as methods (`rec.tmux()`).
+    TmuxPart,
+    tmux,
+    set_tmux,
+    TmuxPane
+);
+
 /// Whether `stem` is a tmux key name this version writes (its shape, not that the pane exists).
 pub fn is_key_name(stem: &str) -> bool {
     let Some(rest) = stem.strip_prefix(KEY_PREFIX) else {
         return false;
     };
     let parts: Vec<&str> = rest.split('.').collect();
-    let encoded = |s: &str| {
-        !s.is_empty()
-            && s.bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"%_-~".contains(&b))
-    };
     let index = |s: &str| !s.is_empty() && s.len() <= 10 && s.bytes().all(|b| b.is_ascii_digit());
     parts.len() == 4
-        && encoded(parts[0])
-        && encoded(parts[1])
+        && is_encoded(parts[0])
+        && is_encoded(parts[1])
         && index(parts[2])
         && index(parts[3])
         && stem.len() <= 200
-}
-
-/// Keeps `a-z 0-9 _ -`, writes every other byte as `%XX` (upper-case letters too: `Work` and `work` are
-/// two sessions, and two files on a case-insensitive disk only when spelled apart). Beyond `max` bytes
-/// the text is cut at a whole escape and `~<hash of the whole name>` appended.
-pub(crate) fn encode(text: &str, max: usize) -> String {
-    let mut out = String::with_capacity(text.len());
-    for b in text.bytes() {
-        if b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-' {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}").to_ascii_lowercase());
-        }
-    }
-    if out.is_empty() {
-        out.push_str("%00");
-    }
-    if out.len() > max {
-        let mut cut = max - 9;
-        // Never split an escape: `%` and its two digits stay together.
-        while out.as_bytes()[..cut]
-            .iter()
-            .rev()
-            .take(2)
-            .any(|&b| b == b'%')
-        {
-            cut -= 1;
-        }
-        out = format!("{}~{:08x}", &out[..cut], fnv1a(text));
-    }
-    out
-}
-
-/// 32-bit FNV-1a: stable across releases and platforms (unlike `std`'s hasher).
-pub(crate) fn fnv1a(text: &str) -> u32 {
-    text.bytes().fold(0x811c_9dc5u32, |h, b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    })
 }
 
 #[cfg(test)]
@@ -148,10 +136,7 @@ mod tests {
         assert!(k.ends_with(".work.1.2"), "{k}");
         assert!(is_key_name(&k));
         // Never an agterm key (which is all an older release reads): no `-left`/`-right` ending.
-        assert!(matches!(
-            crate::pane::PaneKey::parse(&k),
-            Some(crate::pane::PaneKey::Tmux(_))
-        ));
+        assert_eq!(TmuxPane::parse_key(&k).map(|p| p.terminal()), Some(NAME));
         assert!(!k.ends_with("-left") && !k.ends_with("-right"));
         assert!(!is_key_name("6B1E0C2A-AAAA-BBBB-CCCC-0123456789AB-left"));
     }
@@ -189,3 +174,7 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "pane_upgrade_tests.rs"]
+mod upgrade_tests;
