@@ -21,13 +21,17 @@
 //! - [`slug`]: Claude Code's project-slug function, ported exactly.
 //! - [`process`]: reading a process's argv, cwd, parent and start time (`/proc` on Linux, `ps`/`lsof`
 //!   everywhere), behind a trait so tests can swap it.
+//! - [`join`]: a record's pane after a restart: the plain data each terminal's join reads and returns.
 //! - [`tty_input`]: what waits unread on a shell's terminal: typed input, or only the terminal's replies.
 //! - [`terminal`]: the seam between agterm-backup and the terminals it restores into (each its own
 //!   crate under `terminals/`, the registry's rows list them).
 
 pub mod agent;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;
 pub mod flags;
 pub mod id;
+pub mod join;
 pub mod own_pane;
 pub mod pane;
 pub mod printable;

@@ -64,7 +64,8 @@ fn run(agent_name: &str, started: Instant, state: &StateDir) {
     if pipeline::is_fresh(&event, &pane) {
         return;
     }
-    // About to write: learn a tmux pane's name again (a renamed session, a moved pane).
+    // About to write: learn the pane's name again where its terminal keeps one (a renamed session, a
+    // moved pane).
     let pane = terminal_pane::refresh(pane, &event.state);
     let Some(mut write) = pipeline::decide_write(&event, &pane) else {
         return;

@@ -159,7 +159,8 @@ fn attribute_codex(
     }
 }
 
-/// Stage 2: the terminal pane, a tmux pane's name from the cache (tmux is asked once per pane and server).
+/// Stage 2: the terminal pane, resolved by the registry (a pane whose name its terminal must tell is
+/// asked once per pane and server, then read from the cache).
 pub fn pane(event: &Event) -> Option<HookPane> {
     match terminal_pane::resolve(event.found.clone(), &event.state) {
         Ok(p) => Some(p),
@@ -312,7 +313,7 @@ fn process_facts(
     }
 }
 
-/// Stage 6: only agterm pins; tmux's layout restorer runs restore through its post-restore hook.
+/// Stage 6: only agterm pins; a multiplexer's layout restorer runs restore through its own hook.
 pub fn pin(pane: &HookPane, write: &mut Write) {
     let HookPane::Agterm(pane) = pane else {
         return;

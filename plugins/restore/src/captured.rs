@@ -1,13 +1,5 @@
 //! What was captured for one pane: the planner's input per pane, below both [`crate::plan`] (which
-//! decides from it) and [`crate::once`] (whose markers read it), so neither imports the other.
+//! decides from it) and [`crate::once`] (whose markers read it), so neither imports the other. It lives
+//! in core, beside the terminals' joins that read it.
 
-use agterm_backup_core::pane::PaneKey;
-use agterm_backup_core::record::LiveRecord;
-
-/// Everything captured for one pane: its current record and its journal (oldest first).
-#[derive(Debug, Clone, PartialEq)]
-pub struct CapturedPane {
-    pub key: PaneKey,
-    pub record: Option<LiveRecord>,
-    pub journal: Vec<LiveRecord>,
-}
+pub use agterm_backup_core::join::CapturedPane;

@@ -1,50 +1,10 @@
-//! Plain-data builders for the unit tests.
+//! Plain-data builders for the unit tests: core's, shared with each terminal's join tests, and the
+//! captured agterm pane (its key is agterm's to make).
 
 use crate::plan::CapturedPane;
+pub use agterm_backup_core::fixtures::*;
 use agterm_backup_core::pane::PaneRole;
-use agterm_backup_core::record::{LiveRecord, RECORD_VERSION};
-use agterm_backup_core::terminal::PaneView;
-use chrono::{DateTime, Utc};
-
-pub const SESSION: &str = "6B1E0C2A-AAAA-BBBB-CCCC-0123456789AB";
-pub const ID_A: &str = "77e8ca85-2b1c-4a8e-9d0b-0c1d2e3f4a5b";
-pub const ID_B: &str = "019a0b1c-2d3e-7f40-8a9b-0c1d2e3f4a5b";
-
-pub fn ts(s: &str) -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
-}
-
-pub fn token(role: PaneRole) -> String {
-    match role {
-        PaneRole::Left => "9A2F0000-0000-0000-0000-000000000001".into(),
-        PaneRole::Right => "9A2F0000-0000-0000-0000-000000000002".into(),
-    }
-}
-
-pub fn record(id: &str, role: PaneRole, at: &str) -> LiveRecord {
-    LiveRecord {
-        v: RECORD_VERSION,
-        agent: "claude".into(),
-        session_id: id.into(),
-        agterm_session: SESSION.into(),
-        role,
-        pane_id: Some(token(role)),
-        transcript_path: Some(format!("/h/.claude/projects/-w-p/{id}.jsonl")),
-        agent_cwd: "/w/p".into(),
-        hook_cwd: "/w/p/sub".into(),
-        flags: vec!["--model".into(), "sonnet".into()],
-        agent_pid: Some(4242),
-        event: "SessionStart".into(),
-        ts: at.into(),
-        terminal: "agterm".into(),
-        source: None,
-        window_id: None,
-        workspace_id: None,
-        pin: None,
-        pinned_line: None,
-        extra: Default::default(),
-    }
-}
+use agterm_backup_core::record::LiveRecord;
 
 pub fn captured(record: Option<LiveRecord>, journal: Vec<LiveRecord>) -> CapturedPane {
     let role = record
@@ -55,23 +15,5 @@ pub fn captured(record: Option<LiveRecord>, journal: Vec<LiveRecord>) -> Capture
         key: agterm_backup_terminals::agterm::key::key(SESSION, role).unwrap(),
         record,
         journal,
-    }
-}
-
-pub fn pane(role: PaneRole) -> PaneView {
-    PaneView {
-        session_id: SESSION.into(),
-        role,
-        pane_id: Some(token(role)),
-        window_id: Some("W1".into()),
-        session_name: Some("api".into()),
-        cwd: None,
-        foreground: None,
-        shell_in_front: None,
-        remote: false,
-        realized: Some(true),
-        pin: None,
-        live: None,
-        own: Default::default(),
     }
 }

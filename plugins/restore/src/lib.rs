@@ -1,8 +1,9 @@
-//! The restore plugin: joins the live records to the panes each terminal (agterm, tmux, zmx) brought
+//! The restore plugin: joins the live records to the panes each terminal of the registry brought
 //! back and types each pane's resume line where it is safe; also `status`, `answer`, `snap` and `timer`.
 //! It reaches the terminals only through the registry (`agterm_backup_terminals`).
 //!
-//! - [`plan`]: the pure planner (records + journals × panes × mode × launch time × transcripts → rows).
+//! - [`plan`]: the pure planner (records + journals × panes × mode × launch time × transcripts → rows);
+//!   each record's pane comes from its terminal's join, through the registry's row.
 //! - [`captured`]: what was captured for one pane (a record and its journal), below `plan` and `once`.
 //! - [`transcripts`]: which conversations still exist (computed at the edge).
 //! - [`cutoff`]: the hand-set cutoff of `--as-of`.
@@ -12,7 +13,6 @@
 //! - [`dialog`]: Claude's "resume from summary?" question: spotting it and the keys that answer it.
 //! - [`execute`]: typing the plan through the [`Terminal`](agterm_backup_core::terminal::Terminal) seam,
 //!   re-checking each pane first and confirming the agent came up; answering the dialog.
-//! - [`join_tmux`]: which pane of a running tmux server a tmux record belongs to (name, index, cwd).
 //! - [`gather`]: one planning pass against the running terminal (the edge around [`plan`]).
 //! - [`once`]: the once-per-launch markers (`resumed/<launch>/`) that `restore` and `shell-start` take.
 //! - [`at_work`]: whether someone is at work in a replayed agent, read again right before a restart.
@@ -32,8 +32,6 @@ pub mod cutoff;
 pub mod dialog;
 pub mod execute;
 pub mod gather;
-pub mod join_tmux;
-pub mod join_zmx;
 pub mod load;
 pub mod mock;
 pub mod once;

@@ -93,9 +93,8 @@ pub fn captured_panes(state: &StateDir, cutoff: Option<DateTime<Utc>>) -> Vec<Ca
         });
     }
     let mut captured: Vec<CapturedPane> = out.into_values().collect();
-    // tmux panes move without an agent event: each record follows its pane through its server's layout.
-    let layouts = agterm_backup_terminals::tmux::layout_file::read_layouts(state.root());
-    crate::join_tmux::follow_layouts(&mut captured, &layouts);
+    // A terminal's panes may move without an agent event: its row has each record follow its pane.
+    agterm_backup_terminals::join::follow(&mut captured, state.root());
     captured
 }
 

@@ -10,7 +10,7 @@
 //! | 2b | the chosen record's time is not a date, before 2020, or in the future (see below)  | skip `bad-time`                     |
 //! | 3  | no open pane joins the record (pane id, else session id + role; tmux: its place)   | skip `pane-gone`                    |
 //! | 3b | a tmux join its pane's directory does not confirm, or the pane moved since         | skip `join-uncertain`               |
-//! | 3e | a tmux record whose socket's restorer rebuilt another server's save (`join_tmux`)  | skip `other-save`                   |
+//! | 3e | a tmux record whose socket's restorer rebuilt another server's save (tmux's join)  | skip `other-save`                   |
 //! | 3c | a zmx session that is gone, but lived after the boot (closed by the user since)    | skip `session-closed`               |
 //! | 3d | a zmx session the reboot took: rows 4, 5, 13 and 14 as for a pane, else            | `create <resume line>`              |
 //! | 4  | the user ended the conversation (its newest record in any pane)                    | skip `ended`                        |
@@ -33,8 +33,11 @@
 //! | 14 | a directory or flag no shell line can carry                                        | skip `unquotable`                   |
 //! | 15 | otherwise                                                                          | `type <resume line>`                |
 //!
-//! Each skip row is one [`SkipReason`] variant (`skip.rs`); a new decision is a new row here. Rows 1–3
-//! and 5 are computed for all panes first (`plan_join.rs`), since row 5 compares panes with each other.
+//! Each skip row is one [`SkipReason`] variant (`skip.rs`; rows 3, 3b, 3c and 3e are
+//! `SkipReason::NotJoined`, the reason the record's terminal gave); a new decision is a new row here.
+//! Rows 1–3 and 5 are computed for all panes first (`plan_join.rs`), since row 5 compares panes with
+//! each other. Row 3's pane comes from the record's terminal: its row's join in the registry
+//! (`terminals/<name>/src/join.rs`), a data step feeding this table.
 //!
 //! **The journal rule.** The cutoff is `--as-of` when given, else the running agterm's launch time. A live
 //! record written after the cutoff belongs to a session started in this launch (a replayed bare `claude`,
@@ -71,10 +74,11 @@
 //! daemon kept alive shows as the pane's foreground (row 8, marked as kept by Live). A daemon recreated
 //! after a reboot runs a fresh shell (or a replayed argv), which rows 7, 9 and 15 handle like any pane.
 //!
-//! zmx sessions (`join_zmx.rs`): a session is a pane, joined by socket directory and name; its journal
-//! cutoff is its own daemon's start (`created`), or for a session that is gone the machine's boot. A
-//! session the reboot took is recreated (row 3d) running the resume line, a login shell after it; one
-//! that lived after the boot and is gone now was closed by the user, and stays closed (row 3c).
+//! zmx sessions (the zmx row's join, `terminals/zmx/src/join.rs`): a session is a pane, joined by socket
+//! directory and name; its journal cutoff is its own daemon's start (`created`), or for a session that
+//! is gone the machine's boot. A session the reboot took is recreated (row 3d) running the resume line,
+//! a login shell after it; one that lived after the boot and is gone now was closed by the user, and
+//! stays closed (row 3c).
 //!
 //! **Once per launch (rows 1b, 9b; `once.rs`).** With [`PlanInput::launch`] the plan reads the markers
 //! `restore` and `shell-start` take before they type or run a line; a `type` row then carries the
@@ -96,14 +100,14 @@ use crate::once::{Claim, ThisLaunch, Trigger};
 pub use crate::skip::SkipReason;
 use crate::transcripts::Transcripts;
 use agterm_backup_core::agent::agent;
-use agterm_backup_core::pane::{PaneKey, PaneRole};
+pub use agterm_backup_core::join::JoinedBy;
+use agterm_backup_core::join::NotJoined;
+use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::record::{LiveRecord, PinOutcome};
 use agterm_backup_core::resume::ResumeLine;
 use agterm_backup_core::terminal::{PaneRef, PaneView, RestoreMode};
 use chrono::{DateTime, Utc};
 use join::{holder, holders, join, Joined};
-use serde::Serialize;
-use std::collections::HashMap;
 
 #[path = "plan_join.rs"]
 mod join;
@@ -147,18 +151,6 @@ pub struct PlanInput<'a> {
 /// How long after agterm's launch a realized pane's pin may still be on its way in: agterm typed it
 /// when the pane came up, and a slow login shell or agent start can take this long to show it.
 pub const PIN_GRACE_SECS: i64 = 90;
-
-/// How a record found its pane.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum JoinedBy {
-    PaneId,
-    SessionRole,
-    /// tmux: server + session name + window index + pane index, confirmed by the directory.
-    TmuxPlace,
-    /// zmx: socket directory + session name.
-    ZmxSession,
-}
 
 /// What to do with one pane.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -239,22 +231,10 @@ pub fn cutoff(input: &PlanInput<'_>) -> Option<DateTime<Utc>> {
 /// Plans every captured pane, in the order given.
 pub fn plan(input: &PlanInput<'_>) -> Vec<PlanRow> {
     let cut = cutoff(input);
-    let by_id: HashMap<String, usize> = input
-        .panes
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| p.pane_id.as_ref().map(|id| (id.to_ascii_uppercase(), i)))
-        .collect();
-    let by_session: HashMap<(String, PaneRole), usize> = input
-        .panes
-        .iter()
-        .enumerate()
-        .map(|(i, p)| ((p.session_id.to_ascii_uppercase(), p.role), i))
-        .collect();
     let joined: Vec<Joined<'_>> = input
         .captured
         .iter()
-        .map(|c| join(c, cut, input.launched_at, &by_id, &by_session, input))
+        .map(|c| join(c, cut, input.launched_at, input))
         .collect();
     let holders = holders(&joined);
     joined
@@ -299,7 +279,7 @@ fn plan_one(
         from_journal: false,
         cutoff: j.cut,
         action: Action::Skip {
-            reason: SkipReason::PaneGone,
+            reason: SkipReason::NotJoined(NotJoined::PaneGone),
         },
         claim: None,
     };
@@ -344,13 +324,13 @@ fn plan_one(
             why,
         });
     }
-    // 3. The pane: an agterm record's by persistent pane id where both sides have one, else by session
-    // + role; a tmux record's by its place, confirmed by the directory (`join_tmux`).
+    // 3. The pane its terminal's join found (`plan_join.rs`, the registry's row), or why none.
     let Some((index, joined_by)) = j.pane else {
         if let Some(target) = j.create.clone() {
             return create_row(input, row, target, rec, spec, newest, held_by);
         }
-        return row.skip(j.not_joined.clone().unwrap_or(SkipReason::PaneGone));
+        let why = j.not_joined.clone().unwrap_or(NotJoined::PaneGone);
+        return row.skip(SkipReason::NotJoined(why));
     };
     let pane = &input.panes[index];
     row.joined_by = Some(joined_by);
@@ -527,3 +507,11 @@ mod restart_tests;
 #[cfg(test)]
 #[path = "plan_world_tests.rs"]
 mod world_tests;
+
+#[cfg(test)]
+#[path = "plan_tmux_tests.rs"]
+mod tmux_tests;
+
+#[cfg(test)]
+#[path = "plan_zmx_tests.rs"]
+mod zmx_tests;

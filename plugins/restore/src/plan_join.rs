@@ -2,26 +2,24 @@
 //! the record in force at the cutoff (the journal rule), the agent, the pane it joins, and — across all
 //! of them — which row holds each (agent, conversation).
 
-use super::{CapturedPane, JoinedBy, PlanInput, SkipReason};
-use crate::join_zmx::{self, ZmxJoin};
+use super::{CapturedPane, JoinedBy, PlanInput};
 use agterm_backup_core::agent::{agent, AgentSpec};
 use agterm_backup_core::id::is_valid_session_id;
-use agterm_backup_core::pane::PaneRole;
+use agterm_backup_core::join::{Join, JoinInput, NotJoined};
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::terminal::PaneRef;
-use agterm_backup_terminals::tmux::pane::TmuxPart;
-use agterm_backup_terminals::zmx::session::ZmxPart;
+use agterm_backup_terminals::join as terminal_join;
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;
 
-/// Rows 1–3 for one captured pane: its record in force, the agent, and the pane it joined (or why
-/// none: a tmux join the directory does not confirm).
+/// Rows 1–3 for one captured pane: its record in force, the agent, and the pane its terminal's join
+/// found (or why none).
 pub(super) struct Joined<'a> {
     pub record: Option<(&'a LiveRecord, bool)>,
     pub spec: Option<&'static AgentSpec>,
     pub pane: Option<(usize, JoinedBy)>,
-    pub not_joined: Option<SkipReason>,
-    /// A zmx session the reboot took, to be created (row 3d): where.
+    pub not_joined: Option<NotJoined>,
+    /// A pane the reboot took, to be created (row 3d): where.
     pub create: Option<PaneRef>,
     /// The newest word on the conversation in force: the current record when it names the same one
     /// (resumed again after the cutoff, or ended since), else the record in force.
@@ -38,14 +36,13 @@ pub(super) fn join<'a>(
     c: &'a CapturedPane,
     cut: Option<DateTime<Utc>>,
     launched_at: Option<DateTime<Utc>>,
-    by_id: &HashMap<String, usize>,
-    by_session: &HashMap<(String, PaneRole), usize>,
     input: &PlanInput<'_>,
 ) -> Joined<'a> {
-    // A zmx session is its own terminal: its daemon's start, or the boot for a session that is gone.
-    let (cut, launched_at) = join_zmx::launch_of(c, input.panes).map_or((cut, launched_at), |l| {
-        (input.as_of.or(l).or(launched_at), l.or(launched_at))
-    });
+    // A pane that is its own terminal (its row says): its own start, or the boot once it is gone.
+    let (cut, launched_at) = terminal_join::launch_of(c, input.panes)
+        .map_or((cut, launched_at), |l| {
+            (input.as_of.or(l).or(launched_at), l.or(launched_at))
+        });
     let record = record_at(c, cut);
     let spec = record
         .and_then(|(r, _)| agent(&r.agent))
@@ -66,19 +63,16 @@ pub(super) fn join<'a>(
         current.filter(|r| in_this_launch(r) && record.is_none_or(|(rec, _)| !same(r, rec)));
     let (mut pane, mut not_joined, mut create) = (None, None, None);
     if let Some(rec) = record.map(|(r, _)| r).or(holds_now) {
-        if let Some(recorded) = rec.tmux() {
-            match crate::join_tmux::join(input.panes, &recorded, rec, input.captured) {
-                Ok(i) => pane = Some((i, JoinedBy::TmuxPlace)),
-                Err(why) => not_joined = Some(why),
-            }
-        } else if let Some(session) = rec.zmx() {
-            match join_zmx::join(input.panes, &session, c.record.as_ref(), cut) {
-                ZmxJoin::Listed(i) => pane = Some((i, JoinedBy::ZmxSession)),
-                ZmxJoin::Create(target) => create = Some(target),
-                ZmxJoin::Closed(why) => not_joined = Some(why),
-            }
-        } else {
-            pane = agterm_join(c, rec, by_id, by_session);
+        match terminal_join::join(&JoinInput {
+            panes: input.panes,
+            captured: input.captured,
+            pane: c,
+            record: rec,
+            cut,
+        }) {
+            Join::Pane(i, by) => pane = Some((i, by)),
+            Join::Create(target) => create = Some(target),
+            Join::Not(why) => not_joined = Some(why),
         }
     }
     Joined {
@@ -91,25 +85,6 @@ pub(super) fn join<'a>(
         holds_now,
         cut,
     }
-}
-
-/// An agterm record's pane: by persistent pane id where both sides have one, else session + role.
-fn agterm_join(
-    c: &CapturedPane,
-    rec: &LiveRecord,
-    by_id: &HashMap<String, usize>,
-    by_session: &HashMap<(String, PaneRole), usize>,
-) -> Option<(usize, JoinedBy)> {
-    rec.pane_id
-        .as_ref()
-        .and_then(|id| by_id.get(&id.to_ascii_uppercase()))
-        .map(|&i| (i, JoinedBy::PaneId))
-        .or_else(|| {
-            let k = agterm_backup_terminals::agterm::key::split(&c.key)?;
-            by_session
-                .get(&(k.session.clone(), k.role))
-                .map(|&i| (i, JoinedBy::SessionRole))
-        })
 }
 
 /// For each (agent, conversation) named by a joined row, the row that holds it: the pane whose newest

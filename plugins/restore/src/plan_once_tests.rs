@@ -3,6 +3,7 @@
 use super::*;
 use crate::fixtures::{captured, pane, record, ID_A, ID_B};
 use crate::once::{LaunchId, Resumed, TerminalTag};
+use agterm_backup_core::pane::PaneRole;
 
 const LAUNCH: &str = "2026-12-01T10:00:00Z";
 

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::fixtures::{captured, pane, record, token, ts, ID_A, ID_B, SESSION};
+use agterm_backup_core::pane::PaneRole;
 use proptest::prelude::*;
 
 /// Every captured conversation's transcript exists.

@@ -1,5 +1,6 @@
 use super::*;
 use crate::fixtures::{captured, pane, record, ts, ID_A, ID_B, SESSION};
+use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::terminal::LiveDaemon;
 
 fn transcripts_for(recs: &[&LiveRecord]) -> Transcripts {
@@ -292,12 +293,12 @@ fn joins_by_pane_id_first_then_session_and_role() {
         None,
         &t,
     );
-    assert_eq!(rows[0].joined_by, Some(JoinedBy::PaneId));
+    assert_eq!(rows[0].joined_by, Some(JoinedBy::PANE_ID));
     assert_eq!(rows[0].target.as_ref().unwrap().role, PaneRole::Right);
     // Pre-0.26 (no tokens anywhere): session + role.
     left.pane_id = None;
     let rows = run(&[captured(Some(r), vec![])], &[left], None, &t);
-    assert_eq!(rows[0].joined_by, Some(JoinedBy::SessionRole));
+    assert_eq!(rows[0].joined_by, Some(JoinedBy::SESSION_ROLE));
     assert_eq!(rows[0].target.as_ref().unwrap().session_id, SESSION);
 }
 

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::fixtures::{captured, pane, record, ts, ID_A, ID_B};
+use agterm_backup_core::pane::PaneRole;
 
 const LAUNCH: &str = "2026-12-01T08:00:00Z";
 const NOW: &str = "2026-12-01T08:10:00Z";

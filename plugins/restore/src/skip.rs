@@ -1,6 +1,7 @@
 //! Why the plan types nothing into a pane: one variant per row of the precedence table in
 //! [`crate::plan`], each with a stable `--json` code and one sentence for a person.
 
+use agterm_backup_core::join::NotJoined;
 use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::resume::ResumeError;
 
@@ -38,21 +39,8 @@ pub enum SkipReason {
         ts: String,
         why: String,
     },
-    PaneGone,
-    /// A tmux record's place holds a pane its directory does not confirm, or the pane moved since.
-    JoinUncertain {
-        why: String,
-    },
-    /// The tmux server now on the record's socket rebuilt another server's save (tmux-resurrect keeps
-    /// one last save for every server): its panes are that server's, so the record's place says nothing.
-    OtherSave {
-        from: String,
-    },
-    /// A zmx session that lived after the boot is gone now: the user closed it (or its shell exited).
-    SessionClosed {
-        /// When its last record was written (after the boot).
-        last_seen: String,
-    },
+    /// No pane joins the record (rows 3, 3b, 3c, 3e): its terminal's join says why.
+    NotJoined(NotJoined),
     /// The user ended the conversation (the agent's SessionEnd `reason`, see `record::ended_by_user`).
     Ended {
         reason: String,
@@ -126,10 +114,7 @@ impl SkipReason {
             SkipReason::UnknownAgent { .. } => "unknown-agent",
             SkipReason::InvalidId { .. } => "invalid-id",
             SkipReason::BadTime { .. } => "bad-time",
-            SkipReason::PaneGone => "pane-gone",
-            SkipReason::JoinUncertain { .. } => "join-uncertain",
-            SkipReason::OtherSave { .. } => "other-save",
-            SkipReason::SessionClosed { .. } => "session-closed",
+            SkipReason::NotJoined(why) => why.code(),
             SkipReason::Ended { .. } => "ended",
             SkipReason::Duplicate { .. } => "duplicate",
             SkipReason::Remote => "remote",
@@ -160,15 +145,7 @@ impl SkipReason {
                 "bad time: the record says it was written at {ts:?}, {why}; not trusted to choose a \
                  conversation (check the clock, then run restore again)"
             ),
-            SkipReason::PaneGone => "pane gone: no open pane has this id or session".into(),
-            SkipReason::JoinUncertain { why } => format!("not joined: {why}; not guessing"),
-            SkipReason::OtherSave { from } => format!(
-                "not joined: {from}; the panes there are that server's, not guessing"
-            ),
-            SkipReason::SessionClosed { last_seen } => format!(
-                "session closed: this zmx session was still in use after the boot ({last_seen}) and is gone \
-                 now (closed, or its shell exited); not recreating it"
-            ),
+            SkipReason::NotJoined(why) => not_joined(why),
             SkipReason::Ended { reason } => format!(
                 "ended: the user quit this conversation (SessionEnd reason {reason:?}); not resuming it"
             ),
@@ -233,5 +210,20 @@ impl SkipReason {
                  the pane's own conversation back, quit {agent} and run: {line}"
             ),
         }
+    }
+}
+
+/// One line for a person on why no pane joins the record.
+fn not_joined(why: &NotJoined) -> String {
+    match why {
+        NotJoined::PaneGone => "pane gone: no open pane has this id or session".into(),
+        NotJoined::JoinUncertain { why } => format!("not joined: {why}; not guessing"),
+        NotJoined::OtherSave { from } => format!(
+            "not joined: {from}; the panes there are that server's, not guessing"
+        ),
+        NotJoined::SessionClosed { last_seen } => format!(
+            "session closed: this zmx session was still in use after the boot ({last_seen}) and is gone \
+             now (closed, or its shell exited); not recreating it"
+        ),
     }
 }

@@ -5,6 +5,8 @@
 //! - [`client`]: one JSON line out, one in, with timeouts and clear errors.
 //! - [`peer`]: which agterm launch answered (peer pid and its start time).
 //! - [`features`]: feature detection by probing, cached per launch.
+//! - [`join`]: which pane an agterm record belongs to after a restart (pane id, else session and role);
+//!   the registry row's join.
 //! - [`key`]: agterm's record key `<SESSION>-<role>` ([`key::NAME`] is agterm's name among the terminals).
 //! - [`pane_env`]: the agterm pane a process runs in, from its environment.
 //! - [`running`]: whether an agterm runs (by its process's name), its socket answering or not.
@@ -12,6 +14,7 @@
 
 pub mod client;
 pub mod features;
+pub mod join;
 pub mod key;
 pub mod pane_env;
 pub mod panes;

@@ -11,11 +11,13 @@
 //! - [`open`]: the [`Terminal`] behind a scope.
 //! - [`everywhere`]: the instances worth a look: those of the environment plus those with records.
 //! - [`pane`]: which terminal's pane a process runs in ([`FoundPane`], [`HookPane`]), innermost first.
+//! - [`join`]: how a record finds its pane after a restart, each terminal's own join behind its row.
 //! - [`socket_for`], [`may_come_up`]: the rows' scope rules (which scope `--socket` names; whether an
 //!   instance that does not answer may still).
 //! - [`shell_pane_test`]: the shell's "in a pane" test of the `init` snippets and the rc line, from the
 //!   rows.
 
+pub mod join;
 pub mod pane;
 mod scope;
 pub mod shell_pane_test;
@@ -24,6 +26,7 @@ pub use pane::{FoundPane, HookPane};
 
 pub use scope::Scope;
 
+use agterm_backup_core::join::{CapturedPane, Join, JoinInput, PaneLaunch};
 use agterm_backup_core::own_pane::OwnPane;
 use agterm_backup_core::pane::{PaneKey, TerminalName};
 use agterm_backup_core::record::LiveRecord;
@@ -70,6 +73,15 @@ pub struct Row {
     /// instance, asked within `budget`: what proves a shell is that pane's own. `None`: unknown, or a
     /// terminal that reports no tty (agterm).
     pub tty: fn(scope: &Scope, pane: &str, budget: Duration) -> Option<u64>,
+    /// What the terminal does to every captured pane before any join (tmux: each record follows its
+    /// pane through its server's layouts kept in the state directory at `state_root`).
+    pub follow: fn(captured: &mut [CapturedPane], state_root: &Path),
+    /// A captured pane that is its own terminal for the journal rule (a zmx session): `Some(start)` of
+    /// it now, `Some(None)` when gone or unknown (the terminal's launch then stands). `None`: not such
+    /// a pane of this terminal.
+    pub launch: fn(pane: &CapturedPane, panes: &[PaneView]) -> Option<PaneLaunch>,
+    /// Which pane a record of this terminal belongs to after a restart, or why none (see [`join`]).
+    pub join: fn(input: &JoinInput<'_>) -> Join,
     /// Whether `--socket` without `--terminal` names this terminal's instance (agterm's control
     /// socket). With `--terminal`, `--socket` names an instance of the terminal named, whichever it is.
     pub takes_bare_socket: bool,
@@ -98,6 +110,9 @@ pub static ROWS: [Row; 3] = [
         named: scope::agterm_named,
         open: scope::open_agterm,
         tty: |_, _, _| None,
+        follow: |_, _| {},
+        launch: |_, _| None,
+        join: agterm::join::join_record,
         takes_bare_socket: true,
         may_come_up: scope::agterm_may_come_up,
         shell_pane_vars: &["AGTERM_SESSION_ID", "AGTERM_PANE"],
@@ -113,6 +128,9 @@ pub static ROWS: [Row; 3] = [
         named: scope::tmux_named,
         open: scope::open_tmux,
         tty: scope::tmux_tty,
+        follow: tmux::join::follow,
+        launch: |_, _| None,
+        join: tmux::join::join_record,
         takes_bare_socket: false,
         may_come_up: scope::place_exists,
         shell_pane_vars: &["TMUX_PANE"],
@@ -128,6 +146,9 @@ pub static ROWS: [Row; 3] = [
         named: scope::zmx_named,
         open: scope::open_zmx,
         tty: scope::zmx_tty,
+        follow: |_, _| {},
+        launch: zmx::join::launch_of,
+        join: zmx::join::join_record,
         takes_bare_socket: false,
         may_come_up: scope::place_exists,
         shell_pane_vars: &["ZMX_SESSION"],

@@ -6,6 +6,8 @@
 //! - [`pane`]: a tmux pane's identity ([`pane::TmuxPane`]), its record key `tmux.…` and tmux's part of a
 //!   record (the terminal's name [`pane::NAME`]).
 //! - [`layout`]: the server's whole layout (`list-panes -a`), kept so restore can follow a pane that moved.
+//! - [`join`]: which pane of a running server a tmux record belongs to after a restart (its place,
+//!   followed through the kept layouts, confirmed by the directory); the registry row's join.
 //! - [`layout_file`]: a server's last known layout in the state directory, with its lock and dirty mark.
 //! - [`command`]: `tmux -S <socket> …` with a deadline.
 //! - [`foreground`]: a pane's foreground from its tty's foreground process group.
@@ -17,6 +19,9 @@
 pub mod command;
 pub mod env;
 pub mod foreground;
+pub mod join;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod join_fixtures;
 pub mod layout;
 pub mod layout_file;
 pub mod name;

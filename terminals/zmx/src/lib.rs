@@ -2,6 +2,8 @@
 //! pane: a daemon holding a pty, named, with a socket in one directory.
 //!
 //! - [`env`]: the session of the hook's environment (`$ZMX_SESSION`, the socket directory), for free.
+//! - [`join`]: which session a zmx record belongs to after a restart, or whether a gone one comes back;
+//!   the registry row's join.
 //! - [`command`]: `zmx …` with a deadline, `ZMX_DIR` set and the caller's own session unset.
 //! - [`list`]: `zmx list` rows (pure).
 //! - [`session`]: a session's identity ([`session::ZmxSession`]: socket directory and name), its record
@@ -14,6 +16,7 @@
 pub mod boot;
 pub mod command;
 pub mod env;
+pub mod join;
 pub mod list;
 pub mod session;
 pub mod terminal;

@@ -9,29 +9,28 @@
 //! boot lived on after it and was closed since (by the user, or its shell exited), and stays closed (row
 //! 3c). With the boot time unknown the two cannot be told apart, and nothing is recreated.
 
-use crate::captured::CapturedPane;
-use crate::skip::SkipReason;
+use crate::session::{ZmxPart, ZmxSession, NAME as ZMX};
+use agterm_backup_core::join::{CapturedPane, Join, JoinInput, JoinedBy, NotJoined, PaneLaunch};
 use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::terminal::{PaneRef, PaneView};
-use agterm_backup_terminals::zmx::session::{ZmxPart, ZmxSession, NAME as ZMX};
 use chrono::{DateTime, Utc};
 
-/// Where a zmx record's session is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ZmxJoin {
-    /// Listed now: the index in the panes.
-    Listed(usize),
-    /// Taken by the reboot: create it here.
-    Create(PaneRef),
-    /// Gone, and not to be recreated.
-    Closed(SkipReason),
+/// How a zmx record found its session: socket directory + session name.
+pub const ZMX_SESSION: JoinedBy = JoinedBy("zmx-session");
+
+/// The registry row's join: a zmx record's session ([`join`]); a record that names none joins nothing.
+pub fn join_record(input: &JoinInput<'_>) -> Join {
+    let Some(session) = input.record.zmx() else {
+        return Join::Not(NotJoined::PaneGone);
+    };
+    join(input.panes, &session, input.pane.record.as_ref(), input.cut)
 }
 
 /// For a zmx captured pane, its launch: `Some(start)` of its session now listed (`Some(None)` when the
 /// session is gone, or its start unknown: the terminal's launch, the boot, then stands). `None` for
 /// another terminal's pane.
-pub fn launch_of(c: &CapturedPane, panes: &[PaneView]) -> Option<Option<DateTime<Utc>>> {
+pub fn launch_of(c: &CapturedPane, panes: &[PaneView]) -> Option<PaneLaunch> {
     if c.key.terminal() != ZMX {
         return None;
     }
@@ -45,38 +44,34 @@ pub fn launch_of(c: &CapturedPane, panes: &[PaneView]) -> Option<Option<DateTime
     Some(started)
 }
 
-/// The session `recorded` names among `panes`, or what to do without it. `current` is the pane's
-/// current record, `cut` its cutoff (the boot, for a gone session).
+/// The session `recorded` names among `panes` (listed now), or what to do without it (create it, or
+/// why not). `current` is the pane's current record, `cut` its cutoff (the boot, for a gone session).
 pub fn join(
     panes: &[PaneView],
     recorded: &ZmxSession,
     current: Option<&LiveRecord>,
     cut: Option<DateTime<Utc>>,
-) -> ZmxJoin {
+) -> Join {
     let listed = panes
         .iter()
         .position(|p| p.zmx().is_some_and(|now| now.same_session(recorded)));
     if let Some(i) = listed {
-        return ZmxJoin::Listed(i);
+        return Join::Pane(i, ZMX_SESSION);
     }
     let Some(cut) = cut else {
-        return ZmxJoin::Closed(SkipReason::PaneGone);
+        return Join::Not(NotJoined::PaneGone);
     };
     if let Some(at) = current
         .and_then(LiveRecord::written_at)
         .filter(|&t| t > cut)
     {
-        return ZmxJoin::Closed(SkipReason::SessionClosed {
+        return Join::Not(NotJoined::SessionClosed {
             last_seen: at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         });
     }
-    ZmxJoin::Create(PaneRef {
+    Join::Create(PaneRef {
         session_id: recorded.name.clone(),
         role: PaneRole::Left,
         pane_id: Some(recorded.key_name()),
     })
 }
-
-#[cfg(test)]
-#[path = "join_zmx_tests.rs"]
-mod tests;

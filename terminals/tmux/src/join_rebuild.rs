@@ -1,7 +1,7 @@
 //! Which save a layout restorer rebuilt the panes of a socket from: this server's own, another server's
 //! (tmux-resurrect keeps one last save for all of a user's servers), or none noted.
 
-use agterm_backup_terminals::tmux::layout_file::{SavedLayout, ServerLayout};
+use crate::layout_file::{SavedLayout, ServerLayout};
 
 /// What a later server on the same socket rebuilt, as far as `layout`'s records are concerned.
 #[derive(Debug)]

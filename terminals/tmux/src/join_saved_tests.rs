@@ -31,7 +31,7 @@ fn after_the_save() -> (Vec<CapturedPane>, ServerLayout, ServerLayout, Vec<PaneV
             ("%4", "work", 0, 3),
         ],
     );
-    last.saved = Some(agterm_backup_terminals::tmux::layout_file::SavedLayout {
+    last.saved = Some(crate::layout_file::SavedLayout {
         listed_at: saved.listed_at,
         panes: saved.panes,
     });
@@ -82,7 +82,7 @@ fn a_rebuild_from_another_servers_save_skips_every_record_of_this_server() {
     (earlier_life.socket, earlier_life.server_started) = (last.socket.clone(), 1_600_000_000);
     for from in [elsewhere, earlier_life] {
         let mut from = from;
-        from.saved = Some(agterm_backup_terminals::tmux::layout_file::SavedLayout {
+        from.saved = Some(crate::layout_file::SavedLayout {
             listed_at: from.listed_at,
             panes: from.panes.clone(),
         });
@@ -107,16 +107,17 @@ fn a_rebuild_from_another_servers_save_skips_every_record_of_this_server() {
     // The reason names both servers and the save.
     let mut from = layout("2026-11-30T12:00:00Z", &[("%9", "side", 0, 0)]);
     (from.socket, from.server_pid) = ("/tmp/tmux-1/other".into(), 150);
-    from.saved = Some(agterm_backup_terminals::tmux::layout_file::SavedLayout {
+    from.saved = Some(crate::layout_file::SavedLayout {
         listed_at: from.listed_at,
         panes: vec![],
     });
     let mut all = all;
     follow_layouts(&mut all, &[last, restorer, from]);
     let r = all[1].record.as_ref().unwrap();
-    let why = join(&panes, &r.tmux().unwrap(), r, &all)
-        .unwrap_err()
-        .describe();
+    let why = match join(&panes, &r.tmux().unwrap(), r, &all) {
+        Err(NotJoined::OtherSave { from }) => from,
+        other => panic!("{other:?}"),
+    };
     for part in [
         "/tmp/tmux-1/other (pid 150)",
         "pid 200",

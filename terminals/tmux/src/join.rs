@@ -29,20 +29,24 @@
 //! pane that wrote a newer record elsewhere (it moved), two records of different panes claiming the same
 //! pane. A record of the running server itself joins its `%N`, exactly.
 
-use crate::captured::CapturedPane;
-use crate::skip::SkipReason;
+use crate::layout_file::{read_layouts, ServerLayout};
+use crate::pane::{TmuxPane, TmuxPart};
+use agterm_backup_core::join::{CapturedPane, Join, JoinInput, JoinedBy, NotJoined};
 use agterm_backup_core::own_pane::OwnPane;
 use agterm_backup_core::pane::PaneKey;
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::terminal::PaneView;
-use agterm_backup_terminals::tmux::layout_file::ServerLayout;
-use agterm_backup_terminals::tmux::pane::{TmuxPane, TmuxPart};
 use chrono::{DateTime, Utc};
 use rebuild::{rebuilt_from, Rebuild};
 use serde::{Deserialize, Serialize};
+use std::path::Path;
 
-#[path = "join_tmux_rebuild.rs"]
+#[path = "join_rebuild.rs"]
 mod rebuild;
+
+/// How a tmux record found its pane: server + session name + window index + pane index, confirmed by
+/// the directory.
+pub const TMUX_PLACE: JoinedBy = JoinedBy("tmux-place");
 
 /// The key of [`Followed`] in a record's `extra`: set in memory by [`follow_layouts`], never written.
 const FOLLOWED_KEY: &str = "tmux_followed";
@@ -73,6 +77,24 @@ struct Rebuilt {
     panes: Vec<String>,
 }
 
+/// The registry row's step before any join: every tmux record of `captured` follows its pane through
+/// the layouts kept in the state directory at `state_root` ([`follow_layouts`]).
+pub fn follow(captured: &mut [CapturedPane], state_root: &Path) {
+    follow_layouts(captured, &read_layouts(state_root));
+}
+
+/// The registry row's join: a tmux record's pane by its place ([`join`]); a record that names none
+/// joins nothing.
+pub fn join_record(input: &JoinInput<'_>) -> Join {
+    let Some(recorded) = input.record.tmux() else {
+        return Join::Not(NotJoined::PaneGone);
+    };
+    match join(input.panes, &recorded, input.record, input.captured) {
+        Ok(i) => Join::Pane(i, TMUX_PLACE),
+        Err(why) => Join::Not(why),
+    }
+}
+
 /// Moves every tmux record (current and journal) of `captured` to its pane's place in its server's last
 /// layout, and notes the pane's position, or that it was closed, and which panes each server's layout
 /// restorer rebuilt.
@@ -91,7 +113,7 @@ pub fn follow_layouts(captured: &mut [CapturedPane], layouts: &[ServerLayout]) {
     let rebuilt = serde_json::to_value(&rebuilt).ok();
     for c in captured.iter_mut() {
         for rec in c.record.iter_mut().chain(c.journal.iter_mut()) {
-            follow(rec, layouts);
+            follow_record(rec, layouts);
             if let (Some(v), Some(_)) = (&rebuilt, rec.tmux()) {
                 rec.extra.insert(REBUILT_KEY.into(), v.clone());
             }
@@ -120,7 +142,7 @@ fn opened_after_rebuild(rec: &LiveRecord, pane: &TmuxPane) -> bool {
     })
 }
 
-fn follow(rec: &mut LiveRecord, layouts: &[ServerLayout]) {
+fn follow_record(rec: &mut LiveRecord, layouts: &[ServerLayout]) {
     let Some(mut place) = rec.tmux() else { return };
     let Some(id) = place.pane_id.clone() else {
         return;
@@ -190,7 +212,7 @@ fn followed(rec: &LiveRecord) -> Option<Followed> {
 fn own_key(rec: &LiveRecord) -> Option<PaneKey> {
     match followed(rec) {
         Some(f) => Some(f.written_at_place.key()),
-        None => agterm_backup_terminals::record_key(rec),
+        None => TmuxPane::record_key(rec),
     }
 }
 
@@ -200,12 +222,12 @@ pub fn join(
     recorded: &TmuxPane,
     rec: &LiveRecord,
     captured: &[CapturedPane],
-) -> Result<usize, SkipReason> {
+) -> Result<usize, NotJoined> {
     if let Some(i) = live_server(panes, recorded) {
         return i;
     }
     if let Some(now_at) = moved_to(recorded, rec, captured) {
-        return Err(SkipReason::JoinUncertain {
+        return Err(NotJoined::JoinUncertain {
             why: format!(
                 "the pane moved to {} later (its newer record is there)",
                 now_at.target()
@@ -215,7 +237,7 @@ pub fn join(
     let index = place_of(panes, recorded, rec)?;
     let now = panes[index].tmux().expect("place_of finds tmux panes");
     if let Some(other) = other_claim(panes, index, recorded, rec, captured) {
-        return Err(SkipReason::JoinUncertain {
+        return Err(NotJoined::JoinUncertain {
             why: format!(
                 "two records claim {}: this one ({}) and {} ({} {})",
                 now.target(),
@@ -236,7 +258,7 @@ pub fn join(
     ];
     match panes[index].cwd.as_deref() {
         Some(cwd) if confirming.contains(&Some(cwd)) => Ok(index),
-        cwd => Err(SkipReason::JoinUncertain {
+        cwd => Err(NotJoined::JoinUncertain {
             why: format!(
                 "{} is in {}, but the pane recorded there was in {}: the layout changed since",
                 now.target(),
@@ -248,7 +270,7 @@ pub fn join(
 }
 
 /// A record of the running server joins its `%N` (exact while the server runs), or nothing.
-fn live_server(panes: &[PaneView], recorded: &TmuxPane) -> Option<Result<usize, SkipReason>> {
+fn live_server(panes: &[PaneView], recorded: &TmuxPane) -> Option<Result<usize, NotJoined>> {
     let same_server = |t: &TmuxPane| {
         t.socket == recorded.socket
             && t.server_pid.is_some()
@@ -266,24 +288,20 @@ fn live_server(panes: &[PaneView], recorded: &TmuxPane) -> Option<Result<usize, 
                 p.tmux()
                     .is_some_and(|t| same_server(&t) && t.pane_id == recorded.pane_id)
             })
-            .ok_or(SkipReason::PaneGone),
+            .ok_or(NotJoined::PaneGone),
     )
 }
 
 /// The pane at the record's place: its server, session and window, and its position there (its pane
 /// index when the position is unknown). A pane closed since the record is gone, whatever is there now;
 /// a pane opened after the layout restorer was done is a new pane, not the record's.
-fn place_of(
-    panes: &[PaneView],
-    recorded: &TmuxPane,
-    rec: &LiveRecord,
-) -> Result<usize, SkipReason> {
+fn place_of(panes: &[PaneView], recorded: &TmuxPane, rec: &LiveRecord) -> Result<usize, NotJoined> {
     let followed = followed(rec);
     if let Some(from) = followed.as_ref().and_then(|f| f.other_save.clone()) {
-        return Err(SkipReason::OtherSave { from });
+        return Err(NotJoined::OtherSave { from });
     }
     if followed.as_ref().is_some_and(|f| f.closed_by.is_some()) {
-        return Err(SkipReason::PaneGone);
+        return Err(NotJoined::PaneGone);
     }
     let position = followed.and_then(|f| f.position);
     panes
@@ -305,7 +323,7 @@ fn place_of(
                 .tmux()
                 .is_some_and(|t| opened_after_rebuild(rec, &t))
         })
-        .ok_or(SkipReason::PaneGone)
+        .ok_or(NotJoined::PaneGone)
 }
 
 /// The rank of `pane` among the listed panes of its window, by pane index.
@@ -375,5 +393,5 @@ fn moved_to(recorded: &TmuxPane, rec: &LiveRecord, captured: &[CapturedPane]) ->
 }
 
 #[cfg(test)]
-#[path = "join_tmux_tests.rs"]
+#[path = "join_tests.rs"]
 mod tests;

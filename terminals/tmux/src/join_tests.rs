@@ -1,50 +1,8 @@
 //! The tmux join: places, positions, layouts followed, claims.
 
 use super::*;
-use crate::fixtures::{record, ID_A, ID_B};
-use agterm_backup_core::pane::PaneRole;
-
-fn place(session: &str, window: u32, pane: u32, id: &str, cwd: &str) -> TmuxPane {
-    TmuxPane {
-        socket: "/tmp/tmux-1/default".into(),
-        session: session.into(),
-        window,
-        pane,
-        pane_id: Some(id.into()),
-        server_pid: Some(100),
-        server_started: Some(1_700_000_000),
-        cwd: Some(cwd.into()),
-    }
-}
-
-fn tmux_record(id: &str, at: &str, t: &TmuxPane) -> LiveRecord {
-    let mut r = record(id, PaneRole::Left, at);
-    r.agent_cwd = t.cwd.clone().unwrap();
-    r.hook_cwd = format!("{}/sub", r.agent_cwd);
-    r.set_tmux(t);
-    r
-}
-
-fn view(t: TmuxPane, cwd: &str) -> PaneView {
-    let mut p = crate::fixtures::pane(PaneRole::Left);
-    p.pane_id = Some("%0".into());
-    p.cwd = Some(cwd.into());
-    p.set_tmux(&TmuxPane {
-        pane_id: Some("%0".into()),
-        server_pid: Some(200),
-        server_started: Some(1_800_000_000),
-        ..t
-    });
-    p
-}
-
-fn captured(r: LiveRecord) -> CapturedPane {
-    CapturedPane {
-        key: agterm_backup_terminals::record_key(&r).unwrap(),
-        record: Some(r),
-        journal: vec![],
-    }
-}
+use crate::join_fixtures::{captured, place, tmux_record, view};
+use agterm_backup_core::fixtures::{ID_A, ID_B};
 
 #[test]
 fn joins_by_name_and_index_when_the_directory_confirms() {
@@ -57,8 +15,8 @@ fn joins_by_name_and_index_when_the_directory_confirms() {
     let all = [captured(rec.clone())];
     assert_eq!(join(&panes, &was, &rec, &all), Ok(1));
     assert_eq!(
-        agterm_backup_terminals::record_key(&rec).map(|k| k.terminal()),
-        Some(agterm_backup_terminals::tmux::pane::NAME)
+        TmuxPane::record_key(&rec).map(|k| k.terminal()),
+        Some(crate::pane::NAME)
     );
 }
 
@@ -70,13 +28,13 @@ fn a_shifted_layout_is_uncertain_and_a_missing_pane_is_gone() {
     let shifted = [view(place("work", 0, 1, "%0", "/w/other"), "/w/other")];
     let got = join(&shifted, &was, &rec, &all);
     assert!(
-        matches!(&got, Err(SkipReason::JoinUncertain { why }) if why.contains("/w/other")),
+        matches!(&got, Err(NotJoined::JoinUncertain { why }) if why.contains("/w/other")),
         "{got:?}"
     );
     let other_session = [view(place("play", 0, 1, "%0", "/w/a"), "/w/a")];
     assert_eq!(
         join(&other_session, &was, &rec, &all),
-        Err(SkipReason::PaneGone)
+        Err(NotJoined::PaneGone)
     );
     let mut other_server = view(place("work", 0, 1, "%0", "/w/a"), "/w/a");
     other_server.set_tmux(&TmuxPane {
@@ -85,7 +43,7 @@ fn a_shifted_layout_is_uncertain_and_a_missing_pane_is_gone() {
     });
     assert_eq!(
         join(&[other_server], &was, &rec, &all),
-        Err(SkipReason::PaneGone)
+        Err(NotJoined::PaneGone)
     );
 }
 
@@ -102,58 +60,18 @@ fn a_pane_that_moved_is_stale_at_its_old_place() {
     ];
     assert!(matches!(
         join(&panes, &old, &before, &all),
-        Err(SkipReason::JoinUncertain { .. })
+        Err(NotJoined::JoinUncertain { .. })
     ));
     assert_eq!(join(&panes, &new, &after, &all), Ok(0));
 }
 
-#[test]
-fn the_plan_types_a_confirmed_tmux_pane_and_skips_a_shifted_one_before_the_server_start() {
-    use crate::plan::{plan, Action, PlanInput};
-    let a = place("work", 0, 0, "%3", "/w/a");
-    let b = place("work", 0, 1, "%4", "/w/b");
-    let ra = tmux_record(ID_A, "2026-11-30T10:00:00Z", &a);
-    let rb = tmux_record(ID_B, "2026-11-30T10:00:00Z", &b);
-    let mut transcripts = crate::transcripts::Transcripts::default();
-    for r in [&ra, &rb] {
-        transcripts.paths.insert(r.transcript_path.clone().unwrap());
-    }
-    // Pane work:0.1 came back in another directory (the layout changed since).
-    let panes = [view(a.clone(), "/w/a"), view(b.clone(), "/w/elsewhere")];
-    let captured = [captured(ra), captured(rb)];
-    let server_start = crate::fixtures::ts("2026-12-01T00:00:00Z");
-    let rows = plan(&PlanInput {
-        captured: &captured,
-        panes: &panes,
-        mode: None,
-        launched_at: Some(server_start),
-        as_of: None,
-        now: Some(server_start),
-        transcripts: &transcripts,
-        launch: None,
-        restart: false,
-    });
-    let code = |i: usize| match &rows[i].action {
-        Action::Type { line, .. } => format!("type {line}"),
-        Action::Create { line, .. } => format!("create {line}"),
-        Action::Restart { line, .. } => format!("restart {line}"),
-        Action::Skip { reason } => reason.code().to_string(),
-    };
-    assert!(
-        code(0).starts_with("type") && code(0).contains(ID_A),
-        "{rows:#?}"
-    );
-    assert_eq!(rows[0].joined_by, Some(crate::plan::JoinedBy::TmuxPlace));
-    assert_eq!(code(1), "join-uncertain", "{rows:#?}");
-}
-
 fn layout(listed_at: &str, panes: &[(&str, &str, u32, u32)]) -> ServerLayout {
-    use agterm_backup_terminals::tmux::layout_file::{with_positions, LaidOutPane};
+    use crate::layout_file::{with_positions, LaidOutPane};
     ServerLayout {
         socket: "/tmp/tmux-1/default".into(),
         server_pid: 100,
         server_started: 1_700_000_000,
-        listed_at: crate::fixtures::ts(listed_at),
+        listed_at: agterm_backup_core::fixtures::ts(listed_at),
         panes: with_positions(
             panes
                 .iter()
@@ -252,7 +170,7 @@ fn two_records_claiming_one_pane_are_both_uncertain_and_say_why() {
     follow_layouts(&mut all, &[l]);
     let r = all[1].record.as_ref().unwrap();
     let why = match join(&restored, &r.tmux().unwrap(), r, &all) {
-        Err(SkipReason::JoinUncertain { why }) => why,
+        Err(NotJoined::JoinUncertain { why }) => why,
         other => panic!("{other:?}"),
     };
     assert!(
@@ -275,7 +193,7 @@ fn a_record_of_the_running_server_joins_its_own_pane_id() {
     let panes = [view(place("work", 0, 0, "%0", "/w"), "/w"), live];
     assert_eq!(join(&panes, &mine, &rec, &all), Ok(1));
     mine.pane_id = Some("%9".into());
-    assert_eq!(join(&panes, &mine, &rec, &all), Err(SkipReason::PaneGone));
+    assert_eq!(join(&panes, &mine, &rec, &all), Err(NotJoined::PaneGone));
 }
 
 #[test]
@@ -300,5 +218,5 @@ fn a_pane_opened_after_the_rebuild_is_a_new_pane() {
     assert_eq!(joins(all, &[live], &panes), ["019a pane-gone"]);
 }
 
-#[path = "join_tmux_saved_tests.rs"]
+#[path = "join_saved_tests.rs"]
 mod saved;

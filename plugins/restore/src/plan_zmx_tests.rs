@@ -5,10 +5,13 @@ use super::*;
 use crate::execute::{type_plan, ExecOptions, Outcome};
 use crate::fixtures::{record, ts, ID_A, ID_B};
 use crate::mock::MockTerminal;
-use crate::plan::{plan, Action, JoinedBy, PlanInput, PlanRow};
+use crate::plan::{plan, Action, PlanInput, PlanRow};
 use crate::transcripts::Transcripts;
+use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::{Created, TerminalInfo};
+use agterm_backup_terminals::zmx::join::ZMX_SESSION;
+use agterm_backup_terminals::zmx::session::{ZmxPart, ZmxSession};
 use std::time::Duration;
 
 const DIR: &str = "/run/user/1000/zmx";
@@ -130,7 +133,7 @@ fn a_listed_session_is_typed_into_by_its_own_start_and_skipped_when_busy() {
         "{rows:#?}"
     );
     assert!(rows[0].from_journal);
-    assert_eq!(rows[0].joined_by, Some(JoinedBy::ZmxSession));
+    assert_eq!(rows[0].joined_by, Some(ZMX_SESSION));
     let vim = [listed(
         "api",
         "2026-12-01T08:20:00Z",
