@@ -31,7 +31,7 @@ pub struct JoinInput<'a> {
     pub cut: Option<DateTime<Utc>>,
 }
 
-/// The start of a pane that is its own terminal for the journal rule (a zmx session's daemon); `None`:
+/// The start of a pane that is its own terminal for the journal rule (a daemon per pane, as a session multiplexer has); `None`:
 /// gone, or unknown (its terminal's launch then stands).
 pub type PaneLaunch = Option<DateTime<Utc>>;
 

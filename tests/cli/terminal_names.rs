@@ -7,7 +7,7 @@
 //!
 //! The names are the registry rows' (`ROWS`), so a fourth terminal is checked without editing this test.
 //! Counted: every `.rs` file under a workspace member's `src/` (the binary's `src/` included), except the
-//! terminals' own folders, the test kit, test-only files (`tests.rs`, `*_tests.rs`) and everything from a
+//! terminals' own folders, the test kit, test-only files (`tests.rs`, `*_tests.rs`, `fixtures.rs`) and everything from a
 //! file's `#[cfg(test)]` on; in the registry, the `ROWS` literal is the one place they belong. Our own
 //! name (`agterm-backup`, `agterm_backup`, `AGTERM_BACKUP_…`) is not a terminal's.
 
@@ -48,7 +48,9 @@ fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 fn test_only(path: &Path) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    name == "tests.rs" || name.ends_with("_tests.rs")
+    // `fixtures.rs`: the test data a crate shares with other crates' tests (behind `cfg(test)` or its
+    // `fixtures` feature).
+    name == "tests.rs" || name.ends_with("_tests.rs") || name == "fixtures.rs"
 }
 
 /// Whether `line` names terminal `name` (any case), other than inside our own name.
@@ -165,7 +167,11 @@ fn core_names_no_terminal_but_an_on_disk_field_and_a_flag() {
         .flat_map(|(p, lines)| lines.into_iter().map(move |l| format!("{p}: {l}")))
         .filter(|l| !l.contains("agterm_session") && !l.contains("\"--tmux\""))
         .collect();
-    assert!(left.is_empty(), "core names a terminal:\n{}", left.join("\n"));
+    assert!(
+        left.is_empty(),
+        "core names a terminal:\n{}",
+        left.join("\n")
+    );
 }
 
 #[test]
