@@ -158,12 +158,14 @@ fn once_per_turn(spec: &AgentSpec, payload: &Payload) -> bool {
 }
 
 /// True when `next` equals `previous` but for the per-event fields, `previous` was written less than
-/// [`REFRESH_AFTER_SECS`] ago, and no failed pin is due for a retry ([`crate::pin::retry_due`]: with
-/// agterm gone, a tool-call storm must not retry the pin, rewrite the record and log at every call).
+/// [`REFRESH_AFTER_SECS`] ago, and no failed pin is due for a retry (its terminal's backoff rule,
+/// [`agterm_backup_terminals::pinning::retry_due`]: with the terminal gone, a tool-call storm must not
+/// retry the pin, rewrite the record and log at every call).
 fn is_fresh_copy(previous: &LiveRecord, next: &LiveRecord, now: DateTime<Utc>) -> bool {
     let age = previous.written_at().map(|t| (now - t).num_seconds());
     if !age.is_some_and(|a| (0..REFRESH_AFTER_SECS).contains(&a))
-        || (previous.pin == Some(PinOutcome::Error) && crate::pin::retry_due(previous, now))
+        || (previous.pin == Some(PinOutcome::Error)
+            && agterm_backup_terminals::pinning::retry_due(previous, now))
     {
         return false;
     }

@@ -13,7 +13,6 @@ pub mod end_terminal;
 pub mod lock;
 pub mod pane_env;
 pub mod payload;
-pub mod pin;
 pub mod pipeline;
 pub mod repair;
 pub mod skip;
@@ -70,7 +69,7 @@ fn run(agent_name: &str, started: Instant, state: &StateDir) {
     let Some(mut write) = pipeline::decide_write(&event, &pane) else {
         return;
     };
-    pipeline::pin(&pane, &mut write);
+    pipeline::pin(&event, &mut write);
     pipeline::commit(&event.state, &write);
 }
 

@@ -10,7 +10,7 @@ use crate::payload::Payload;
 use crate::stdin;
 use crate::terminal_pane::{self, FoundPane, HookPane};
 use crate::{
-    append_journal_whole, log, pin, record_unattributed, END_PIN_BUDGET, LOCK_BUDGET, PIN_BUDGET,
+    append_journal_whole, log, record_unattributed, END_PIN_BUDGET, LOCK_BUDGET, PIN_BUDGET,
     STDIN_BUDGET,
 };
 use agterm_backup_core::agent::{self, AgentSpec};
@@ -313,23 +313,19 @@ fn process_facts(
     }
 }
 
-/// Stage 6: only agterm pins; a multiplexer's layout restorer runs restore through its own hook.
-pub fn pin(pane: &HookPane, write: &mut Write) {
-    let HookPane::Agterm(pane) = pane else {
+/// Stage 6: the pin, where the pane's terminal types a pane's resume line itself after its restart (its
+/// row's [`Pinning`](agterm_backup_terminals::Pinning)); a multiplexer's layout restorer runs restore
+/// through its own hook instead.
+pub fn pin(event: &Event, write: &mut Write) {
+    let Some(pinning) = agterm_backup_terminals::pinning::of_pane(&write.key) else {
         return;
-    };
-    let target = pin::PinTarget {
-        socket: pane.socket.clone(),
-        agterm_session: pane.session.clone(),
-        pane: pane.pane.clone(),
-        pane_id: pane.pane_id.clone(),
     };
     let budget = match write.record.end_reason() {
         Some(_) => END_PIN_BUDGET,
         None => PIN_BUDGET,
     };
-    pin::pin_if_changed(
-        &target,
+    (pinning.pin)(
+        &event.env,
         write.previous.as_ref(),
         &mut write.record,
         Instant::now() + budget,

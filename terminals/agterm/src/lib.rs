@@ -4,6 +4,8 @@
 //! - [`wire`]: requests exactly as `agtermctl` sends them; [`response`]: lenient typed answers.
 //! - [`client`]: one JSON line out, one in, with timeouts and clear errors.
 //! - [`peer`]: which agterm launch answered (peer pid and its start time).
+//! - [`pin`]: the hook's pin of a pane's resume line (`session.restore`), its plan and its retry backoff;
+//!   the registry row's pin.
 //! - [`features`]: feature detection by probing, cached per launch.
 //! - [`join`]: which pane an agterm record belongs to after a restart (pane id, else session and role);
 //!   the registry row's join.
@@ -19,6 +21,7 @@ pub mod key;
 pub mod pane_env;
 pub mod panes;
 pub mod peer;
+pub mod pin;
 pub mod response;
 pub mod running;
 pub mod socket_path;

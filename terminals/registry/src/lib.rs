@@ -14,15 +14,19 @@
 //! - [`join`]: how a record finds its pane after a restart, each terminal's own join behind its row.
 //! - [`socket_for`], [`may_come_up`]: the rows' scope rules (which scope `--socket` names; whether an
 //!   instance that does not answer may still).
+//! - [`pinning`]: a terminal that types a pane's resume line itself after its restart (its row's `pin`),
+//!   asked by the hook.
 //! - [`shell_pane_test`]: the shell's "in a pane" test of the `init` snippets and the rc line, from the
 //!   rows.
 
 pub mod join;
 pub mod pane;
+pub mod pinning;
 mod scope;
 pub mod shell_pane_test;
 
 pub use pane::{FoundPane, HookPane};
+pub use pinning::Pinning;
 
 pub use scope::Scope;
 
@@ -94,6 +98,9 @@ pub struct Row {
     /// Whether its one instance is looked at even with no records and none in the environment (agterm:
     /// its absence is one line of `status`, `answer`, `snap` and `restore`, not a failure).
     pub always_looked_at: bool,
+    /// How the hook pins a pane's resume line with the terminal, so that the terminal types it itself
+    /// after its own restart ([`pinning`]). `None`: the terminal pins nothing.
+    pub pin: Option<Pinning>,
 }
 
 /// Every terminal, in the order they are shown. The first is the terminal whose panes a record's own
@@ -117,6 +124,10 @@ pub static ROWS: [Row; 3] = [
         may_come_up: scope::agterm_may_come_up,
         shell_pane_vars: &["AGTERM_SESSION_ID", "AGTERM_PANE"],
         always_looked_at: true,
+        pin: Some(Pinning {
+            pin: agterm::pin::pin_pane,
+            retry_due: agterm::pin::retry_due,
+        }),
     },
     Row {
         name: tmux::pane::NAME,
@@ -135,6 +146,7 @@ pub static ROWS: [Row; 3] = [
         may_come_up: scope::place_exists,
         shell_pane_vars: &["TMUX_PANE"],
         always_looked_at: false,
+        pin: None,
     },
     Row {
         name: zmx::session::NAME,
@@ -153,6 +165,7 @@ pub static ROWS: [Row; 3] = [
         may_come_up: scope::place_exists,
         shell_pane_vars: &["ZMX_SESSION"],
         always_looked_at: false,
+        pin: None,
     },
 ];
 
@@ -185,7 +198,12 @@ pub fn parse_key(stem: &str) -> Option<PaneKey> {
 
 /// The key of a record's pane: its terminal's rule (see [`ROWS`] for a record of none).
 pub fn record_key(rec: &LiveRecord) -> Option<PaneKey> {
-    (row_named(&rec.terminal).unwrap_or(&ROWS[0]).record_key)(rec)
+    (record_row(rec).record_key)(rec)
+}
+
+/// The row of a record's terminal (see [`ROWS`] for a record of none).
+fn record_row(rec: &LiveRecord) -> &'static Row {
+    row_named(&rec.terminal).unwrap_or(&ROWS[0])
 }
 
 /// The row of the terminal a pane view is of: the one whose identity it carries, else the first.

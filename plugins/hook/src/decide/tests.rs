@@ -313,13 +313,19 @@ fn a_recent_record_is_not_rewritten_for_per_event_changes_only() {
     assert!(matches!(stop, Decision::Write { journal: false, .. }));
     // A failed pin is retried once its backoff step is over, not at every event.
     first.pin = Some(PinOutcome::Error);
-    crate::pin::note_failure(&mut first, "L", "2026-12-01T00:00:00.000Z".parse().unwrap());
+    agterm_backup_terminals::agterm::pin::note_failure(
+        &mut first,
+        "L",
+        "2026-12-01T00:00:00.000Z".parse().unwrap(),
+    );
     let waiting = at("2026-12-01T00:00:05.000Z", &facts, &first);
     assert_eq!(waiting, Decision::Fresh, "inside the backoff step");
     let due = at("2026-12-01T00:00:11.000Z", &facts, &first);
     assert!(matches!(due, Decision::Write { .. }), "the step is over");
     // A record of the previous release (an error, no backoff state) is retried at once.
-    first.extra.remove(crate::pin::PIN_RETRY_KEY);
+    first
+        .extra
+        .remove(agterm_backup_terminals::agterm::pin::PIN_RETRY_KEY);
     let old = at("2026-12-01T00:00:01.000Z", &facts, &first);
     assert!(matches!(old, Decision::Write { .. }));
 }

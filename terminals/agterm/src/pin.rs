@@ -6,14 +6,16 @@
 //! agterm no longer knows the token. The line always carries `cd`: nobody knows where the restored
 //! shell will start. agterm's answer is the feature test: `invalid request: …` means a build without pins
 //! (before 0.16); `result.text` means stored, but the rerun setting is off (or Live/Fresh mode is active).
+//!
+//! The hook reaches it through agterm's registry row ([`pin_pane`]): a multiplexer's pane pins nothing
+//! (its layout restorer runs restore through its own hook).
 
+use crate::pane_env::{Env, PaneEnv};
+use crate::{AgtermError, Client, PaneSelector, PinAction, Reply, Request, Timeouts};
 use agterm_backup_core::agent;
 use agterm_backup_core::record::{LiveRecord, PinOutcome};
 use agterm_backup_core::resume::ResumeLine;
 use agterm_backup_core::state::StateDir;
-use agterm_backup_terminals::agterm::{
-    AgtermError, Client, PaneSelector, PinAction, Reply, Request, Timeouts,
-};
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -29,6 +31,31 @@ pub struct PinTarget {
     pub pane: String,
     /// `$AGTERM_PANE_ID`.
     pub pane_id: Option<String>,
+}
+
+impl PinTarget {
+    /// The pin's target for the agterm pane `pane`.
+    pub fn of(pane: &PaneEnv) -> PinTarget {
+        PinTarget {
+            socket: pane.socket.clone(),
+            agterm_session: pane.session.clone(),
+            pane: pane.pane.clone(),
+            pane_id: pane.pane_id.clone(),
+        }
+    }
+}
+
+/// agterm's row's pin: [`pin_if_changed`] for the agterm pane the hook's environment `env` names (the
+/// environment the hook found its pane in; nothing when it names none).
+pub fn pin_pane(
+    env: &Env,
+    previous: Option<&LiveRecord>,
+    record: &mut LiveRecord,
+    deadline: Instant,
+) {
+    if let Ok(pane) = PaneEnv::from_env(env) {
+        pin_if_changed(&PinTarget::of(&pane), previous, record, deadline);
+    }
 }
 
 /// Each socket step's own limit inside the hook (connect, write, read), on top of the overall deadline.
@@ -277,7 +304,7 @@ fn typable_line(record: &LiveRecord, state: Option<&StateDir>) -> Result<String,
     let state = state.ok_or(
         "the resume line is over 1024 bytes and there is no state directory for its script",
     )?;
-    let name = agterm_backup_terminals::record_key(record)
+    let name = crate::key::record_key(record)
         .map(|k| k.to_string())
         .unwrap_or_else(|| record.session_id.clone());
     let script = agterm_backup_core::resume::script_path(state, &name);

@@ -1,5 +1,5 @@
 use super::*;
-use agterm_backup_terminals::agterm::wire::ControlResult;
+use crate::wire::ControlResult;
 
 fn reply(text: Option<&str>) -> Result<Reply, AgtermError> {
     Ok(Reply {
