@@ -3,13 +3,13 @@
 //! Plain `codex` (0.169.0) starts, or attaches to, one `codex app-server --listen unix:// --managed-daemon`
 //! per `CODEX_HOME`; every TUI in every pane talks to it over a Unix socket, and the daemon runs every
 //! thread's hooks as its own children, with its own environment — the one of the TUI that started it.
-//! So a hook's `AGTERM_*` may name another pane, and the hook's ancestors are the daemon and the TUI that
+//! So a hook's pane variables may name another pane, and the hook's ancestors are the daemon and the TUI that
 //! started it, whatever pane the thread runs in. Nothing the hook receives names its TUI: the payload
 //! has the thread id (`session_id`) and `cwd`, the environment has no thread or client id, and the
 //! app-server protocol has no call that lists its clients or which client drives a thread.
 //!
 //! What can be seen is the set of TUIs attached to the daemon (native `codex` processes with the same
-//! `CODEX_HOME`, not `--no-daemon`), each with its argv, real cwd, start time and `AGTERM_*`; and the
+//! `CODEX_HOME`, not `--no-daemon`), each with its argv, real cwd, start time and pane variables; and the
 //! threads the daemon has loaded (the rollout files it holds open, whose first line names the thread's
 //! id and cwd). [`decide`] joins them with facts about how a TUI gets its thread:
 //! - `codex resume <id>` runs thread `<id>`;
@@ -59,17 +59,16 @@ pub struct PaneIdentity {
     /// The native `codex` TUI process (the agent process for the record: `agent_pid`, launch flags).
     pub tui_pid: u32,
     pub tui_argv: Vec<String>,
-    /// Every `AGTERM_*` variable of the TUI's environment (plus `TMUX`, `TMUX_PANE`, `ZMX_SESSION`,
-    /// `ZMX_DIR`).
+    /// Every pane variable of the TUI's environment, of any terminal ([`is_pane_var`]).
     pub pane_env: BTreeMap<String, String>,
     /// The hook's own pane variables are the TUI's (the daemon was started from this very pane).
     pub same_as_hook_env: bool,
 }
 
 impl PaneIdentity {
-    /// The hook's environment with its pane variables replaced by the TUI's: every `AGTERM_*`, tmux and
-    /// zmx pane variable of the hook is dropped, the TUI's are put in. A TUI outside agterm thus yields an
-    /// environment without `AGTERM_SESSION_ID`, for which the hook records nothing.
+    /// The hook's environment with its pane variables replaced by the TUI's: every pane variable of the
+    /// hook, of any terminal, is dropped, the TUI's are put in. A TUI outside every terminal thus yields
+    /// an environment that names no pane, for which the hook records nothing.
     pub fn env_for_hook(&self, hook_env: &Env) -> Env {
         let mut env: Env = hook_env
             .iter()
@@ -81,9 +80,9 @@ impl PaneIdentity {
     }
 }
 
-/// Variables that say which pane a process runs in.
+/// Variables that say which pane a process runs in, of any terminal (its row's `is_pane_var`).
 pub fn is_pane_var(name: &str) -> bool {
-    name.starts_with("AGTERM_") || ["TMUX_PANE", "TMUX", "ZMX_SESSION", "ZMX_DIR"].contains(&name)
+    agterm_backup_terminals::is_pane_var(name)
 }
 
 /// The pane variables of an environment.

@@ -37,6 +37,12 @@ pub struct PaneEnv {
     pub socket: Option<String>,
 }
 
+/// Whether environment variable `name` is one of agterm's pane variables (every `AGTERM_*`): those a
+/// Codex daemon's hook takes from the TUI it runs for instead of its own.
+pub fn is_pane_var(name: &str) -> bool {
+    name.starts_with("AGTERM_")
+}
+
 fn non_empty<'a>(env: &'a Env, key: &str) -> Option<&'a str> {
     env.get(key).map(|v| v.trim()).filter(|v| !v.is_empty())
 }

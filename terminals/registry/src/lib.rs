@@ -101,6 +101,10 @@ pub struct Row {
     /// How the hook pins a pane's resume line with the terminal, so that the terminal types it itself
     /// after its own restart ([`pinning`]). `None`: the terminal pins nothing.
     pub pin: Option<Pinning>,
+    /// Whether an environment variable says which of its panes a process runs in (all of them, also
+    /// those the pane test or the scope rules do not read): the variables a Codex daemon's hook takes
+    /// from the TUI it runs for instead of its own.
+    pub is_pane_var: fn(name: &str) -> bool,
 }
 
 /// Every terminal, in the order they are shown. The first is the terminal whose panes a record's own
@@ -128,6 +132,7 @@ pub static ROWS: [Row; 3] = [
             pin: agterm::pin::pin_pane,
             retry_due: agterm::pin::retry_due,
         }),
+        is_pane_var: agterm::pane_env::is_pane_var,
     },
     Row {
         name: tmux::pane::NAME,
@@ -147,6 +152,7 @@ pub static ROWS: [Row; 3] = [
         shell_pane_vars: &["TMUX_PANE"],
         always_looked_at: false,
         pin: None,
+        is_pane_var: tmux::env::is_pane_var,
     },
     Row {
         name: zmx::session::NAME,
@@ -166,6 +172,7 @@ pub static ROWS: [Row; 3] = [
         shell_pane_vars: &["ZMX_SESSION"],
         always_looked_at: false,
         pin: None,
+        is_pane_var: zmx::env::is_pane_var,
     },
 ];
 
@@ -189,6 +196,12 @@ pub fn names() -> String {
         Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
         None => String::new(),
     }
+}
+
+/// Whether environment variable `name` says which pane a process runs in, of any terminal
+/// ([`Row::is_pane_var`]).
+pub fn is_pane_var(name: &str) -> bool {
+    ROWS.iter().any(|r| (r.is_pane_var)(name))
 }
 
 /// The key of a record's file stem, of any terminal.
@@ -305,6 +318,23 @@ pub fn everywhere(explicit: Option<&Path>, env: Env, with_records: &[Scope]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_variable_a_rows_pane_test_reads_is_a_pane_variable() {
+        for row in &ROWS {
+            for var in row.shell_pane_vars {
+                assert!(is_pane_var(var), "{}: {var}", row.name.as_str());
+            }
+        }
+        for other in [
+            "HOME",
+            "TMUX_TMPDIR",
+            "ZMX_SESSION_PREFIX",
+            "XDG_RUNTIME_DIR",
+        ] {
+            assert!(!is_pane_var(other), "{other}");
+        }
+    }
 
     /// An environment whose roots (`HOME`, `TMUX_TMPDIR`, `TMPDIR`) are `root`'s folders: every
     /// default place (tmux's socket, zmx's socket dir, agterm's socket) lies under it, never the

@@ -3,6 +3,12 @@
 //! window and pane index) takes a question to the server, which [`crate::name`] asks once per pane and
 //! caches.
 
+/// Whether environment variable `name` is one of tmux's pane variables (`$TMUX`, `$TMUX_PANE`): those a
+/// Codex daemon's hook takes from the TUI it runs for instead of its own.
+pub fn is_pane_var(name: &str) -> bool {
+    matches!(name, "TMUX" | "TMUX_PANE")
+}
+
 /// The tmux pane of this process's environment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TmuxEnv {

@@ -5,6 +5,12 @@
 use crate::session::{is_agterm_daemon, socket_dir, ZmxSession};
 use std::path::Path;
 
+/// Whether environment variable `name` is one of zmx's pane variables (`$ZMX_SESSION`, and `$ZMX_DIR`,
+/// its socket directory): those a Codex daemon's hook takes from the TUI it runs for instead of its own.
+pub fn is_pane_var(name: &str) -> bool {
+    matches!(name, "ZMX_SESSION" | "ZMX_DIR")
+}
+
 /// The zmx session of this process's environment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ZmxEnv {
