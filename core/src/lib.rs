@@ -22,6 +22,7 @@
 //! - [`process`]: reading a process's argv, cwd, parent and start time (`/proc` on Linux, `ps`/`lsof`
 //!   everywhere), behind a trait so tests can swap it.
 //! - [`join`]: a record's pane after a restart: the plain data each terminal's join reads and returns.
+//! - [`marked_block`]: our marked block in a file the user owns (its markers, where it sits, appending it).
 //! - [`tty_input`]: what waits unread on a shell's terminal: typed input, or only the terminal's replies.
 //! - [`terminal`]: the seam between agterm-backup and the terminals it restores into (each its own
 //!   crate under `terminals/`, the registry's rows list them).
@@ -32,6 +33,7 @@ pub mod fixtures;
 pub mod flags;
 pub mod id;
 pub mod join;
+pub mod marked_block;
 pub mod own_pane;
 pub mod pane;
 pub mod printable;

@@ -43,8 +43,10 @@ pub use report::report;
 
 pub use crate::rc_file::{RcFile, Shell};
 use crate::refusal::Refusal;
+use agterm_backup_core::marked_block::{
+    appended, body, lines_with_offsets, BLOCK_END, BLOCK_START,
+};
 use agterm_backup_core::quote::quote;
-use agterm_backup_denylist::{appended, body, lines_with_offsets, BLOCK_END, BLOCK_START};
 use agterm_backup_terminals::shell_pane_test::{self, PaneVars};
 use std::ops::Range;
 

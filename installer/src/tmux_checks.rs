@@ -8,7 +8,7 @@
 //! `@resurrect-restore-script-path`, one second after its own plugin line ran.
 
 use crate::tmux_lines::{option_value, plugin_line};
-use agterm_backup_denylist::find_block;
+use agterm_backup_core::marked_block::find_block;
 use std::path::{Path, PathBuf};
 
 /// What the warnings need from outside the config.

@@ -6,9 +6,9 @@
 //!
 //! tmux (3.x) reads, in this order and every one that exists, `~/.tmux.conf`,
 //! `$XDG_CONFIG_HOME/tmux/tmux.conf` and `~/.config/tmux/tmux.conf`: our block goes into the first that
-//! exists (else a new `~/.tmux.conf`). The block uses the same markers as the denylist's, so finding it
-//! is [`agterm_backup_denylist::find_block`]. A hook the user set
-//! themselves is theirs: we refuse rather than override it (a tmux option holds one value).
+//! exists (else a new `~/.tmux.conf`). The block uses the markers of all our blocks, so finding it is
+//! [`agterm_backup_core::marked_block::find_block`]. A hook the user set themselves is theirs: we refuse
+//! rather than override it (a tmux option holds one value).
 //!
 //! **Where the block goes.** Above the first line that loads the plugins: TPM's `run '…/tpm/tpm'`, or a
 //! manual `run-shell …/resurrect.tmux` / `…/continuum.tmux`. Read from their sources
@@ -26,7 +26,7 @@ use crate::refusal::Refusal;
 use crate::target_report::TargetReport;
 use crate::tmux_lines::outside_block_lines;
 pub use crate::tmux_lines::{option_value, plugin_line};
-use agterm_backup_denylist::{appended, find_block, BLOCK_END, BLOCK_START};
+use agterm_backup_core::marked_block::{appended, find_block, BLOCK_END, BLOCK_START};
 use agterm_backup_terminals::tmux::resurrect::{
     hook_line, layout_hooks, processes_warning, save_hook_line, POST_RESTORE_OPTION,
     POST_SAVE_OPTION, PROCESSES_OPTION,

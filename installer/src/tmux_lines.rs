@@ -2,7 +2,7 @@
 //! user gives an option. Below both the editor ([`crate::tmux_conf`]) and the hook checks
 //! ([`crate::tmux_checks`]), which read the config the same way.
 
-use agterm_backup_denylist::find_block;
+use agterm_backup_core::marked_block::find_block;
 
 /// The first line outside our block that loads the plugins: its byte offset and its text. TPM's
 /// `run[-shell] [-b] '…/tpm/tpm'`, or a `run[-shell]` of tmux-resurrect's or tmux-continuum's `*.tmux`.

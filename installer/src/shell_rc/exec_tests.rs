@@ -125,7 +125,8 @@ fn the_block_goes_before_the_statement_holding_the_first_exec() {
         assert_eq!(apply(*rc, Some(&applied), BIN).unwrap(), applied, "again");
         assert_eq!(remove(*rc, &applied).unwrap(), original, "{marked:?}");
         // A block an earlier release appended after the exec moves before it.
-        let appended = agterm_backup_denylist::appended(&original, &rc.block("/old/agterm-backup"));
+        let appended =
+            agterm_backup_core::marked_block::appended(&original, &rc.block("/old/agterm-backup"));
         assert_eq!(
             apply(*rc, Some(&appended), BIN).unwrap(),
             want,
@@ -159,7 +160,7 @@ fn files_without_an_exec_that_starts_a_program_get_the_block_at_the_end() {
         assert_eq!(first(rc, text).unwrap(), None, "{text:?}");
         assert_eq!(
             apply(rc, Some(text), BIN).unwrap(),
-            agterm_backup_denylist::appended(text, &rc.block(BIN))
+            agterm_backup_core::marked_block::appended(text, &rc.block(BIN))
         );
     }
 }

@@ -3,7 +3,7 @@
 
 use super::{block_range, exec, RcFile};
 use crate::target_report::TargetReport;
-use agterm_backup_denylist::{body, lines_with_offsets};
+use agterm_backup_core::marked_block::{body, lines_with_offsets};
 
 /// Fills `installer status`'s report of the rc file `text` for `binary`: `present` (our line, this
 /// binary), `outdated` (our line names another binary), `duplicate` (more than one line of ours),

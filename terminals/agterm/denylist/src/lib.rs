@@ -12,6 +12,10 @@
 
 mod location;
 
+pub use agterm_backup_core::marked_block::{
+    appended, body, find_block, lines_with_offsets, BLOCK_END, BLOCK_START,
+};
+
 pub use location::{
     config_dir, config_dir_on, default_state_dir, denylist_path, AgtermPlatform,
     AGTERM_STATE_DIR_ENV, FILE_NAME,
@@ -34,10 +38,6 @@ zellij
 # less
 ";
 
-/// First line of our block.
-pub const BLOCK_START: &str = "# >>> agterm-backup >>>";
-/// Last line of our block.
-pub const BLOCK_END: &str = "# <<< agterm-backup <<<";
 /// Why the block is there, for the person who opens the file.
 const BLOCK_NOTE: &str =
     "# agterm-backup resumes these agents itself; `agterm-backup installer remove` takes this block out.";
@@ -99,41 +99,6 @@ pub fn our_block() -> String {
     block
 }
 
-/// Where our block sits in `text`: the byte range from the start of the start-marker line to just after
-/// the end-marker line (its `\n` included when there is one). `None` when there is no complete block.
-/// The first end marker that follows a start marker closes the block, paired with the nearest start
-/// above it: a lone marker of either kind is the user's comment and stays outside.
-pub fn find_block(text: &str) -> Option<std::ops::Range<usize>> {
-    let mut open = None;
-    for (here, line) in lines_with_offsets(text) {
-        match body(line) {
-            BLOCK_START => open = Some(here),
-            BLOCK_END => {
-                if let Some(start) = open {
-                    return Some(start..here + line.len());
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
-/// The lines of `text` with their byte offsets, each with its `\n` (the last may have none).
-pub fn lines_with_offsets(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut offset = 0;
-    text.split_inclusive('\n').map(move |l| {
-        let here = offset;
-        offset += l.len();
-        (here, l)
-    })
-}
-
-/// A line without its ending (`\n` or `\r\n`).
-pub fn body(line: &str) -> &str {
-    line.trim_end_matches('\n').trim_end_matches('\r')
-}
-
 /// The lines between our markers that are not ours (an entry the user added there), verbatim, with
 /// their offsets.
 fn foreign_in(text: &str, block: &std::ops::Range<usize>) -> Vec<(usize, String)> {
@@ -181,20 +146,6 @@ pub fn with_our_block(existing: Option<&str>) -> String {
         return out;
     }
     appended(text, &block)
-}
-
-/// `text` with `block` appended after one blank line (a missing final newline is added first): how a
-/// marked block of ours goes into a file that has none (the denylist, the tmux config).
-pub fn appended(text: &str, block: &str) -> String {
-    let mut out = text.to_string();
-    if !out.is_empty() && !out.ends_with('\n') {
-        out.push('\n');
-    }
-    if !out.trim().is_empty() {
-        out.push('\n');
-    }
-    out.push_str(block);
-    out
 }
 
 /// `text` without our block (and without the one blank line we put before it). Everything else stays,
