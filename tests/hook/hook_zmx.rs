@@ -76,3 +76,40 @@ fn agterm_live_panes_stay_agterm_and_the_default_socket_dir_is_zmx_s() {
         }
     );
 }
+
+/// The pin is the pane's terminal's (its registry row's `pin`): a zmx session inside an agterm pane pins
+/// nothing with agterm, though the environment names an agterm pane the pin would go to; the agterm pane
+/// itself, with the same environment but for `ZMX_SESSION`, does try (and, with no socket, fails).
+#[test]
+fn only_the_panes_own_terminal_pins_its_resume_line() {
+    use agterm_backup_core::record::PinOutcome;
+    let mut w = World::new();
+    let dir = w.path().join("zmx-sockets");
+    std::fs::create_dir_all(&dir).unwrap();
+    let _daemon = std::os::unix::net::UnixListener::bind(dir.join("api")).unwrap();
+    w.set(
+        "AGTERM_SOCKET",
+        &w.path().join("no-agterm.sock").display().to_string(),
+    );
+    w.set("ZMX_SESSION", "api");
+    w.set("ZMX_DIR", &dir.display().to_string());
+    let d = w.path().display().to_string();
+
+    w.hook("claude", &claude_payload("SessionStart", ID_A, &d, &d))
+        .assert_silent();
+    let recs = zmx_records(&w);
+    assert_eq!(recs.len(), 1, "{}", log_text(&w));
+    assert_eq!((recs[0].pin, recs[0].pinned_line.as_deref()), (None, None));
+    assert!(
+        !recs[0].extra.contains_key("pin_retry"),
+        "{:?}",
+        recs[0].extra
+    );
+
+    w.unset("ZMX_SESSION");
+    w.hook("claude", &claude_payload("SessionStart", ID_B, &d, &d))
+        .assert_silent();
+    let agterm = w.record().expect("the agterm pane's record");
+    assert_eq!(agterm.pin, Some(PinOutcome::Error), "{}", log_text(&w));
+    assert!(agterm.extra.contains_key("pin_retry"), "{:?}", agterm.extra);
+}
