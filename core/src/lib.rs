@@ -23,6 +23,8 @@
 //!   everywhere), behind a trait so tests can swap it.
 //! - [`join`]: a record's pane after a restart: the plain data each terminal's join reads and returns.
 //! - [`tty_input`]: what waits unread on a shell's terminal: typed input, or only the terminal's replies.
+//! - [`scope`]: [`Scope`](scope::Scope), one running instance of a terminal (its name and, for a
+//!   terminal of many instances, its place), as plain data.
 //! - [`terminal`]: the seam between agterm-backup and the terminals it restores into (each its own
 //!   crate under `terminals/`, the registry's rows list them).
 
@@ -40,6 +42,7 @@ pub mod quote;
 pub mod record;
 pub mod restarting;
 pub mod resume;
+pub mod scope;
 pub mod slug;
 pub mod state;
 pub mod terminal;

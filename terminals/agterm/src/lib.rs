@@ -21,6 +21,7 @@ pub mod panes;
 pub mod peer;
 pub mod response;
 pub mod running;
+pub mod scope;
 pub mod socket_path;
 pub mod terminal;
 pub mod wire;

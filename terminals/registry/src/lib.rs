@@ -3,8 +3,9 @@
 //! hook — asks this crate instead of naming the terminals' crates; a terminal's own code stays in its
 //! folder under `terminals/`.
 //!
-//! - [`Scope`]: one running instance of a terminal (agterm; one tmux server by its socket; one zmx
-//!   socket directory), as records name it and as restore acts on it.
+//! - [`Scope`]: one running instance of a terminal (its name, and its place when the terminal runs as
+//!   many), plain data; made from a record, a command line or the environment by the rows' rules
+//!   ([`scope_of_record`], [`scope_at`], [`single`]), each terminal's own in its crate's `scope`.
 //! - [`ROWS`]: the terminals, each with its name, its record keys (a file stem read, a record's and a
 //!   shown pane's key), how to find its instances and how to open one.
 //! - [`parse_key`], [`record_key`], [`view_key`], [`pane_label`]: the rows asked for any terminal.
@@ -24,14 +25,14 @@ pub mod shell_pane_test;
 
 pub use pane::{FoundPane, HookPane};
 
-pub use scope::Scope;
+pub use scope::{first, scope_at, scope_of_record, single, sort, Scope};
 
 use agterm_backup_core::join::{CapturedPane, Join, JoinInput, PaneLaunch};
 use agterm_backup_core::own_pane::OwnPane;
 use agterm_backup_core::pane::{PaneKey, TerminalName};
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::state::StateDir;
-use agterm_backup_core::terminal::{PaneView, Terminal};
+use agterm_backup_core::terminal::PaneView;
 use std::path::Path;
 use std::time::Duration;
 
@@ -42,11 +43,7 @@ pub use agterm_backup_agterm as agterm;
 pub use agterm_backup_tmux as tmux;
 pub use agterm_backup_zmx as zmx;
 
-/// A lookup of environment variables (empty values are the caller's to filter).
-pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
-
-/// A terminal opened, or why not (where we looked).
-pub type Opened = Result<Box<dyn Terminal>, String>;
+pub use agterm_backup_core::scope::{Env, Opened};
 
 /// One terminal: its name, its record keys, and how its instances are found and opened.
 pub struct Row {
@@ -62,6 +59,11 @@ pub struct Row {
     pub view_key: fn(view: &PaneView) -> Option<PaneKey>,
     /// How a person recognises one of this terminal's panes.
     pub label: fn(view: &PaneView) -> String,
+    /// Whether it runs as one instance (every pane is that one's; its [`Scope`] has no place), not as
+    /// many told apart by their place (a server's socket, a socket directory).
+    pub one_instance: bool,
+    /// The instance a record of this terminal names (`None`: the record's part of it is unreadable).
+    pub of_record: fn(rec: &LiveRecord) -> Option<Scope>,
     /// The instance the environment names, if any: `explicit` is `--socket` (agterm's socket, a tmux
     /// server's socket, a zmx socket directory). `None`: the environment names none that exists.
     pub here: fn(explicit: Option<&Path>, env: Env) -> Option<Scope>,
@@ -106,15 +108,17 @@ pub static ROWS: [Row; 3] = [
         record_key: agterm::key::record_key,
         view_key: agterm::key::view_key,
         label: PaneView::session_label,
-        here: scope::agterm_here,
-        named: scope::agterm_named,
-        open: scope::open_agterm,
+        one_instance: true,
+        of_record: agterm::scope::of_record,
+        here: agterm::scope::here,
+        named: agterm::scope::named,
+        open: agterm::scope::open,
         tty: |_, _, _| None,
         follow: |_, _| {},
         launch: |_, _| None,
         join: agterm::join::join_record,
         takes_bare_socket: true,
-        may_come_up: scope::agterm_may_come_up,
+        may_come_up: agterm::scope::may_come_up,
         shell_pane_vars: &["AGTERM_SESSION_ID", "AGTERM_PANE"],
         always_looked_at: true,
     },
@@ -124,10 +128,12 @@ pub static ROWS: [Row; 3] = [
         record_key: <tmux::pane::TmuxPane as OwnPane>::record_key,
         view_key: <tmux::pane::TmuxPane as OwnPane>::view_key,
         label: |v| tmux::pane::view_label(v).unwrap_or_else(|| v.session_label()),
-        here: scope::tmux_here,
-        named: scope::tmux_named,
-        open: scope::open_tmux,
-        tty: scope::tmux_tty,
+        one_instance: false,
+        of_record: tmux::scope::of_record,
+        here: tmux::scope::here,
+        named: tmux::scope::named,
+        open: tmux::scope::open,
+        tty: tmux::scope::tty,
         follow: tmux::join::follow,
         launch: |_, _| None,
         join: tmux::join::join_record,
@@ -142,10 +148,12 @@ pub static ROWS: [Row; 3] = [
         record_key: <zmx::session::ZmxSession as OwnPane>::record_key,
         view_key: <zmx::session::ZmxSession as OwnPane>::view_key,
         label: |v| zmx::session::view_label(v).unwrap_or_else(|| v.session_label()),
-        here: scope::zmx_here,
-        named: scope::zmx_named,
-        open: scope::open_zmx,
-        tty: scope::zmx_tty,
+        one_instance: false,
+        of_record: zmx::scope::of_record,
+        here: zmx::scope::here,
+        named: zmx::scope::named,
+        open: zmx::scope::open,
+        tty: zmx::scope::tty,
         follow: |_, _| {},
         launch: zmx::join::launch_of,
         join: zmx::join::join_record,
@@ -263,7 +271,7 @@ pub fn named(kind: TerminalName, explicit: Option<&Path>, env: Env) -> Scope {
 pub fn always_looked_at() -> Vec<Scope> {
     ROWS.iter()
         .filter(|r| r.always_looked_at)
-        .filter_map(|r| Scope::single(r.name))
+        .filter_map(|r| single(r.name))
         .collect()
 }
 
@@ -309,39 +317,34 @@ mod tests {
     fn agterm_is_always_looked_at_and_each_instance_once() {
         let empty = tempfile::tempdir().unwrap();
         let none = rooted(empty.path());
-        let tmux = Scope::Tmux {
-            socket: "/nonexistent/tmux-1/work".into(),
-        };
-        let zmx = Scope::Zmx {
-            dir: "/nonexistent/zmx".into(),
-        };
-        assert_eq!(always_looked_at(), vec![Scope::Agterm]);
+        let tmux = tmux::scope::server("/nonexistent/tmux-1/work".into());
+        let zmx = zmx::scope::socket_dir_scope("/nonexistent/zmx".into());
+        assert_eq!(always_looked_at(), vec![agterm::scope::the_instance()]);
         let with = [tmux.clone(), zmx.clone(), tmux.clone()];
         assert_eq!(
             everywhere(None, &none, &with),
-            vec![Scope::Agterm, tmux, zmx]
+            vec![agterm::scope::the_instance(), tmux, zmx]
         );
     }
 
     #[test]
     fn a_scope_crosses_a_command_line_as_its_kind_and_place() {
         let scopes = [
-            Scope::Agterm,
-            Scope::Tmux {
-                socket: "/tmp/tmux-1/work".into(),
-            },
-            Scope::Zmx {
-                dir: "/run/user/1/zmx".into(),
-            },
+            agterm::scope::the_instance(),
+            tmux::scope::server("/tmp/tmux-1/work".into()),
+            zmx::scope::socket_dir_scope("/run/user/1/zmx".into()),
         ];
         for s in scopes {
-            let back = Scope::at(s.kind(), s.place().map(String::from));
+            let back = scope_at(s.kind(), s.place().map(String::from));
             assert_eq!(back, s);
         }
         // Restore's grouping: agterm is one instance; tmux and zmx are told apart by their place.
-        assert_eq!(Scope::single(agterm::key::NAME), Some(Scope::Agterm));
-        assert_eq!(Scope::single(tmux::pane::NAME), None);
-        assert_eq!(Scope::single(zmx::session::NAME), None);
+        assert_eq!(
+            single(agterm::key::NAME),
+            Some(agterm::scope::the_instance())
+        );
+        assert_eq!(single(tmux::pane::NAME), None);
+        assert_eq!(single(zmx::session::NAME), None);
     }
 
     #[test]
@@ -366,22 +369,26 @@ mod tests {
     #[test]
     fn a_bare_socket_is_agterms_and_a_named_terminals_socket_is_its_own() {
         let sock = Path::new("/run/x.sock");
-        let tmux = Scope::Tmux {
-            socket: "/tmp/tmux-1/work".into(),
-        };
-        let zmx = Scope::Zmx { dir: "/z".into() };
-        assert_eq!(socket_for(&Scope::Agterm, Some(sock), false), Some(sock));
+        let tmux = tmux::scope::server("/tmp/tmux-1/work".into());
+        let zmx = zmx::scope::socket_dir_scope("/z".into());
+        assert_eq!(
+            socket_for(&agterm::scope::the_instance(), Some(sock), false),
+            Some(sock)
+        );
         for other in [&tmux, &zmx] {
             assert_eq!(socket_for(other, Some(sock), false), None, "{other:?}");
             assert_eq!(socket_for(other, Some(sock), true), Some(sock), "{other:?}");
         }
-        assert_eq!(socket_for(&Scope::Agterm, None, true), None);
+        assert_eq!(socket_for(&agterm::scope::the_instance(), None, true), None);
         // `everywhere` applies the same rule: a bare `--socket` naming a live tmux server is not it.
         let tmp = tempfile::tempdir().unwrap();
         let live = tmp.path().join("tmux-sock");
         let _listener = std::os::unix::net::UnixListener::bind(&live).unwrap();
         let none = rooted(tmp.path());
-        assert_eq!(everywhere(Some(&live), &none, &[]), vec![Scope::Agterm]);
+        assert_eq!(
+            everywhere(Some(&live), &none, &[]),
+            vec![agterm::scope::the_instance()]
+        );
     }
 
     #[test]
@@ -389,12 +396,8 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let env = rooted(tmp.path());
         let (sock, dir) = (tmp.path().join("sock"), tmp.path().join("zmx"));
-        let tmux = Scope::Tmux {
-            socket: sock.display().to_string(),
-        };
-        let zmx = Scope::Zmx {
-            dir: dir.display().to_string(),
-        };
+        let tmux = tmux::scope::server(sock.display().to_string());
+        let zmx = zmx::scope::socket_dir_scope(dir.display().to_string());
         assert!(!may_come_up(&tmux, None, &env));
         assert!(!may_come_up(&zmx, None, &env));
         let agterm_sock = tmp.path().join("agterm.sock");
@@ -404,7 +407,11 @@ mod tests {
         assert!(may_come_up(&tmux, None, &env));
         assert!(may_come_up(&zmx, None, &env));
         // agterm's socket is `--socket`'s when given: there, it may come up (whatever runs).
-        assert!(may_come_up(&Scope::Agterm, Some(&agterm_sock), &env));
+        assert!(may_come_up(
+            &agterm::scope::the_instance(),
+            Some(&agterm_sock),
+            &env
+        ));
     }
 
     #[test]
@@ -415,27 +422,26 @@ mod tests {
         let zmx_default = root.path().join(format!("zmx-{}", uid()));
         assert_eq!(
             named(tmux::pane::NAME, None, &env),
-            Scope::Tmux {
-                socket: tmux_default.display().to_string()
-            }
+            tmux::scope::server(tmux_default.display().to_string())
         );
         assert_eq!(
             named(zmx::session::NAME, None, &env),
-            Scope::Zmx {
-                dir: zmx_default.display().to_string()
-            }
+            zmx::scope::socket_dir_scope(zmx_default.display().to_string())
         );
         let agterm = agterm::resolve_socket_path(None, &env).unwrap();
         assert!(agterm.starts_with(root.path().join("home")), "{agterm:?}");
         // Nothing at the roots yet: agterm alone, whatever the machine runs.
-        assert_eq!(everywhere(None, &env, &[]), vec![Scope::Agterm]);
+        assert_eq!(
+            everywhere(None, &env, &[]),
+            vec![agterm::scope::the_instance()]
+        );
         std::fs::create_dir_all(tmux_default.parent().unwrap()).unwrap();
         let _server = std::os::unix::net::UnixListener::bind(&tmux_default).unwrap();
         std::fs::create_dir(&zmx_default).unwrap();
         assert_eq!(
             everywhere(None, &env, &[]),
             vec![
-                Scope::Agterm,
+                agterm::scope::the_instance(),
                 named(tmux::pane::NAME, None, &env),
                 named(zmx::session::NAME, None, &env)
             ]

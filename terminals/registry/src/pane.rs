@@ -117,17 +117,13 @@ impl FoundPane {
     /// name, agterm's session id).
     pub fn place(&self) -> (Scope, String) {
         match self {
-            FoundPane::Agterm(p) => (Scope::Agterm, p.session.clone()),
+            FoundPane::Agterm(p) => (crate::agterm::scope::the_instance(), p.session.clone()),
             FoundPane::Tmux(t) => (
-                Scope::Tmux {
-                    socket: t.socket.clone(),
-                },
+                crate::tmux::scope::server(t.socket.clone()),
                 t.pane_id.clone(),
             ),
             FoundPane::Zmx(z) => (
-                Scope::Zmx {
-                    dir: z.socket_dir.clone(),
-                },
+                crate::zmx::scope::socket_dir_scope(z.socket_dir.clone()),
                 z.name.clone(),
             ),
         }

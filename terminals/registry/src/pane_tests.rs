@@ -105,7 +105,7 @@ fn a_panes_record_key_comes_from_files_alone_except_a_recorded_tmux_name() {
         (key.to_string(), scope),
         (
             "6B1E0C2A-AAAA-BBBB-CCCC-0123456789AB-left".to_string(),
-            Scope::Agterm
+            crate::agterm::scope::the_instance()
         )
     );
     let zmx = find(
@@ -116,7 +116,7 @@ fn a_panes_record_key_comes_from_files_alone_except_a_recorded_tmux_name() {
     .unwrap();
     let (key, scope) = zmx.recorded_key(&state).unwrap();
     assert_eq!(key.terminal(), crate::zmx::session::NAME);
-    assert_eq!(scope, Scope::Zmx { dir: "/z".into() });
+    assert_eq!(scope, crate::zmx::scope::socket_dir_scope("/z".into()));
     let mut tmux = env(&[("TMUX_PANE", "%3")]);
     let gone = tmp.path().join("no-such-server");
     tmux.insert("TMUX".into(), format!("{},42,0", gone.display()));

@@ -28,5 +28,6 @@ pub mod name;
 pub mod pane;
 pub mod panes;
 pub mod resurrect;
+pub mod scope;
 pub mod terminal;
 pub mod tty;

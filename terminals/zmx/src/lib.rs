@@ -18,6 +18,7 @@ pub mod command;
 pub mod env;
 pub mod join;
 pub mod list;
+pub mod scope;
 pub mod session;
 pub mod terminal;
 pub mod tty;
