@@ -315,7 +315,7 @@ fn process_facts(
 
 /// Stage 6: only agterm pins; a multiplexer's layout restorer runs restore through its own hook.
 pub fn pin(pane: &HookPane, write: &mut Write) {
-    let HookPane::Agterm(pane) = pane else {
+    let Some(pane) = pane.own::<PaneEnv>() else {
         return;
     };
     let target = pin::PinTarget {

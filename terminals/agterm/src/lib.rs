@@ -14,6 +14,7 @@
 
 pub mod client;
 pub mod features;
+pub mod found;
 pub mod join;
 pub mod key;
 pub mod pane_env;

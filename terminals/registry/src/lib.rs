@@ -93,6 +93,13 @@ pub struct Row {
     /// The shell's test for one of its panes, from the environment alone: these variables are all
     /// non-empty there (the last one is the rc line's quick test; [`shell_pane_test`]).
     pub shell_pane_vars: &'static [&'static str],
+    /// The pane the environment names (see [`pane::find`]): `None` when none of its variables are
+    /// there; else its pane, or why the environment names none of it worth recording.
+    pub found: fn(env: &pane::Env) -> agterm_backup_core::found_pane::Found,
+    /// A multiplexer's program among a pane's process's ancestors (its server's, its daemon's): a row
+    /// with one runs inside a terminal, so its pane is innermost; between several, the nearest
+    /// ancestor running one decides. `None`: a terminal (it answers after every multiplexer).
+    pub multiplexer: Option<&'static str>,
     /// Whether its one instance is looked at even with no records and none in the environment (agterm:
     /// its absence is one line of `status`, `answer`, `snap` and `restore`, not a failure).
     pub always_looked_at: bool,
@@ -120,6 +127,8 @@ pub static ROWS: [Row; 3] = [
         takes_bare_socket: true,
         may_come_up: agterm::scope::may_come_up,
         shell_pane_vars: &["AGTERM_SESSION_ID", "AGTERM_PANE"],
+        found: agterm::found::found,
+        multiplexer: None,
         always_looked_at: true,
     },
     Row {
@@ -140,6 +149,8 @@ pub static ROWS: [Row; 3] = [
         takes_bare_socket: false,
         may_come_up: scope::place_exists,
         shell_pane_vars: &["TMUX_PANE"],
+        found: tmux::found::found,
+        multiplexer: Some(tmux::found::PROGRAM),
         always_looked_at: false,
     },
     Row {
@@ -160,6 +171,8 @@ pub static ROWS: [Row; 3] = [
         takes_bare_socket: false,
         may_come_up: scope::place_exists,
         shell_pane_vars: &["ZMX_SESSION"],
+        found: zmx::found::found,
+        multiplexer: Some(zmx::found::PROGRAM),
         always_looked_at: false,
     },
 ];

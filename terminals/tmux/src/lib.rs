@@ -19,6 +19,7 @@
 pub mod command;
 pub mod env;
 pub mod foreground;
+pub mod found;
 pub mod join;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod join_fixtures;

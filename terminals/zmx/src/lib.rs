@@ -16,6 +16,7 @@
 pub mod boot;
 pub mod command;
 pub mod env;
+pub mod found;
 pub mod join;
 pub mod list;
 pub mod scope;
