@@ -1,4 +1,4 @@
-//! The registry of terminals: one row per terminal agterm-backup serves (agterm, tmux, zmx). Every
+//! The registry of terminals: one row per terminal agterm-backup serves ([`ROWS`]). Every
 //! consumer that needs "each terminal" — restore, `status`, `answer`, `snap`, `shell-start` and the
 //! hook — asks this crate instead of naming the terminals' crates; a terminal's own code stays in its
 //! folder under `terminals/`.
@@ -9,7 +9,7 @@
 //! - [`ROWS`]: the terminals, each with its name, its record keys (a file stem read, a record's and a
 //!   shown pane's key), how to find its instances and how to open one.
 //! - [`parse_key`], [`record_key`], [`view_key`], [`pane_label`]: the rows asked for any terminal.
-//! - [`open`]: the [`Terminal`] behind a scope.
+//! - [`open`]: the [`Terminal`](agterm_backup_core::terminal::Terminal) behind a scope.
 //! - [`everywhere`]: the instances worth a look: those of the environment plus those with records.
 //! - [`pane`]: which terminal's pane a process runs in ([`FoundPane`], [`HookPane`]), innermost first.
 //! - [`join`]: how a record finds its pane after a restart, each terminal's own join behind its row.
@@ -64,28 +64,30 @@ pub struct Row {
     pub one_instance: bool,
     /// The instance a record of this terminal names (`None`: the record's part of it is unreadable).
     pub of_record: fn(rec: &LiveRecord) -> Option<Scope>,
-    /// The instance the environment names, if any: `explicit` is `--socket` (agterm's socket, a tmux
-    /// server's socket, a zmx socket directory). `None`: the environment names none that exists.
+    /// The instance the environment names, if any: `explicit` is `--socket` (a control socket, a
+    /// server's socket, a socket directory). `None`: the environment names none that exists.
     pub here: fn(explicit: Option<&Path>, env: Env) -> Option<Scope>,
     /// The instance `--terminal <name>` means: as `here`, but always one (the default place).
     pub named: fn(explicit: Option<&Path>, env: Env) -> Scope,
     /// The terminal behind one of its scopes; the error says where we looked.
     pub open: fn(scope: &Scope, explicit: Option<&Path>, env: Env) -> Opened,
-    /// The terminal device (`st_rdev`) of pane `pane` (a tmux `%N`, a zmx session name) of one
-    /// instance, asked within `budget`: what proves a shell is that pane's own. `None`: unknown, or a
-    /// terminal that reports no tty (agterm).
+    /// The terminal device (`st_rdev`) of pane `pane` (its name within the instance, as
+    /// [`FoundPane::place`] gives it) of one instance, asked within `budget`: what proves a shell is
+    /// that pane's own. `None`: unknown, or a terminal that reports no tty.
     pub tty: fn(scope: &Scope, pane: &str, budget: Duration) -> Option<u64>,
-    /// What the terminal does to every captured pane before any join (tmux: each record follows its
-    /// pane through its server's layouts kept in the state directory at `state_root`).
+    /// What the terminal does to every captured pane before any join (a multiplexer that moves panes
+    /// without agent events: each record follows its pane through the layouts it keeps in the state
+    /// directory at `state_root`).
     pub follow: fn(captured: &mut [CapturedPane], state_root: &Path),
-    /// A captured pane that is its own terminal for the journal rule (a zmx session): `Some(start)` of
+    /// A captured pane that is its own terminal for the journal rule (a named session with a daemon of
+    /// its own): `Some(start)` of
     /// it now, `Some(None)` when gone or unknown (the terminal's launch then stands). `None`: not such
     /// a pane of this terminal.
     pub launch: fn(pane: &CapturedPane, panes: &[PaneView]) -> Option<PaneLaunch>,
     /// Which pane a record of this terminal belongs to after a restart, or why none (see [`join`]).
     pub join: fn(input: &JoinInput<'_>) -> Join,
-    /// Whether `--socket` without `--terminal` names this terminal's instance (agterm's control
-    /// socket). With `--terminal`, `--socket` names an instance of the terminal named, whichever it is.
+    /// Whether `--socket` without `--terminal` names this terminal's instance (the first row's control
+    /// socket, as before the other terminals). With `--terminal`, `--socket` names an instance of the terminal named, whichever it is.
     pub takes_bare_socket: bool,
     /// Whether an instance that does not answer yet may still (`shell-start` asks again until its
     /// budget ends): something of it is there. `false` is final: its variables outlived it.
@@ -100,8 +102,8 @@ pub struct Row {
     /// with one runs inside a terminal, so its pane is innermost; between several, the nearest
     /// ancestor running one decides. `None`: a terminal (it answers after every multiplexer).
     pub multiplexer: Option<&'static str>,
-    /// Whether its one instance is looked at even with no records and none in the environment (agterm:
-    /// its absence is one line of `status`, `answer`, `snap` and `restore`, not a failure).
+    /// Whether its one instance is looked at even with no records and none in the environment (its
+    /// absence is then one line of `status`, `answer`, `snap` and `restore`, not a failure).
     pub always_looked_at: bool,
 }
 
@@ -189,7 +191,7 @@ pub fn row_named(name: &str) -> Option<&'static Row> {
     ROWS.iter().find(|r| r.name == *name)
 }
 
-/// The names of every terminal, for messages: `agterm, tmux or zmx`.
+/// The names of every terminal, for messages: `a, b or c`.
 pub fn names() -> String {
     let all: Vec<&str> = ROWS.iter().map(|r| r.name.as_str()).collect();
     match all.split_last() {
@@ -221,8 +223,8 @@ pub fn view_key(view: &PaneView) -> Option<PaneKey> {
     (view_row(view).view_key)(view)
 }
 
-/// How a person recognises a pane: a tmux pane by its place (`tmux work:0.1`), a zmx session by its
-/// name (`zmx api`), an agterm pane by its session's name and role (`api · right`).
+/// How a person recognises a pane, by its terminal's rule (a place like `<terminal> work:0.1`, a
+/// session's name, a session's name and role like `api · right`).
 pub fn pane_label(view: &PaneView) -> String {
     (view_row(view).label)(view)
 }
@@ -263,7 +265,7 @@ pub fn pane_tty(scope: &Scope, pane: &str, budget: Duration) -> Option<u64> {
 }
 
 /// `--socket` (`explicit`) as it applies to `scope`: with `--terminal` (`named`) to the scope resolved
-/// with it, else only to the terminal whose row takes a bare `--socket` (agterm's control socket).
+/// with it, else only to the terminal whose row takes a bare `--socket` (a control socket).
 pub fn socket_for<'a>(scope: &Scope, explicit: Option<&'a Path>, named: bool) -> Option<&'a Path> {
     explicit.filter(|_| named || row(scope.kind()).takes_bare_socket)
 }
@@ -279,8 +281,7 @@ pub fn named(kind: TerminalName, explicit: Option<&Path>, env: Env) -> Scope {
     (row(kind).named)(explicit, env)
 }
 
-/// The instances looked at with nothing else to go on: those of the rows [`Row::always_looked_at`]
-/// (agterm).
+/// The instances looked at with nothing else to go on: those of the rows [`Row::always_looked_at`].
 pub fn always_looked_at() -> Vec<Scope> {
     ROWS.iter()
         .filter(|r| r.always_looked_at)
@@ -288,8 +289,8 @@ pub fn always_looked_at() -> Vec<Scope> {
         .collect()
 }
 
-/// The instances worth a look, each once, in the registry's order: [`always_looked_at`] (agterm: its
-/// absence is one line, not a failure), then per terminal the one the environment names (if it exists)
+/// The instances worth a look, each once, in the registry's order: [`always_looked_at`] (its absence
+/// is one line, not a failure), then per terminal the one the environment names (if it exists)
 /// and every one `with_records` names.
 pub fn everywhere(explicit: Option<&Path>, env: Env, with_records: &[Scope]) -> Vec<Scope> {
     let mut out: Vec<Scope> = always_looked_at();

@@ -1,6 +1,6 @@
 //! Which terminal's pane a process runs in, innermost first: the hook's "which pane am I" and
 //! `shell-start`'s. Each terminal's crate reads its own variables (its row's `found`, an
-//! [`EnvPane`](agterm_backup_core::found_pane::EnvPane)); this file is the one rule over the rows'
+//! [`EnvPane`]); this file is the one rule over the rows'
 //! answers, so a consumer matches no terminal by name.
 //!
 //! A terminal multiplexer runs *inside* a terminal: an agent in a multiplexer's pane of a terminal's pane
