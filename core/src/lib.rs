@@ -24,6 +24,11 @@
 //! - [`join`]: a record's pane after a restart: the plain data each terminal's join reads and returns.
 //! - [`marked_block`]: our marked block in a file the user owns (its markers, where it sits, appending it).
 //! - [`tty_input`]: what waits unread on a shell's terminal: typed input, or only the terminal's replies.
+//! - [`found_pane`]: the pane a process runs in as each terminal reads it from the environment
+//!   ([`EnvPane`](found_pane::EnvPane)) and as the hook's record keeps it
+//!   ([`RecordPane`](found_pane::RecordPane)); the registry decides which is innermost.
+//! - [`scope`]: [`Scope`](scope::Scope), one running instance of a terminal (its name and, for a
+//!   terminal of many instances, its place), as plain data.
 //! - [`terminal`]: the seam between agterm-backup and the terminals it restores into (each its own
 //!   crate under `terminals/`, the registry's rows list them).
 
@@ -31,6 +36,7 @@ pub mod agent;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
 pub mod flags;
+pub mod found_pane;
 pub mod id;
 pub mod join;
 pub mod marked_block;
@@ -42,6 +48,7 @@ pub mod quote;
 pub mod record;
 pub mod restarting;
 pub mod resume;
+pub mod scope;
 pub mod slug;
 pub mod state;
 pub mod terminal;

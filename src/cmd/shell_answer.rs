@@ -75,7 +75,7 @@ fn answer_args(scope: &Scope, target: &PaneRef, choice: u8) -> Vec<String> {
 }
 
 pub fn run(args: ShellAnswerArgs, socket: Option<PathBuf>) -> CliResult {
-    let scope = Scope::at(args.terminal.kind(), args.place);
+    let scope = agterm_backup_terminals::scope_at(args.terminal.kind(), args.place);
     let role: PaneRole = args.role.parse().unwrap_or(PaneRole::Left);
     let target = PaneRef {
         session_id: args.session,
@@ -117,13 +117,9 @@ mod tests {
             pane_id: Some("%7".into()),
         };
         let scopes = [
-            Scope::Agterm,
-            Scope::Tmux {
-                socket: "/tmp/tmux-1/my work".into(),
-            },
-            Scope::Zmx {
-                dir: "/run/user/1/zmx".into(),
-            },
+            agterm_backup_terminals::agterm::scope::the_instance(),
+            agterm_backup_terminals::tmux::scope::server("/tmp/tmux-1/my work".into()),
+            agterm_backup_terminals::zmx::scope::socket_dir_scope("/run/user/1/zmx".into()),
         ];
         for scope in scopes {
             let argv =
@@ -131,7 +127,10 @@ mod tests {
             let Command::ShellAnswer(a) = Cli::try_parse_from(argv).unwrap().command else {
                 panic!("not shell-answer");
             };
-            assert_eq!(Scope::at(a.terminal.kind(), a.place), scope);
+            assert_eq!(
+                agterm_backup_terminals::scope_at(a.terminal.kind(), a.place),
+                scope
+            );
             assert_eq!(
                 (a.session, a.role, a.pane_id),
                 (
@@ -164,8 +163,8 @@ mod tests {
             panic!("not shell-answer");
         };
         assert_eq!(
-            Scope::at(a.terminal.kind(), a.place),
-            Scope::Zmx { dir: "/z".into() }
+            agterm_backup_terminals::scope_at(a.terminal.kind(), a.place),
+            agterm_backup_terminals::zmx::scope::socket_dir_scope("/z".into())
         );
     }
 }

@@ -111,14 +111,16 @@ fn measured() -> BTreeMap<String, Vec<String>> {
 }
 
 fn baseline() -> BTreeMap<String, usize> {
-    BASELINE
+    let mut out = BTreeMap::new();
+    for l in BASELINE
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let (n, path) = l.split_once(' ').expect("`<count> <path>`");
-            (path.to_string(), n.parse().expect("a count"))
-        })
-        .collect()
+    {
+        let (n, path) = l.split_once(' ').expect("`<count> <path>`");
+        let again = out.insert(path.to_string(), n.parse::<usize>().expect("a count"));
+        assert!(again.is_none(), "{path} is in the baseline twice");
+    }
+    out
 }
 
 #[test]

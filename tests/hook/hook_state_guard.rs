@@ -8,7 +8,7 @@
 use crate::hook_common::*;
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::state::StateDir;
-use agterm_backup_restore::once::{Claim, LaunchId, TerminalTag, Trigger};
+use agterm_backup_restore::once::{Claim, LaunchId, Trigger};
 use agterm_backup_terminals::tmux::env::TmuxEnv;
 use agterm_backup_terminals::tmux::layout_file::{write_layout, ServerLayout};
 use std::fs;
@@ -35,7 +35,7 @@ fn claude_record_json() -> Vec<u8> {
 
 fn launch() -> LaunchId {
     LaunchId::new(
-        &TerminalTag::Agterm,
+        &agterm_backup_terminals::agterm::scope::the_instance(),
         Some("2026-12-01T00:00:00Z".parse().unwrap()),
     )
     .unwrap()

@@ -5,7 +5,7 @@ use crate::pane_env::Env;
 use crate::skip::Skip;
 use agterm_backup_core::process::ProcessSource;
 
-pub use agterm_backup_terminals::pane::{refresh, resolve, FoundPane, HookPane, TMUX_BUDGET};
+pub use agterm_backup_terminals::pane::{refresh, resolve, FoundPane, HookPane};
 
 /// Finds the innermost terminal pane of `env`, or says why this run is not one to record (see
 /// [`agterm_backup_terminals::pane::find`]).
@@ -16,6 +16,7 @@ pub fn find(env: &Env, src: &dyn ProcessSource, start: u32) -> Result<FoundPane,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pane_env::NotAPane;
     use agterm_backup_core::process::FakeProcesses;
 
     /// The hook's log and its "worth logging" filter speak `Skip`: the registry's reasons keep their
@@ -29,15 +30,28 @@ mod tests {
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect()
         };
-        assert_eq!(find(&env(&[]), &none, 0), Err(Skip::NotInAgterm));
+        let not_in = find(&env(&[]), &none, 0).unwrap_err();
+        assert_eq!(not_in, Skip::from(NotAPane::NotInAgterm));
+        assert_eq!(not_in.to_string(), "not in agterm (no AGTERM_SESSION_ID)");
+        assert!(!not_in.worth_logging());
         let job = env(&[("TMUX", "/tmp/tmux-1/default,42,0")]);
-        assert_eq!(find(&job, &none, 0), Err(Skip::NoTmuxPane));
+        let job = find(&job, &none, 0).unwrap_err();
+        assert_eq!(
+            job.to_string(),
+            "inside tmux but not in a pane ($TMUX_PANE unset or malformed)"
+        );
+        assert!(!job.worth_logging());
         let evil = env(&[("AGTERM_SESSION_ID", "../x"), ("AGTERM_PANE", "left")]);
-        assert!(matches!(
+        assert_eq!(
             find(&evil, &none, 0),
-            Err(Skip::BadAgtermSession(_))
-        ));
+            Err(NotAPane::BadSession("../X".into()).into())
+        );
+        assert!(find(&evil, &none, 0).unwrap_err().worth_logging());
         let odd = env(&[("AGTERM_SESSION_ID", "6B1E0C2A"), ("AGTERM_PANE", "mid")]);
-        assert!(matches!(find(&odd, &none, 0), Err(Skip::UnknownPane(_))));
+        assert_eq!(
+            find(&odd, &none, 0),
+            Err(NotAPane::UnknownPane("mid".into()).into())
+        );
+        assert!(find(&odd, &none, 0).unwrap_err().worth_logging());
     }
 }

@@ -78,8 +78,8 @@ pub fn pin_outcomes(
 
 pub use agterm_backup_terminals::Scope;
 
-/// Whether the pane `c` belongs to `scope`: a single-instance terminal's (agterm's) key to it, a multiplexer's pane to the
-/// instance its record or journal names.
+/// Whether the pane `c` belongs to `scope`: a pane of a terminal of one instance by its key, a pane of
+/// a terminal of many to the instance its record or journal names.
 pub fn holds(scope: &Scope, c: &CapturedPane) -> bool {
     if scope.place().is_none() {
         return c.key.terminal() == scope.kind();
@@ -91,18 +91,18 @@ pub fn holds(scope: &Scope, c: &CapturedPane) -> bool {
         .any(|s| s == *scope)
 }
 
-/// The terminal scope a multiplexer record names (`None`: an agterm record, or one whose identity is
-/// unreadable).
+/// The instance of a terminal of many that a record names (`None`: a record of a terminal of one
+/// instance, or one whose identity is unreadable).
 fn multiplexer_scope(rec: &LiveRecord) -> Option<Scope> {
-    Scope::of_record(rec).filter(|s| s.place().is_some())
+    agterm_backup_terminals::scope_of_record(rec).filter(|s| s.place().is_some())
 }
 
-/// Every terminal the state directory holds records of (agterm first, then each tmux server, then each
-/// zmx socket directory).
+/// Every terminal instance the state directory holds records of, in the registry's order of terminals,
+/// then by place.
 pub fn scopes_with_records(state: &StateDir) -> Vec<Scope> {
     let mut scopes: Vec<Scope> = Vec::new();
     for c in captured_panes(state, None) {
-        let scope = Scope::single(c.key.terminal()).or_else(|| {
+        let scope = agterm_backup_terminals::single(c.key.terminal()).or_else(|| {
             c.record
                 .iter()
                 .chain(c.journal.iter())
@@ -112,7 +112,7 @@ pub fn scopes_with_records(state: &StateDir) -> Vec<Scope> {
             scopes.push(s);
         }
     }
-    scopes.sort();
+    agterm_backup_terminals::sort(&mut scopes);
     scopes
 }
 
@@ -129,7 +129,7 @@ pub fn as_typed(state: &StateDir, rows: &mut [PlanRow]) {
     }
 }
 
-/// Plans a restore against the running terminal. While a row is `not-realized` (restored panes come up
+/// Plans a restore against the running terminal of the registry's first row. While a row is `not-realized` (restored panes come up
 /// in turns), it plans again every 250 ms for up to `realize_wait`; a pane still down then keeps that
 /// row — never typed blind.
 pub fn gather(
@@ -145,7 +145,7 @@ pub fn gather(
         as_of,
         realize_wait,
         env,
-        &Scope::Agterm,
+        &agterm_backup_terminals::first(),
         Trigger::Restore,
     )
 }

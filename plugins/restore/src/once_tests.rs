@@ -4,7 +4,11 @@ use agterm_backup_core::pane::PaneRole;
 use std::sync::{Arc, Barrier};
 
 fn launch(at: &str) -> LaunchId {
-    LaunchId::new(&TerminalTag::Agterm, Some(ts(at))).unwrap()
+    LaunchId::new(
+        &agterm_backup_terminals::agterm::scope::the_instance(),
+        Some(ts(at)),
+    )
+    .unwrap()
 }
 
 fn claim(launch: &LaunchId, id: &str, role: PaneRole) -> Claim {
@@ -94,9 +98,7 @@ fn a_new_launch_sees_no_marker_and_sweeps_the_old_ones_of_its_terminal_only() {
     let state = StateDir::at(tmp.path().join("state"));
     let old = launch("2026-12-01T10:00:00Z");
     let tmux = LaunchId::new(
-        &TerminalTag::Tmux {
-            socket: "/tmp/tmux-1/default".into(),
-        },
+        &agterm_backup_terminals::tmux::scope::server("/tmp/tmux-1/default".into()),
         Some(ts("2026-12-01T10:00:00Z")),
     )
     .unwrap();
@@ -117,7 +119,11 @@ fn a_new_launch_sees_no_marker_and_sweeps_the_old_ones_of_its_terminal_only() {
         1,
         "another terminal's launch stays"
     );
-    assert!(LaunchId::new(&TerminalTag::Agterm, None).is_none());
+    assert!(LaunchId::new(
+        &agterm_backup_terminals::agterm::scope::the_instance(),
+        None
+    )
+    .is_none());
 }
 
 #[test]
@@ -131,8 +137,16 @@ fn two_readers_of_one_launch_share_its_markers_whatever_their_estimate_of_its_st
         launch_stamp: Some(ts("2026-12-01T10:00:00Z").timestamp()),
         ..Default::default()
     };
-    let first = LaunchId::of(&TerminalTag::Agterm, &reading("2026-12-01T10:00:00.995Z")).unwrap();
-    let second = LaunchId::of(&TerminalTag::Agterm, &reading("2026-12-01T10:00:01.005Z")).unwrap();
+    let first = LaunchId::of(
+        &agterm_backup_terminals::agterm::scope::the_instance(),
+        &reading("2026-12-01T10:00:00.995Z"),
+    )
+    .unwrap();
+    let second = LaunchId::of(
+        &agterm_backup_terminals::agterm::scope::the_instance(),
+        &reading("2026-12-01T10:00:01.005Z"),
+    )
+    .unwrap();
     assert_eq!(first, second);
     claim(&first, ID_A, PaneRole::Left)
         .take(&state, Trigger::ShellStart)
@@ -147,7 +161,10 @@ fn two_readers_of_one_launch_share_its_markers_whatever_their_estimate_of_its_st
         ..Default::default()
     };
     assert_eq!(
-        LaunchId::of(&TerminalTag::Agterm, &tmux_like),
+        LaunchId::of(
+            &agterm_backup_terminals::agterm::scope::the_instance(),
+            &tmux_like
+        ),
         Some(launch("2026-12-01T10:00:00Z"))
     );
 }

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::fixtures::{captured, pane, record, ID_A, ID_B};
-use crate::once::{LaunchId, Resumed, TerminalTag};
+use crate::once::{LaunchId, Resumed};
 use agterm_backup_core::pane::PaneRole;
 
 const LAUNCH: &str = "2026-12-01T10:00:00Z";
@@ -10,7 +10,10 @@ const LAUNCH: &str = "2026-12-01T10:00:00Z";
 fn this_launch(trigger: Trigger, resumed: Resumed) -> ThisLaunch {
     ThisLaunch {
         trigger,
-        id: LaunchId::new(&TerminalTag::Agterm, Some(crate::fixtures::ts(LAUNCH))),
+        id: LaunchId::new(
+            &agterm_backup_terminals::agterm::scope::the_instance(),
+            Some(crate::fixtures::ts(LAUNCH)),
+        ),
         resumed,
     }
 }

@@ -277,11 +277,14 @@ fn a_user_attach_winning_the_race_gets_the_line_typed_once_or_nothing_when_busy(
 
 /// The plan of one gone session `api` in this boot's launch, with `resumed` already marked.
 fn gone_api_in_launch(resumed: crate::once::Resumed) -> (Vec<PlanRow>, LiveRecord) {
-    use crate::once::{LaunchId, TerminalTag, ThisLaunch, Trigger};
+    use crate::once::{LaunchId, ThisLaunch, Trigger};
     let rec = zmx_record(ID_A, "api", "2026-11-30T10:00:00Z");
     let launch = ThisLaunch {
         trigger: Trigger::Restore,
-        id: LaunchId::new(&TerminalTag::Zmx { dir: DIR.into() }, Some(ts(BOOT))),
+        id: LaunchId::new(
+            &agterm_backup_terminals::zmx::scope::socket_dir_scope(DIR.into()),
+            Some(ts(BOOT)),
+        ),
         resumed,
     };
     let c = [captured(Some(rec.clone()), vec![])];

@@ -197,6 +197,8 @@ pub fn take(
         .iter()
         .filter_map(agterm_backup_terminals::record_key)
         .collect();
+    // The first row's instance also fills the fields from before the other terminals.
+    let first = agterm_backup_terminals::first();
     let mut snap = Snapshot {
         v: 1,
         taken_at: now.to_rfc3339_opts(SecondsFormat::Millis, true),
@@ -224,7 +226,7 @@ pub fn take(
         match read {
             Err(e) => entry.error = Some(e),
             Ok((mut t, (info, panes))) => {
-                if scope == Scope::Agterm && harvest {
+                if scope == first && harvest {
                     snap.harvested
                         .extend(harvested(&mut *t, &panes, &live_keys, env, now));
                 }
@@ -232,7 +234,7 @@ pub fn take(
                 snap.panes.extend(panes);
             }
         }
-        if scope == Scope::Agterm {
+        if scope == first {
             snap.terminal = entry.info.clone();
             snap.error = entry.error.clone();
         }

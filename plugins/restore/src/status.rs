@@ -126,7 +126,7 @@ pub struct Section<'a> {
 /// The report of agterm alone (as before the other terminals).
 pub fn build(input: StatusInput<'_>) -> StatusReport {
     let section = Section {
-        scope: Scope::Agterm,
+        scope: agterm_backup_terminals::first(),
         terminal: input.terminal,
         panes: input.panes,
         rows: input.rows,
@@ -146,7 +146,7 @@ pub fn build_all(
     let agterm = sections
         .iter()
         .zip(&terminals)
-        .find(|(s, _)| s.scope == Scope::Agterm)
+        .find(|(s, _)| s.scope == agterm_backup_terminals::first())
         .map_or(
             AgtermState {
                 running: false,

@@ -13,9 +13,12 @@
 //! - [`pane_env`]: the agterm pane a process runs in, from its environment.
 //! - [`running`]: whether an agterm runs (by its process's name), its socket answering or not.
 //! - [`panes`], [`terminal`]: the [`AgtermTerminal`] implementation of the terminal seam.
+//! - [`scope`]: its row's scope rules (one instance, opened behind its socket, may it come up).
+//! - [`found`]: its row's `found`: [`pane_env::PaneEnv`] as the registry's pane of the environment.
 
 pub mod client;
 pub mod features;
+pub mod found;
 pub mod join;
 pub mod key;
 pub mod pane_env;
@@ -24,6 +27,7 @@ pub mod peer;
 pub mod pin;
 pub mod response;
 pub mod running;
+pub mod scope;
 pub mod socket_path;
 pub mod terminal;
 pub mod wire;

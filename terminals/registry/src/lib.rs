@@ -1,14 +1,15 @@
-//! The registry of terminals: one row per terminal agterm-backup serves (agterm, tmux, zmx). Every
+//! The registry of terminals: one row per terminal agterm-backup serves ([`ROWS`]). Every
 //! consumer that needs "each terminal" — restore, `status`, `answer`, `snap`, `shell-start` and the
 //! hook — asks this crate instead of naming the terminals' crates; a terminal's own code stays in its
 //! folder under `terminals/`.
 //!
-//! - [`Scope`]: one running instance of a terminal (agterm; one tmux server by its socket; one zmx
-//!   socket directory), as records name it and as restore acts on it.
+//! - [`Scope`]: one running instance of a terminal (its name, and its place when the terminal runs as
+//!   many), plain data; made from a record, a command line or the environment by the rows' rules
+//!   ([`scope_of_record`], [`scope_at`], [`single`]), each terminal's own in its crate's `scope`.
 //! - [`ROWS`]: the terminals, each with its name, its record keys (a file stem read, a record's and a
 //!   shown pane's key), how to find its instances and how to open one.
 //! - [`parse_key`], [`record_key`], [`view_key`], [`pane_label`]: the rows asked for any terminal.
-//! - [`open`]: the [`Terminal`] behind a scope.
+//! - [`open`]: the [`Terminal`](agterm_backup_core::terminal::Terminal) behind a scope.
 //! - [`everywhere`]: the instances worth a look: those of the environment plus those with records.
 //! - [`pane`]: which terminal's pane a process runs in ([`FoundPane`], [`HookPane`]), innermost first.
 //! - [`join`]: how a record finds its pane after a restart, each terminal's own join behind its row.
@@ -28,14 +29,14 @@ pub mod shell_pane_test;
 pub use pane::{FoundPane, HookPane};
 pub use pinning::Pinning;
 
-pub use scope::Scope;
+pub use scope::{first, scope_at, scope_of_record, single, sort, Scope};
 
 use agterm_backup_core::join::{CapturedPane, Join, JoinInput, PaneLaunch};
 use agterm_backup_core::own_pane::OwnPane;
 use agterm_backup_core::pane::{PaneKey, TerminalName};
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::state::StateDir;
-use agterm_backup_core::terminal::{PaneView, Terminal};
+use agterm_backup_core::terminal::PaneView;
 use std::path::Path;
 use std::time::Duration;
 
@@ -46,11 +47,7 @@ pub use agterm_backup_agterm as agterm;
 pub use agterm_backup_tmux as tmux;
 pub use agterm_backup_zmx as zmx;
 
-/// A lookup of environment variables (empty values are the caller's to filter).
-pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
-
-/// A terminal opened, or why not (where we looked).
-pub type Opened = Result<Box<dyn Terminal>, String>;
+pub use agterm_backup_core::scope::{Env, Opened};
 
 /// One terminal: its name, its record keys, and how its instances are found and opened.
 pub struct Row {
@@ -66,28 +63,35 @@ pub struct Row {
     pub view_key: fn(view: &PaneView) -> Option<PaneKey>,
     /// How a person recognises one of this terminal's panes.
     pub label: fn(view: &PaneView) -> String,
-    /// The instance the environment names, if any: `explicit` is `--socket` (agterm's socket, a tmux
-    /// server's socket, a zmx socket directory). `None`: the environment names none that exists.
+    /// Whether it runs as one instance (every pane is that one's; its [`Scope`] has no place), not as
+    /// many told apart by their place (a server's socket, a socket directory).
+    pub one_instance: bool,
+    /// The instance a record of this terminal names (`None`: the record's part of it is unreadable).
+    pub of_record: fn(rec: &LiveRecord) -> Option<Scope>,
+    /// The instance the environment names, if any: `explicit` is `--socket` (a control socket, a
+    /// server's socket, a socket directory). `None`: the environment names none that exists.
     pub here: fn(explicit: Option<&Path>, env: Env) -> Option<Scope>,
     /// The instance `--terminal <name>` means: as `here`, but always one (the default place).
     pub named: fn(explicit: Option<&Path>, env: Env) -> Scope,
     /// The terminal behind one of its scopes; the error says where we looked.
     pub open: fn(scope: &Scope, explicit: Option<&Path>, env: Env) -> Opened,
-    /// The terminal device (`st_rdev`) of pane `pane` (a tmux `%N`, a zmx session name) of one
-    /// instance, asked within `budget`: what proves a shell is that pane's own. `None`: unknown, or a
-    /// terminal that reports no tty (agterm).
+    /// The terminal device (`st_rdev`) of pane `pane` (its name within the instance, as
+    /// [`FoundPane::place`] gives it) of one instance, asked within `budget`: what proves a shell is
+    /// that pane's own. `None`: unknown, or a terminal that reports no tty.
     pub tty: fn(scope: &Scope, pane: &str, budget: Duration) -> Option<u64>,
-    /// What the terminal does to every captured pane before any join (tmux: each record follows its
-    /// pane through its server's layouts kept in the state directory at `state_root`).
+    /// What the terminal does to every captured pane before any join (a multiplexer that moves panes
+    /// without agent events: each record follows its pane through the layouts it keeps in the state
+    /// directory at `state_root`).
     pub follow: fn(captured: &mut [CapturedPane], state_root: &Path),
-    /// A captured pane that is its own terminal for the journal rule (a zmx session): `Some(start)` of
+    /// A captured pane that is its own terminal for the journal rule (a named session with a daemon of
+    /// its own): `Some(start)` of
     /// it now, `Some(None)` when gone or unknown (the terminal's launch then stands). `None`: not such
     /// a pane of this terminal.
     pub launch: fn(pane: &CapturedPane, panes: &[PaneView]) -> Option<PaneLaunch>,
     /// Which pane a record of this terminal belongs to after a restart, or why none (see [`join`]).
     pub join: fn(input: &JoinInput<'_>) -> Join,
-    /// Whether `--socket` without `--terminal` names this terminal's instance (agterm's control
-    /// socket). With `--terminal`, `--socket` names an instance of the terminal named, whichever it is.
+    /// Whether `--socket` without `--terminal` names this terminal's instance (the first row's control
+    /// socket, as before the other terminals). With `--terminal`, `--socket` names an instance of the terminal named, whichever it is.
     pub takes_bare_socket: bool,
     /// Whether an instance that does not answer yet may still (`shell-start` asks again until its
     /// budget ends): something of it is there. `false` is final: its variables outlived it.
@@ -95,8 +99,15 @@ pub struct Row {
     /// The shell's test for one of its panes, from the environment alone: these variables are all
     /// non-empty there (the last one is the rc line's quick test; [`shell_pane_test`]).
     pub shell_pane_vars: &'static [&'static str],
-    /// Whether its one instance is looked at even with no records and none in the environment (agterm:
-    /// its absence is one line of `status`, `answer`, `snap` and `restore`, not a failure).
+    /// The pane the environment names (see [`pane::find`]): `None` when none of its variables are
+    /// there; else its pane, or why the environment names none of it worth recording.
+    pub found: fn(env: &pane::Env) -> agterm_backup_core::found_pane::Found,
+    /// A multiplexer's program among a pane's process's ancestors (its server's, its daemon's): a row
+    /// with one runs inside a terminal, so its pane is innermost; between several, the nearest
+    /// ancestor running one decides. `None`: a terminal (it answers after every multiplexer).
+    pub multiplexer: Option<&'static str>,
+    /// Whether its one instance is looked at even with no records and none in the environment (its
+    /// absence is then one line of `status`, `answer`, `snap` and `restore`, not a failure).
     pub always_looked_at: bool,
     /// How the hook pins a pane's resume line with the terminal, so that the terminal types it itself
     /// after its own restart ([`pinning`]). `None`: the terminal pins nothing.
@@ -117,16 +128,20 @@ pub static ROWS: [Row; 3] = [
         record_key: agterm::key::record_key,
         view_key: agterm::key::view_key,
         label: PaneView::session_label,
-        here: scope::agterm_here,
-        named: scope::agterm_named,
-        open: scope::open_agterm,
+        one_instance: true,
+        of_record: agterm::scope::of_record,
+        here: agterm::scope::here,
+        named: agterm::scope::named,
+        open: agterm::scope::open,
         tty: |_, _, _| None,
         follow: |_, _| {},
         launch: |_, _| None,
         join: agterm::join::join_record,
         takes_bare_socket: true,
-        may_come_up: scope::agterm_may_come_up,
+        may_come_up: agterm::scope::may_come_up,
         shell_pane_vars: &["AGTERM_SESSION_ID", "AGTERM_PANE"],
+        found: agterm::found::found,
+        multiplexer: None,
         always_looked_at: true,
         pin: Some(Pinning {
             pin: agterm::pin::pin_pane,
@@ -140,16 +155,20 @@ pub static ROWS: [Row; 3] = [
         record_key: <tmux::pane::TmuxPane as OwnPane>::record_key,
         view_key: <tmux::pane::TmuxPane as OwnPane>::view_key,
         label: |v| tmux::pane::view_label(v).unwrap_or_else(|| v.session_label()),
-        here: scope::tmux_here,
-        named: scope::tmux_named,
-        open: scope::open_tmux,
-        tty: scope::tmux_tty,
+        one_instance: false,
+        of_record: tmux::scope::of_record,
+        here: tmux::scope::here,
+        named: tmux::scope::named,
+        open: tmux::scope::open,
+        tty: tmux::scope::tty,
         follow: tmux::join::follow,
         launch: |_, _| None,
         join: tmux::join::join_record,
         takes_bare_socket: false,
         may_come_up: scope::place_exists,
         shell_pane_vars: &["TMUX_PANE"],
+        found: tmux::found::found,
+        multiplexer: Some(tmux::found::PROGRAM),
         always_looked_at: false,
         pin: None,
         is_pane_var: tmux::env::is_pane_var,
@@ -160,16 +179,20 @@ pub static ROWS: [Row; 3] = [
         record_key: <zmx::session::ZmxSession as OwnPane>::record_key,
         view_key: <zmx::session::ZmxSession as OwnPane>::view_key,
         label: |v| zmx::session::view_label(v).unwrap_or_else(|| v.session_label()),
-        here: scope::zmx_here,
-        named: scope::zmx_named,
-        open: scope::open_zmx,
-        tty: scope::zmx_tty,
+        one_instance: false,
+        of_record: zmx::scope::of_record,
+        here: zmx::scope::here,
+        named: zmx::scope::named,
+        open: zmx::scope::open,
+        tty: zmx::scope::tty,
         follow: |_, _| {},
         launch: zmx::join::launch_of,
         join: zmx::join::join_record,
         takes_bare_socket: false,
         may_come_up: scope::place_exists,
         shell_pane_vars: &["ZMX_SESSION"],
+        found: zmx::found::found,
+        multiplexer: Some(zmx::found::PROGRAM),
         always_looked_at: false,
         pin: None,
         is_pane_var: zmx::env::is_pane_var,
@@ -188,7 +211,7 @@ pub fn row_named(name: &str) -> Option<&'static Row> {
     ROWS.iter().find(|r| r.name == *name)
 }
 
-/// The names of every terminal, for messages: `agterm, tmux or zmx`.
+/// The names of every terminal, for messages: `a, b or c`.
 pub fn names() -> String {
     let all: Vec<&str> = ROWS.iter().map(|r| r.name.as_str()).collect();
     match all.split_last() {
@@ -231,8 +254,8 @@ pub fn view_key(view: &PaneView) -> Option<PaneKey> {
     (view_row(view).view_key)(view)
 }
 
-/// How a person recognises a pane: a tmux pane by its place (`tmux work:0.1`), a zmx session by its
-/// name (`zmx api`), an agterm pane by its session's name and role (`api · right`).
+/// How a person recognises a pane, by its terminal's rule (a place like `<terminal> work:0.1`, a
+/// session's name, a session's name and role like `api · right`).
 pub fn pane_label(view: &PaneView) -> String {
     (view_row(view).label)(view)
 }
@@ -273,7 +296,7 @@ pub fn pane_tty(scope: &Scope, pane: &str, budget: Duration) -> Option<u64> {
 }
 
 /// `--socket` (`explicit`) as it applies to `scope`: with `--terminal` (`named`) to the scope resolved
-/// with it, else only to the terminal whose row takes a bare `--socket` (agterm's control socket).
+/// with it, else only to the terminal whose row takes a bare `--socket` (a control socket).
 pub fn socket_for<'a>(scope: &Scope, explicit: Option<&'a Path>, named: bool) -> Option<&'a Path> {
     explicit.filter(|_| named || row(scope.kind()).takes_bare_socket)
 }
@@ -289,17 +312,16 @@ pub fn named(kind: TerminalName, explicit: Option<&Path>, env: Env) -> Scope {
     (row(kind).named)(explicit, env)
 }
 
-/// The instances looked at with nothing else to go on: those of the rows [`Row::always_looked_at`]
-/// (agterm).
+/// The instances looked at with nothing else to go on: those of the rows [`Row::always_looked_at`].
 pub fn always_looked_at() -> Vec<Scope> {
     ROWS.iter()
         .filter(|r| r.always_looked_at)
-        .filter_map(|r| Scope::single(r.name))
+        .filter_map(|r| single(r.name))
         .collect()
 }
 
-/// The instances worth a look, each once, in the registry's order: [`always_looked_at`] (agterm: its
-/// absence is one line, not a failure), then per terminal the one the environment names (if it exists)
+/// The instances worth a look, each once, in the registry's order: [`always_looked_at`] (its absence
+/// is one line, not a failure), then per terminal the one the environment names (if it exists)
 /// and every one `with_records` names.
 pub fn everywhere(explicit: Option<&Path>, env: Env, with_records: &[Scope]) -> Vec<Scope> {
     let mut out: Vec<Scope> = always_looked_at();
@@ -357,39 +379,34 @@ mod tests {
     fn agterm_is_always_looked_at_and_each_instance_once() {
         let empty = tempfile::tempdir().unwrap();
         let none = rooted(empty.path());
-        let tmux = Scope::Tmux {
-            socket: "/nonexistent/tmux-1/work".into(),
-        };
-        let zmx = Scope::Zmx {
-            dir: "/nonexistent/zmx".into(),
-        };
-        assert_eq!(always_looked_at(), vec![Scope::Agterm]);
+        let tmux = tmux::scope::server("/nonexistent/tmux-1/work".into());
+        let zmx = zmx::scope::socket_dir_scope("/nonexistent/zmx".into());
+        assert_eq!(always_looked_at(), vec![agterm::scope::the_instance()]);
         let with = [tmux.clone(), zmx.clone(), tmux.clone()];
         assert_eq!(
             everywhere(None, &none, &with),
-            vec![Scope::Agterm, tmux, zmx]
+            vec![agterm::scope::the_instance(), tmux, zmx]
         );
     }
 
     #[test]
     fn a_scope_crosses_a_command_line_as_its_kind_and_place() {
         let scopes = [
-            Scope::Agterm,
-            Scope::Tmux {
-                socket: "/tmp/tmux-1/work".into(),
-            },
-            Scope::Zmx {
-                dir: "/run/user/1/zmx".into(),
-            },
+            agterm::scope::the_instance(),
+            tmux::scope::server("/tmp/tmux-1/work".into()),
+            zmx::scope::socket_dir_scope("/run/user/1/zmx".into()),
         ];
         for s in scopes {
-            let back = Scope::at(s.kind(), s.place().map(String::from));
+            let back = scope_at(s.kind(), s.place().map(String::from));
             assert_eq!(back, s);
         }
         // Restore's grouping: agterm is one instance; tmux and zmx are told apart by their place.
-        assert_eq!(Scope::single(agterm::key::NAME), Some(Scope::Agterm));
-        assert_eq!(Scope::single(tmux::pane::NAME), None);
-        assert_eq!(Scope::single(zmx::session::NAME), None);
+        assert_eq!(
+            single(agterm::key::NAME),
+            Some(agterm::scope::the_instance())
+        );
+        assert_eq!(single(tmux::pane::NAME), None);
+        assert_eq!(single(zmx::session::NAME), None);
     }
 
     #[test]
@@ -414,22 +431,26 @@ mod tests {
     #[test]
     fn a_bare_socket_is_agterms_and_a_named_terminals_socket_is_its_own() {
         let sock = Path::new("/run/x.sock");
-        let tmux = Scope::Tmux {
-            socket: "/tmp/tmux-1/work".into(),
-        };
-        let zmx = Scope::Zmx { dir: "/z".into() };
-        assert_eq!(socket_for(&Scope::Agterm, Some(sock), false), Some(sock));
+        let tmux = tmux::scope::server("/tmp/tmux-1/work".into());
+        let zmx = zmx::scope::socket_dir_scope("/z".into());
+        assert_eq!(
+            socket_for(&agterm::scope::the_instance(), Some(sock), false),
+            Some(sock)
+        );
         for other in [&tmux, &zmx] {
             assert_eq!(socket_for(other, Some(sock), false), None, "{other:?}");
             assert_eq!(socket_for(other, Some(sock), true), Some(sock), "{other:?}");
         }
-        assert_eq!(socket_for(&Scope::Agterm, None, true), None);
+        assert_eq!(socket_for(&agterm::scope::the_instance(), None, true), None);
         // `everywhere` applies the same rule: a bare `--socket` naming a live tmux server is not it.
         let tmp = tempfile::tempdir().unwrap();
         let live = tmp.path().join("tmux-sock");
         let _listener = std::os::unix::net::UnixListener::bind(&live).unwrap();
         let none = rooted(tmp.path());
-        assert_eq!(everywhere(Some(&live), &none, &[]), vec![Scope::Agterm]);
+        assert_eq!(
+            everywhere(Some(&live), &none, &[]),
+            vec![agterm::scope::the_instance()]
+        );
     }
 
     #[test]
@@ -437,12 +458,8 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let env = rooted(tmp.path());
         let (sock, dir) = (tmp.path().join("sock"), tmp.path().join("zmx"));
-        let tmux = Scope::Tmux {
-            socket: sock.display().to_string(),
-        };
-        let zmx = Scope::Zmx {
-            dir: dir.display().to_string(),
-        };
+        let tmux = tmux::scope::server(sock.display().to_string());
+        let zmx = zmx::scope::socket_dir_scope(dir.display().to_string());
         assert!(!may_come_up(&tmux, None, &env));
         assert!(!may_come_up(&zmx, None, &env));
         let agterm_sock = tmp.path().join("agterm.sock");
@@ -452,7 +469,11 @@ mod tests {
         assert!(may_come_up(&tmux, None, &env));
         assert!(may_come_up(&zmx, None, &env));
         // agterm's socket is `--socket`'s when given: there, it may come up (whatever runs).
-        assert!(may_come_up(&Scope::Agterm, Some(&agterm_sock), &env));
+        assert!(may_come_up(
+            &agterm::scope::the_instance(),
+            Some(&agterm_sock),
+            &env
+        ));
     }
 
     #[test]
@@ -463,27 +484,26 @@ mod tests {
         let zmx_default = root.path().join(format!("zmx-{}", uid()));
         assert_eq!(
             named(tmux::pane::NAME, None, &env),
-            Scope::Tmux {
-                socket: tmux_default.display().to_string()
-            }
+            tmux::scope::server(tmux_default.display().to_string())
         );
         assert_eq!(
             named(zmx::session::NAME, None, &env),
-            Scope::Zmx {
-                dir: zmx_default.display().to_string()
-            }
+            zmx::scope::socket_dir_scope(zmx_default.display().to_string())
         );
         let agterm = agterm::resolve_socket_path(None, &env).unwrap();
         assert!(agterm.starts_with(root.path().join("home")), "{agterm:?}");
         // Nothing at the roots yet: agterm alone, whatever the machine runs.
-        assert_eq!(everywhere(None, &env, &[]), vec![Scope::Agterm]);
+        assert_eq!(
+            everywhere(None, &env, &[]),
+            vec![agterm::scope::the_instance()]
+        );
         std::fs::create_dir_all(tmux_default.parent().unwrap()).unwrap();
         let _server = std::os::unix::net::UnixListener::bind(&tmux_default).unwrap();
         std::fs::create_dir(&zmx_default).unwrap();
         assert_eq!(
             everywhere(None, &env, &[]),
             vec![
-                Scope::Agterm,
+                agterm::scope::the_instance(),
                 named(tmux::pane::NAME, None, &env),
                 named(zmx::session::NAME, None, &env)
             ]

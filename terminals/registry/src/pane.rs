@@ -1,292 +1,226 @@
 //! Which terminal's pane a process runs in, innermost first: the hook's "which pane am I" and
-//! `shell-start`'s. Each terminal's own reading of the environment stays in its folder (agterm's
-//! [`PaneEnv`], tmux's [`TmuxEnv`], zmx's [`ZmxEnv`]); this file is where they meet, so a consumer
-//! matches no terminal by name.
+//! `shell-start`'s. Each terminal's crate reads its own variables (its row's `found`, an
+//! [`EnvPane`]); this file is the one rule over the rows'
+//! answers, so a consumer matches no terminal by name.
 //!
-//! A terminal multiplexer runs *inside* a terminal: an agent in a tmux pane of an agterm pane belongs to
-//! the tmux pane (agterm would replay `tmux`, never the agent, and tmux's layout restorer brings the pane
-//! back). So `$TMUX` + `$TMUX_PANE` win over `AGTERM_*`; the tmux server's environment may even carry
-//! the `AGTERM_*` of whichever agterm pane started it, which names no pane of ours.
+//! A terminal multiplexer runs *inside* a terminal: an agent in a multiplexer's pane of a terminal's pane
+//! belongs to the multiplexer's pane (the terminal would replay the multiplexer, never the agent, and the
+//! multiplexer's own restorer brings the pane back). So a row with a [`Row::multiplexer`] program that
+//! answers wins over a row without one; the terminal's variables beside a multiplexer's may even be
+//! those of whichever pane started its server, which name no pane of ours. A multiplexer's answer that
+//! names no pane of it (a server's job) is the answer: nothing is recorded.
 //!
-//! A standalone zmx session (`$ZMX_SESSION` set, not one of agterm's `agterm-<hex>` Live daemons) wins
-//! over `AGTERM_*` the same way. An agterm Live pane stays agterm's: its client sets `ZMX_SESSION`
-//! empty, and inside its daemon the name is agterm's.
+//! Multiplexers nest either way, and then several sets are in the environment (a server started in
+//! another's pane passes its variables on). Only then is the process tree asked (a few `/proc` reads, no
+//! program run): the nearest ancestor running one of their programs is the innermost. With none found,
+//! the first such row.
 //!
-//! tmux and zmx nest either way, and then both sets are in the environment: a tmux server started in a
-//! zmx session passes `ZMX_SESSION` on to its panes, a zmx daemon created from a tmux pane keeps
-//! `TMUX`/`TMUX_PANE`. Only then is the process tree asked (a few `/proc` reads, no program run): the
-//! nearest ancestor that is a zmx daemon or a tmux server is the innermost. With neither found, tmux.
-//!
-//! **Proven, not assumed.** The environment is inherited: VS Code started from a pane, a second terminal
-//! app, `screen` inside a pane all carry the pane's variables. The hook takes the environment's word (it
-//! runs on every event and must stay cheap; an agent's record names the conversation either way), but a
-//! shell about to *run* a pane's conversation first proves it is that pane ([`FoundPane::is_own`]): its
-//! controlling terminal is the pane's tty (tmux's `#{pane_tty}`, the pty of the zmx session's first
-//! process). agterm reports no tty, so there the proof is the environment agterm's surfaces set and
-//! nothing else does: no other terminal's `TERM_PROGRAM`, no `screen` (`STY`) around the shell.
+//! **Proven, not assumed.** The environment is inherited: an editor started from a pane, a second
+//! terminal app, `screen` inside a pane all carry the pane's variables. The hook takes the environment's
+//! word (it runs on every event and must stay cheap; an agent's record names the conversation either
+//! way), but a shell about to *run* a pane's conversation first proves it is that pane
+//! ([`FoundPane::is_own`]), by its terminal's own rule (the pane's tty, or, for a terminal that reports
+//! none, the environment only its surfaces set).
 
-use crate::agterm::pane_env::{Env, NotAPane, PaneEnv};
-use crate::tmux::command::TmuxServer;
-use crate::tmux::env::TmuxEnv;
-use crate::tmux::name::NameCache;
-use crate::tmux::pane::{TmuxPane, TmuxPart};
-use crate::zmx::env::ZmxEnv;
-use crate::zmx::session::{ZmxPart, ZmxSession};
-use crate::Scope;
-use agterm_backup_core::own_pane::OwnPane;
-use agterm_backup_core::pane::{PaneKey, TerminalPane};
+use crate::{Row, Scope, ROWS};
+pub use agterm_backup_core::found_pane::{nested_in_another_terminal, EnvVars as Env, NoPane};
+use agterm_backup_core::found_pane::{EnvPane, RecordPane};
+use agterm_backup_core::pane::{PaneKey, TerminalName, TerminalPane};
 use agterm_backup_core::process::{ancestors, ProcessSource};
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::PaneView;
-use std::time::Duration;
-
-/// How long the hook waits for tmux to tell a pane's name (once per pane and server, or per write).
-pub const TMUX_BUDGET: Duration = Duration::from_millis(500);
+use std::any::Any;
 
 /// The terminal pane named by the environment, before anything is asked of the terminal.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FoundPane {
-    Agterm(PaneEnv),
-    Tmux(TmuxEnv),
-    Zmx(ZmxEnv),
+#[derive(Debug)]
+pub struct FoundPane {
+    terminal: TerminalName,
+    pane: Box<dyn EnvPane>,
 }
 
-/// Why the environment names no pane worth recording.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NoPane {
-    /// No multiplexer, and agterm's variables name no pane of it.
-    Agterm(NotAPane),
-    /// Inside tmux (`$TMUX`) but not in one of its panes (`run-shell`, a hook job) or a malformed one.
-    NoTmuxPane,
+impl Clone for FoundPane {
+    fn clone(&self) -> FoundPane {
+        FoundPane {
+            terminal: self.terminal,
+            pane: (*self.pane).clone_box(),
+        }
+    }
 }
 
-/// A terminal multiplexer among the hook's ancestors.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Multiplexer {
-    Tmux,
-    Zmx,
+impl PartialEq for FoundPane {
+    fn eq(&self, other: &FoundPane) -> bool {
+        self.terminal == other.terminal && (*self.pane).eq_dyn((*other.pane).as_any())
+    }
 }
+
+impl Eq for FoundPane {}
+
+/// One row's answer: its pane, or why none.
+type Answer = Result<Box<dyn EnvPane>, NoPane>;
 
 /// Finds the innermost terminal pane of `env`, or says why this run is not one to record. `src` and
-/// `start` (the hook's parent) are read only when both tmux and zmx are in the environment.
+/// `start` (the hook's parent) are read only when several multiplexers answer.
 pub fn find(env: &Env, src: &dyn ProcessSource, start: u32) -> Result<FoundPane, NoPane> {
-    // SAFETY: getuid has no preconditions and cannot fail.
-    let uid = unsafe { libc::getuid() };
-    let zmx = ZmxEnv::from_env(|k| env.get(k).cloned(), uid);
-    let tmux = env.get("TMUX").is_some_and(|t| !t.is_empty());
-    if let Some(zmx) = zmx {
-        if !tmux || innermost(src, start) == Some(Multiplexer::Zmx) {
-            return Ok(FoundPane::Zmx(zmx));
+    let mut answers: Vec<(&Row, Answer)> = ROWS
+        .iter()
+        .filter_map(|r| (r.found)(env).map(|a| (r, a)))
+        .collect();
+    let multiplexers: Vec<&'static str> =
+        answers.iter().filter_map(|(r, _)| r.multiplexer).collect();
+    let chosen = match multiplexers.as_slice() {
+        [] => answers.iter().position(|(r, _)| r.multiplexer.is_none()),
+        [_] => answers.iter().position(|(r, _)| r.multiplexer.is_some()),
+        several => {
+            let program = innermost(src, start, several).unwrap_or(several[0]);
+            answers
+                .iter()
+                .position(|(r, _)| r.multiplexer == Some(program))
         }
-    }
-    if tmux {
-        // A tmux job or a malformed pane: the `AGTERM_*` beside it (if any) are the server's, not ours.
-        return TmuxEnv::from_env(|k| env.get(k).cloned())
-            .map(FoundPane::Tmux)
-            .ok_or(NoPane::NoTmuxPane);
-    }
-    PaneEnv::from_env(env)
-        .map(FoundPane::Agterm)
-        .map_err(NoPane::Agterm)
+    };
+    let Some(i) = chosen else {
+        return Err(NoPane {
+            terminal: ROWS[0].name,
+            why: "in no terminal's pane".into(),
+            worth_logging: false,
+        });
+    };
+    let (row, answer) = answers.swap_remove(i);
+    answer.map(|pane| FoundPane {
+        terminal: row.name,
+        pane,
+    })
+}
+
+/// Of `programs`, the one the nearest ancestor of `start` (itself included) runs: its program's name,
+/// the first word of its argv without the folder and a trailing `:` (a server's `<program>: server
+/// (…)` title).
+fn innermost(
+    src: &dyn ProcessSource,
+    start: u32,
+    programs: &[&'static str],
+) -> Option<&'static str> {
+    ancestors(src, start).find_map(|pid| {
+        let argv = src.argv(pid).unwrap_or_default();
+        let program = argv
+            .first()
+            .and_then(|a0| a0.split_whitespace().next())
+            .map(|w| w.rsplit('/').next().unwrap_or(w).trim_end_matches(':'))?;
+        programs.iter().copied().find(|p| *p == program)
+    })
 }
 
 impl FoundPane {
-    /// Whether `view` (a pane as the terminal lists it) is this pane: agterm's by its persistent pane
-    /// id where both have one, else by session and role; tmux's by its `%N`, exact while its server runs;
-    /// a zmx session's by its socket directory and name.
+    /// The terminal this pane is of.
+    pub fn terminal(&self) -> TerminalName {
+        self.terminal
+    }
+
+    /// The pane in its terminal's own type, for the code that speaks that terminal's language.
+    pub fn own<T: Any>(&self) -> Option<&T> {
+        (*self.pane).as_any().downcast_ref()
+    }
+
+    /// Whether `view` (a pane as the terminal lists it) is this pane, by its terminal's rule.
     pub fn shows(&self, view: &PaneView) -> bool {
-        match self {
-            FoundPane::Agterm(p) => match (&p.pane_id, &view.pane_id) {
-                (Some(mine), Some(theirs)) if view.tmux().is_none() => {
-                    mine.eq_ignore_ascii_case(theirs)
-                }
-                _ => view.session_id.eq_ignore_ascii_case(&p.session) && view.role == p.role,
-            },
-            FoundPane::Tmux(t) => {
-                view.tmux().is_some() && view.pane_id.as_deref() == Some(t.pane_id.as_str())
-            }
-            FoundPane::Zmx(z) => view
-                .zmx()
-                .is_some_and(|s| s.socket_dir == z.socket_dir && s.name == z.name),
-        }
+        self.pane.shows(view)
     }
-}
 
-impl FoundPane {
-    /// The registry's scope of this pane, and the pane's name within it (a tmux `%N`, a zmx session
-    /// name, agterm's session id).
+    /// The registry's scope of this pane, and the pane's name within it.
     pub fn place(&self) -> (Scope, String) {
-        match self {
-            FoundPane::Agterm(p) => (Scope::Agterm, p.session.clone()),
-            FoundPane::Tmux(t) => (
-                Scope::Tmux {
-                    socket: t.socket.clone(),
-                },
-                t.pane_id.clone(),
-            ),
-            FoundPane::Zmx(z) => (
-                Scope::Zmx {
-                    dir: z.socket_dir.clone(),
-                },
-                z.name.clone(),
-            ),
-        }
+        self.pane.place()
     }
 
     /// Whether a process on the terminal device `own_tty` (its controlling tty, else its stdin's:
     /// [`own_terminal`](agterm_backup_core::pane::tty::own_terminal)) is this pane's own shell, not one
-    /// that inherited the pane's environment. Asks tmux or zmx for the pane's tty (one short command);
-    /// `false` when either side is unknown. agterm names no tty: `ancestry` (the controlling terminal of
-    /// each ancestor of the asking process, nearest first) is read then, and only then.
+    /// that inherited the pane's environment; `false` when either side is unknown. `ancestry` (the
+    /// controlling terminal of each ancestor of the asking process, nearest first) is read only by a
+    /// terminal that reports no tty.
     pub fn is_own(
         &self,
         env: &Env,
         own_tty: Option<u64>,
         ancestry: impl FnOnce() -> Vec<Option<u64>>,
     ) -> bool {
-        match self {
-            FoundPane::Agterm(_) => {
-                let other_terminal = env
-                    .get("TERM_PROGRAM")
-                    .is_some_and(|t| !t.is_empty() && t != "agterm");
-                let in_screen = env.get("STY").is_some_and(|s| !s.is_empty());
-                !other_terminal && !in_screen && !nested_in_another_terminal(own_tty, &ancestry())
-            }
-            FoundPane::Tmux(_) | FoundPane::Zmx(_) => {
-                let (scope, pane) = self.place();
-                own_tty.is_some() && crate::pane_tty(&scope, &pane, TMUX_BUDGET) == own_tty
-            }
-        }
+        let mut once = Some(ancestry);
+        let mut ancestry = || once.take().map(|f| f()).unwrap_or_default();
+        self.pane.is_own(env, own_tty, &mut ancestry)
     }
-}
 
-impl FoundPane {
-    /// The key of this pane's record files and its scope, from the state directory alone where the
-    /// environment says it (agterm's session and role, a zmx session); a tmux pane's name takes a
-    /// question to its server (a restored pane has a new `%N`), asked only when some tmux pane was
-    /// ever captured. `None`: nothing this pane could have recorded, or tmux cannot say.
+    /// The key of this pane's record files and its scope, as cheaply as its terminal can say it (from
+    /// the state directory alone where the environment says it). `None`: nothing this pane could have
+    /// recorded, or its terminal cannot say.
     pub fn recorded_key(&self, state: &StateDir) -> Option<(PaneKey, Scope)> {
-        let (scope, _) = self.place();
-        let key = match self {
-            FoundPane::Agterm(p) => p.key(),
-            FoundPane::Zmx(z) => z.session().key(),
-            FoundPane::Tmux(_) => {
-                let any = crate::pane_keys(state)
-                    .iter()
-                    .any(|k| k.terminal() == crate::tmux::pane::NAME);
-                if !any {
-                    return None;
-                }
-                resolve(self.clone(), state).ok()?.key()
-            }
-        };
-        Some((key, scope))
+        let key = self.pane.recorded_key(state)?;
+        Some((key, self.place().0))
     }
 }
 
-/// Whether a process on `own` runs in a terminal started inside a pane (`script`, a second terminal
-/// app, `ssh -t` to this machine): walking up its ancestors (`ancestry`, nearest first), one on another
-/// terminal comes before one on none. A pane's own shell reaches a process with no terminal first (agterm
-/// itself, a login's parent, a multiplexer's server) with every process on the way on its own terminal.
-pub fn nested_in_another_terminal(own: Option<u64>, ancestry: &[Option<u64>]) -> bool {
-    for tty in ancestry {
-        match tty {
-            None => return false,
-            Some(t) if Some(*t) != own => return true,
-            Some(_) => {}
+/// The pane, resolved for the hook's record.
+#[derive(Debug)]
+pub struct HookPane {
+    terminal: TerminalName,
+    pane: Box<dyn RecordPane>,
+}
+
+impl Clone for HookPane {
+    fn clone(&self) -> HookPane {
+        HookPane {
+            terminal: self.terminal,
+            pane: (*self.pane).clone_box(),
         }
     }
-    false
 }
 
-/// The nearest ancestor of `start` (itself included) that is a zmx daemon (a fork of `zmx attach` or
-/// `zmx run`, its argv unchanged) or a tmux server (`tmux`, or the `tmux: server (…)` title it sets).
-fn innermost(src: &dyn ProcessSource, start: u32) -> Option<Multiplexer> {
-    for pid in ancestors(src, start) {
-        let argv = src.argv(pid).unwrap_or_default();
-        let program = argv
-            .first()
-            .and_then(|a0| a0.split_whitespace().next())
-            .map(|w| w.rsplit('/').next().unwrap_or(w).trim_end_matches(':'));
-        match program {
-            Some("tmux") => return Some(Multiplexer::Tmux),
-            Some("zmx") => return Some(Multiplexer::Zmx),
-            _ => {}
-        }
+impl PartialEq for HookPane {
+    fn eq(&self, other: &HookPane) -> bool {
+        self.terminal == other.terminal && (*self.pane).eq_dyn((*other.pane).as_any())
     }
-    None
 }
 
-/// The pane, with a tmux pane's name known.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HookPane {
-    Agterm(PaneEnv),
-    Tmux { env: TmuxEnv, name: TmuxPane },
-    Zmx(ZmxSession),
-}
+impl Eq for HookPane {}
 
 impl HookPane {
+    /// The terminal this pane is of.
+    pub fn terminal(&self) -> TerminalName {
+        self.terminal
+    }
+
+    /// The pane in its terminal's own type, for the code that speaks that terminal's language.
+    pub fn own<T: Any>(&self) -> Option<&T> {
+        (*self.pane).as_any().downcast_ref()
+    }
+
     pub fn key(&self) -> PaneKey {
-        match self {
-            HookPane::Agterm(p) => p.key(),
-            HookPane::Tmux { name, .. } => name.key(),
-            HookPane::Zmx(session) => session.key(),
-        }
+        self.pane.key()
     }
 
     /// The pane in its own terminal's words, for its record; `None` for a pane the record's own
-    /// fields name (agterm's).
+    /// fields name.
     pub fn terminal_pane(&self) -> Option<TerminalPane> {
-        match self {
-            HookPane::Tmux { name, .. } => Some(name.terminal_pane()),
-            HookPane::Zmx(session) => Some(session.terminal_pane()),
-            HookPane::Agterm(_) => None,
-        }
+        self.pane.terminal_pane()
     }
 }
 
-/// Resolves a found pane: a tmux pane's name from the cache in the state directory (asking the server
-/// only when the cache has none for this pane and server), a zmx session's start from its socket. The
-/// error is for the log.
+/// Resolves a found pane by its terminal's rule (a pane whose name its terminal must tell is asked
+/// once, then read from a cache in the state directory). The error is for the log.
 pub fn resolve(found: FoundPane, state: &StateDir) -> Result<HookPane, String> {
-    match found {
-        FoundPane::Agterm(p) => Ok(HookPane::Agterm(p)),
-        FoundPane::Zmx(env) => Ok(HookPane::Zmx(env.session())),
-        FoundPane::Tmux(env) => {
-            let cache = NameCache::new(state.root());
-            if let Some(name) = cache.get(&env) {
-                return Ok(HookPane::Tmux { env, name });
-            }
-            // The cache lives in the state directory, which must be ours (0700) before we write into it.
-            state
-                .ensure()
-                .map_err(|e| format!("cannot create the state directory: {e}"))?;
-            let server = TmuxServer::new(&env.socket, TMUX_BUDGET);
-            cache
-                .refresh(&server, &env)
-                .map(|name| HookPane::Tmux { env, name })
-                .map_err(|e| format!("tmux pane {}: {e}; nothing recorded", env_label(&server)))
-        }
-    }
+    let pane = found.pane.resolve(state)?;
+    Ok(HookPane {
+        terminal: found.terminal,
+        pane,
+    })
 }
 
-/// Learns a tmux pane's name again (the hook is about to write: a renamed session or a moved pane is
-/// caught here). Keeps the cached name when the server cannot answer.
+/// Learns a pane's name again right before the hook writes (a renamed session or a moved pane is
+/// caught here); keeps it when its terminal cannot answer or has nothing to learn.
 pub fn refresh(pane: HookPane, state: &StateDir) -> HookPane {
-    match pane {
-        HookPane::Tmux { env, name } => {
-            let server = TmuxServer::new(&env.socket, TMUX_BUDGET);
-            match NameCache::new(state.root()).refresh(&server, &env) {
-                Ok(fresh) => HookPane::Tmux { env, name: fresh },
-                Err(_) => HookPane::Tmux { env, name },
-            }
-        }
-        other => other,
+    match pane.pane.refresh(state) {
+        Some(fresh) => HookPane {
+            terminal: pane.terminal,
+            pane: fresh,
+        },
+        None => pane,
     }
-}
-
-fn env_label(server: &TmuxServer) -> String {
-    server.socket().display().to_string()
 }
 
 #[cfg(test)]

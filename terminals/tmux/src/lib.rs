@@ -15,10 +15,14 @@
 //! - [`terminal`]: the server as restore uses it: panes, typing (`send-keys -l`), screens.
 //! - [`resurrect`]: the post-restore hook line and the `@resurrect-processes` check.
 //! - [`tty`]: a pane's terminal device (`#{pane_tty}`), the proof a shell is the pane's own.
+//! - [`scope`]: its row's scope rules (a server by its socket: from `$TMUX`, `--socket`, a record).
+//! - [`found`]: its row's `found`: [`env::TmuxEnv`] as the registry's pane of the environment, and
+//!   the pane with its name for the hook's record.
 
 pub mod command;
 pub mod env;
 pub mod foreground;
+pub mod found;
 pub mod join;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod join_fixtures;
@@ -28,5 +32,6 @@ pub mod name;
 pub mod pane;
 pub mod panes;
 pub mod resurrect;
+pub mod scope;
 pub mod terminal;
 pub mod tty;

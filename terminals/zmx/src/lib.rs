@@ -12,12 +12,16 @@
 //! - [`terminal`]: the socket directory as restore uses it: sessions with their foreground, typing
 //!   (`zmx send`), screens (`zmx history`), recreating a session (`zmx attach <name> <command>`).
 //! - [`tty`]: a session's terminal device, the proof a shell is the session's own.
+//! - [`scope`]: its row's scope rules (a socket directory: from the environment, `--socket`, a record).
+//! - [`found`]: its row's `found`: [`env::ZmxEnv`] as the registry's pane of the environment.
 
 pub mod boot;
 pub mod command;
 pub mod env;
+pub mod found;
 pub mod join;
 pub mod list;
+pub mod scope;
 pub mod session;
 pub mod terminal;
 pub mod tty;

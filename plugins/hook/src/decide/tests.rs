@@ -240,7 +240,7 @@ fn headless_nested_and_bad_ids_write_nothing() {
     let overlay = env(&[("AGTERM_PANE", "")]);
     assert_eq!(
         skip(run(&CLAUDE, &overlay, &p, &process("claude", "/w/p"), None)),
-        Skip::Overlay
+        Skip::from(agterm_backup_terminals::agterm::pane_env::NotAPane::Overlay)
     );
 }
 
