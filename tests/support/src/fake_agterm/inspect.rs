@@ -122,12 +122,20 @@ impl FakeAgterm {
             .collect()
     }
 
-    /// The environment of the pane's shell (from /proc).
+    /// The environment of the pane's shell (from /proc), once the pane's process is the shell: tmux
+    /// forks (its own environment), execs `env` (tmux's environment plus its own), and only `env`'s exec
+    /// of the shell carries the pane's variables; a pane just (re)spawned can still be at either step.
     pub fn pane_env(&self, session: &str, role: PaneRole) -> HashMap<String, String> {
         let pid = self
             .host()
             .pid(&self.pane_tmux_id(session, role))
             .expect("pane runs");
+        let mut comm = String::new();
+        let execed = wait_until(Duration::from_secs(30), || {
+            comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+            is_past_the_spawn(comm.trim())
+        });
+        assert!(execed, "pane {pid} never ran its shell (still {comm:?})");
         let raw = std::fs::read(format!("/proc/{pid}/environ")).expect("read environ");
         raw.split(|b| *b == 0)
             .filter_map(|kv| {
@@ -189,5 +197,26 @@ impl FakeAgterm {
         });
         assert!(found, "foreground of {session} {role} stayed {last:?}");
         last
+    }
+}
+
+/// Whether a pane process named `comm` (/proc's name of its program) is past tmux's fork and the `env`
+/// that sets the pane's variables.
+fn is_past_the_spawn(comm: &str) -> bool {
+    !comm.is_empty() && comm != "env" && !comm.starts_with("tmux")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_past_the_spawn;
+
+    #[test]
+    fn a_pane_is_its_shell_only_after_tmux_and_env() {
+        for early in ["", "tmux: server", "tmux", "env"] {
+            assert!(!is_past_the_spawn(early), "{early:?}");
+        }
+        for shell in ["bash", "zsh", "fish", "sh", "dash"] {
+            assert!(is_past_the_spawn(shell), "{shell}");
+        }
     }
 }
