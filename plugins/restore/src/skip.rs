@@ -194,7 +194,7 @@ impl SkipReason {
                 "pinned: agterm types this pane's pin itself (`{line}`); if it does not bring the agent back, run restore again in a minute"
             ),
             SkipReason::NotRealized => {
-                "not realized: agterm has not brought this pane up yet; run restore again once it shows".into()
+                "not realized: its terminal has not brought this pane up yet (agterm has not realized it, or a new tmux pane has not started its command); run restore again once it shows".into()
             }
             SkipReason::TranscriptGone { what } => {
                 format!("transcript gone ({what}); not starting a blank conversation")

@@ -20,6 +20,9 @@ pub struct PaneNow {
     pub pane_pid: u32,
     /// The live foreground argv; `None` at an idle shell.
     pub foreground: Option<Vec<String>>,
+    /// The pane's first process is still the server's fork, before it runs the pane's command: a pane
+    /// a layout restorer has just made, whose foreground says nothing yet (it reads as the server).
+    pub starting: bool,
 }
 
 /// The server as `display-message -p` reports it.
@@ -81,10 +84,20 @@ pub fn panes_now(
         .filter(|(_, _, dead)| !dead)
         .map(|(name, pane_pid, _)| PaneNow {
             foreground: pane_foreground(src, pane_pid, tpgid(pane_pid)),
+            starting: is_the_servers_fork(src, server.pid, pane_pid),
             name,
             pane_pid,
         })
         .collect()
+}
+
+/// Whether `pane_pid` is still the server's fork (its child with the server's own argv), not yet
+/// the program it was forked to run.
+fn is_the_servers_fork(src: &dyn ProcessSource, server_pid: u32, pane_pid: u32) -> bool {
+    src.parent(pane_pid) == Some(server_pid)
+        && src
+            .argv(pane_pid)
+            .is_some_and(|argv| Some(argv) == src.argv(server_pid))
 }
 
 #[cfg(test)]
@@ -116,5 +129,26 @@ mod tests {
         assert_eq!(panes[1].foreground.as_ref().unwrap()[0], "codex");
         assert_eq!(panes[1].name.server_started, Some(1796126424));
         assert_eq!(panes[1].name.cwd.as_deref(), Some("/w/b"));
+        assert!(panes.iter().all(|p| !p.starting));
+    }
+
+    #[test]
+    fn a_pane_still_the_servers_fork_is_starting() {
+        let server = parse_server_line("77\u{1f}1796126424\u{1f}3.3a\n").unwrap();
+        let out = "%0\u{1f}100\u{1f}0\u{1f}0\u{1f}0\u{1f}/w/a\u{1f}work\n\
+                   %1\u{1f}200\u{1f}0\u{1f}0\u{1f}1\u{1f}/w/b\u{1f}work\n\
+                   %2\u{1f}300\u{1f}0\u{1f}0\u{1f}2\u{1f}/w/c\u{1f}work\n";
+        let server_argv = "tmux -S /tmp/s new-session -d";
+        let src = FakeProcesses::default()
+            .with(77, 1, server_argv, "/")
+            // Forked, not yet exec'd: the server's argv.
+            .with(100, 77, server_argv, "/w/a")
+            // Exec'd: the shell, or a wrapper such as `env … bash` (the pane's own command).
+            .with(200, 77, "-bash", "/w/b")
+            .with(300, 77, "/usr/bin/env PS1=x bash", "/w/c");
+        let tpgid = |pid: u32| Some(pid);
+        let panes = panes_now("/tmp/s", &server, out, &src, &tpgid);
+        let starting: Vec<bool> = panes.iter().map(|p| p.starting).collect();
+        assert_eq!(starting, [true, false, false]);
     }
 }

@@ -171,7 +171,9 @@ pub fn pane_view(p: PaneNow) -> PaneView {
         shell_in_front: Some(p.foreground.is_none()),
         foreground: p.foreground,
         remote: false,
-        realized: Some(true),
+        // A pane not yet running its command is up in a moment: planned again then, not typed blind
+        // nor called busy (the foreground of the server's fork is the server).
+        realized: Some(!p.starting),
         pin: None,
         live: None,
         own: Default::default(),
