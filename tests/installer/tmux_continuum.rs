@@ -271,8 +271,10 @@ fn now_secs() -> u64 {
         .as_secs()
 }
 
+// `PS1=… exec bash`, not `env PS1=… bash`: the pane is a shell at every step, never an `env` that
+// restore, looking at a new pane at once, would read as a busy program.
 const USER_LINES: &str =
-    "set -g default-command \"/usr/bin/env PS1='pane$ ' /bin/bash --noprofile --norc -i\"\n\
+    "set -g default-command \"PS1='pane$ ' exec /bin/bash --noprofile --norc -i\"\n\
                           set -g @continuum-restore 'on'\n";
 
 #[test]

@@ -37,8 +37,10 @@ impl Rig {
             std::fs::create_dir_all(d).unwrap();
         }
         let bin = PathBuf::from(agterm_backup_testkit::agterm_backup_bin!());
+        // `PS1=… exec bash`, not `env PS1=… bash`: a new pane is a shell at every step, never an `env`
+        // that restore, looking at once, would read as a busy program.
         let conf = format!(
-            "set -g default-command \"/usr/bin/env PS1='pane$ ' /bin/bash --noprofile --norc -i\"\n{extra}{}",
+            "set -g default-command \"PS1='pane$ ' exec /bin/bash --noprofile --norc -i\"\n{extra}{}",
             agterm_backup_installer::tmux_conf::our_block(&bin.display().to_string())
         );
         std::fs::write(home.join(".tmux.conf"), conf).unwrap();

@@ -28,8 +28,10 @@ impl Rig {
             std::fs::create_dir_all(d).unwrap();
         }
         let bin = agterm_backup_testkit::agterm_backup_bin!();
+        // `PS1=… exec bash`, not `env PS1=… bash`: a new pane is a shell at every step, never an `env`
+        // that restore, looking at once, would read as a busy program.
         let conf = format!(
-            "set -g default-command \"/usr/bin/env PS1='pane$ ' /bin/bash --noprofile --norc -i\"\n{}",
+            "set -g default-command \"PS1='pane$ ' exec /bin/bash --noprofile --norc -i\"\n{}",
             agterm_backup_installer::tmux_conf::our_block(bin)
         );
         std::fs::write(home.join(".tmux.conf"), conf).unwrap();

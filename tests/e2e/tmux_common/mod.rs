@@ -21,8 +21,10 @@ pub const TURN: Duration = agterm_backup_testkit::agents::TURN;
 pub const COMEBACK: Duration = Duration::from_secs(180);
 
 /// The user's tmux config before agterm-backup is installed.
+/// `PS1=… exec bash`, not `env PS1=… bash`: a new pane is a shell at every step, never an `env` that
+/// restore, looking at once, would read as a busy program.
 pub const USER_TMUX_CONF: &str =
-    "# my tmux\nset -g default-command \"/usr/bin/env PS1='pane$ ' /bin/bash --noprofile --norc -i\"\n\
+    "# my tmux\nset -g default-command \"PS1='pane$ ' exec /bin/bash --noprofile --norc -i\"\n\
 set -g history-limit 5000\nset -g @resurrect-processes 'ssh \"~tail -f\"'\n";
 
 pub struct TmuxRig {
