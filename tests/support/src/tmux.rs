@@ -121,17 +121,21 @@ impl Tmux {
         }
         args.extend(shell_argv.iter().map(|s| s.to_string()));
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-        // tmux exits once its last session ends; a new session asked for at that very moment fails with
-        // "server exited unexpectedly". A fresh server then takes the retry.
-        for _ in 0..5 {
+        // tmux exits once its last session ends (or on kill-server); a new session asked for while it
+        // is still exiting fails with "server exited unexpectedly". A fresh server takes a retry once
+        // the old one is gone, which on a loaded machine can take longer than a few tries' worth.
+        let until = Instant::now() + Duration::from_secs(10);
+        loop {
             let out = self.cmd(&refs);
             if out.status.success() {
                 return String::from_utf8_lossy(&out.stdout).trim_end().to_string();
             }
-            if !String::from_utf8_lossy(&out.stderr).contains("server exited unexpectedly") {
+            let exiting =
+                String::from_utf8_lossy(&out.stderr).contains("server exited unexpectedly");
+            if !exiting || Instant::now() > until {
                 break;
             }
-            std::thread::sleep(std::time::Duration::from_millis(200));
+            std::thread::sleep(Duration::from_millis(100));
         }
         self.ok(&refs)
     }
