@@ -222,7 +222,20 @@ fn the_previous_releases_state_restores_beside_tmux_records_and_each_terminal_ge
         transcript.display(),
         work.display()
     );
-    hook_in_tmux(&env, &tmux, &pane, &payload);
+    // The hook gives each question to tmux 500 ms (it never holds the agent up): on a loaded machine
+    // the pane's name can miss that, and the record then comes with the agent's next event.
+    let recorded = || live_files_naming(&env, id) > 0;
+    for _ in 0..10 {
+        hook_in_tmux(&env, &tmux, &pane, &payload);
+        if recorded() {
+            break;
+        }
+    }
+    assert!(
+        recorded(),
+        "no record of the tmux pane after 10 events; log:\n{}",
+        std::fs::read_to_string(env.state().log_path()).unwrap_or_default()
+    );
     tmux.kill_server();
     // The new server's start (whole seconds) is the cutoff: it must be a later second than the record's.
     agterm_backup_testkit::clock::wait_past_second(std::time::SystemTime::now());
@@ -248,6 +261,16 @@ fn the_previous_releases_state_restores_beside_tmux_records_and_each_terminal_ge
     assert_eq!(tmux_rows[0]["action"], "type", "{tmux_rows:#?}");
     assert!(tmux_rows[0]["line"].as_str().unwrap().contains(id));
     assert!(env.fake.typed_log().is_empty(), "dry runs type nothing");
+}
+
+/// How many files of the state's live folder name conversation `id`.
+fn live_files_naming(env: &Env, id: &str) -> usize {
+    std::fs::read_dir(env.state().live_dir())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| std::fs::read_to_string(e.path()).is_ok_and(|t| t.contains(id)))
+        .count()
 }
 
 fn wait_prompt(tmux: &agterm_backup_testkit::tmux::Tmux, pane: &str) {
