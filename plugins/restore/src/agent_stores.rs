@@ -4,9 +4,10 @@
 //!
 //! - Copilot: `$COPILOT_HOME/session-state/<id>/events.jsonl`, else `~/.copilot/session-state/…`. Its
 //!   SessionStart carries no transcript path, so the record may have none: the store is looked up by id.
-//! - Gemini: `~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`. A resume names a *new* file (the
-//!   original keeps the conversation), so the record's path is only the project's `chats` folder: any
-//!   session file there with the id's first 8 characters is the conversation.
+//! - Gemini: `~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`. The record's path may name another
+//!   file of the conversation than the one Gemini lists (0.61 resumes into the original file; a resume into
+//!   a new one is read alike), so it only says which project's `chats` folder: any session file there with
+//!   the id's first 8 characters whose header names the conversation ([`gemini_file_names`]) is it.
 //! - Antigravity CLI (`agy`, from its documentation, unverified): `~/.gemini/antigravity-cli/brain/<id>/`
 //!   holds a conversation's files (its transcript under `.system_generated/logs/`); no such folder, no
 //!   conversation to resume.
