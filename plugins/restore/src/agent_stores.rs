@@ -7,7 +7,7 @@
 //! - Gemini: `~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`. The record's path may name another
 //!   file of the conversation than the one Gemini lists (0.61 resumes into the original file; a resume into
 //!   a new one is read alike), so it only says which project's `chats` folder: any session file there with
-//!   the id's first 8 characters whose header names the conversation ([`gemini_file_names`]) is it.
+//!   the id's first 8 characters whose header names the conversation (`gemini_file_names`) is it.
 //! - Antigravity CLI (`agy`, from its documentation, unverified): `~/.gemini/antigravity-cli/brain/<id>/`
 //!   holds a conversation's files (its transcript under `.system_generated/logs/`); no such folder, no
 //!   conversation to resume.
