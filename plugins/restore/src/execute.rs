@@ -265,7 +265,7 @@ fn release(row: &PlanRow, state: &StateDir) {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Waiting {
     pub pane: PaneRef,
-    /// How a person recognises the pane ([`PaneView::label`](agterm_backup_core::terminal::PaneView::label)).
+    /// How a person recognises the pane (the registry's `pane_label`, from its terminal's row).
     pub label: String,
     pub title: String,
     pub answered: bool,
