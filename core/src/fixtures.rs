@@ -64,3 +64,41 @@ pub fn pane(role: PaneRole) -> PaneView {
         own: Default::default(),
     }
 }
+
+/// The upgrade check every terminal with panes of its own words runs over its corpus of what the
+/// release before wrote (`tests/corpus/state-today/keys/<terminal>.tsv`): the file `stem` parses as
+/// `pane`'s key and is written again byte for byte; the record `line` reads as `pane`, keys as `stem`
+/// and is written again byte for byte, also once stamped as the hook stamps the record it built from
+/// the pane's environment (the agterm pane the multiplexer was started from filled in, another
+/// identity under another name).
+pub fn assert_own_pane_upgrades<P>(pane: &P, stem: &str, line: &str)
+where
+    P: crate::own_pane::OwnPane + PartialEq + std::fmt::Debug,
+{
+    use crate::own_pane::KeepsOwnPane;
+    let key = P::parse_key(stem).unwrap_or_else(|| panic!("{stem} no longer reads"));
+    assert_eq!(
+        (key.terminal(), key.to_string()),
+        (P::TERMINAL, stem.to_string())
+    );
+    assert_eq!(pane.key(), key, "{stem}");
+    assert_eq!(pane.own_key(), stem);
+
+    let mut rec: LiveRecord = serde_json::from_str(line).unwrap();
+    assert_eq!(rec.terminal, P::TERMINAL.as_str());
+    assert_eq!(P::of_record(&rec).as_ref(), Some(pane), "{stem}");
+    assert_eq!(rec.own_pane::<P>().as_ref(), Some(pane));
+    assert_eq!(
+        P::record_key(&rec).map(|k| k.to_string()).as_deref(),
+        Some(stem)
+    );
+    assert_eq!(rec.to_json_line(), line);
+    rec.agterm_session = SESSION.into();
+    rec.role = PaneRole::Right;
+    rec.pane_id = Some(token(PaneRole::Left));
+    rec.window_id = Some("W1".into());
+    rec.workspace_id = Some("S1".into());
+    rec.terminal = "agterm".into();
+    rec.set_own_pane(pane);
+    assert_eq!(rec.to_json_line(), line);
+}
