@@ -11,7 +11,7 @@
 //! file's `#[cfg(test)]` on; in the registry, the `ROWS` literal is the one place they belong. Our own
 //! name (`agterm-backup`, `agterm_backup`, `AGTERM_BACKUP_…`) is not a terminal's.
 
-use crate::module_cycles::graph::{members, workspace_root};
+use crate::module_cycles::graph::{members, rs_files, workspace_root};
 use agterm_backup_terminals::ROWS;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -30,20 +30,6 @@ fn counted_roots() -> Vec<PathBuf> {
         .filter(|m| !own.iter().any(|o| m.starts_with(o)) && !m.ends_with("tests/support"))
         .map(|m| m.join("src"))
         .collect()
-}
-
-fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            rs_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
 }
 
 fn test_only(path: &Path) -> bool {

@@ -31,7 +31,8 @@ pub fn members() -> Vec<PathBuf> {
         .collect()
 }
 
-fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
+/// Every `.rs` file below `dir`.
+pub fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
