@@ -19,6 +19,7 @@ pub mod observe;
 use agterm_backup_core::quote::quote;
 use agterm_backup_core::terminal::RestoreMode;
 use agterm_backup_testkit::agents::rig::Rig;
+use agterm_backup_testkit::agents::{is_running, process_tree};
 use agterm_backup_testkit::fake_agterm::{FakeAgterm, FakeConfig, RestartKind};
 use agterm_backup_testkit::paths::{agent_cli, agent_cli_dir};
 use agterm_backup_testkit::settle::wait_hooks_done;
@@ -262,43 +263,11 @@ impl Drop for World {
 
 /// Waits up to `grace` for `pids` (the hung-up panes' processes) to exit, then kills those left.
 fn end_processes(pids: &[u32], grace: Duration) {
-    let alive = |pid: &u32| {
-        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-            stat.rsplit_once(") ")
-                .is_some_and(|(_, r)| !r.starts_with('Z'))
-        })
-    };
-    agterm_backup_testkit::fake_agterm::wait_until(grace, || !pids.iter().any(alive));
-    for pid in pids.iter().filter(|p| alive(p)) {
+    agterm_backup_testkit::fake_agterm::wait_until(grace, || !pids.iter().any(|p| is_running(*p)));
+    for pid in pids.iter().filter(|p| is_running(**p)) {
         // SAFETY: kill has no memory preconditions; the pid is a process of this test's panes.
         unsafe { libc::kill(*pid as i32, libc::SIGKILL) };
     }
-}
-
-/// `root` and every process below it (children from every thread of each process).
-fn process_tree(root: u32) -> Vec<u32> {
-    let mut found = Vec::new();
-    let mut stack = vec![root];
-    while let Some(pid) = stack.pop() {
-        if found.contains(&pid) {
-            continue;
-        }
-        found.push(pid);
-        for task in std::fs::read_dir(format!("/proc/{pid}/task"))
-            .into_iter()
-            .flatten()
-            .flatten()
-        {
-            let children =
-                std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
-            stack.extend(
-                children
-                    .split_whitespace()
-                    .filter_map(|c| c.parse::<u32>().ok()),
-            );
-        }
-    }
-    found
 }
 
 /// Ends the Codex app-server daemons this test started: those whose `CODEX_HOME` is this test's.
