@@ -299,25 +299,23 @@ impl World {
             wait_ready(self.fake.tmux(), &tmux_pane, p.agent, AGENT_START);
             self.submit_prompt(&p, &p.prompt);
         }
-        {
-            let asked = self
-                .log
-                .wait(TURN, &format!("{}'s first prompt", p.name), |c| {
-                    c.event() == p.agent.prompt_event()
-                        && c.prompt().as_deref() == Some(p.prompt.as_str())
-                });
-            let id = asked.payload["session_id"].as_str().expect("session_id");
-            let stop_cwd = p.spec.stop_cwd.map(|d| self.rig.root.join(d));
-            self.log
-                .wait(TURN, &format!("{}'s first Stop", p.name), |c| {
-                    c.event() == p.agent.stop_event()
-                        && c.payload["session_id"] == id
-                        && stop_cwd
-                            .as_ref()
-                            .is_none_or(|d| c.payload["cwd"] == d.display().to_string().as_str())
-                });
-            self.panes[i].id = id.to_string();
-        }
+        let asked = self
+            .log
+            .wait(TURN, &format!("{}'s first prompt", p.name), |c| {
+                c.event() == p.agent.prompt_event()
+                    && c.prompt().as_deref() == Some(p.prompt.as_str())
+            });
+        let id = asked.payload["session_id"].as_str().expect("session_id");
+        let stop_cwd = p.spec.stop_cwd.map(|d| self.rig.root.join(d));
+        self.log
+            .wait(TURN, &format!("{}'s first Stop", p.name), |c| {
+                c.event() == p.agent.stop_event()
+                    && c.payload["session_id"] == id
+                    && stop_cwd
+                        .as_ref()
+                        .is_none_or(|d| c.payload["cwd"] == d.display().to_string().as_str())
+            });
+        self.panes[i].id = id.to_string();
     }
 
     /// Types `prompt` into the pane's agent, once, and presses Enter again while no prompt hook call for
