@@ -168,11 +168,11 @@ pub fn pane_view(p: PaneNow) -> PaneView {
         window_id: None,
         session_name: Some(p.name.target()),
         cwd: p.name.cwd.clone(),
-        shell_in_front: Some(p.foreground.is_none()),
-        foreground: p.foreground,
-        remote: false,
+        shell_in_front: Some(p.foreground.is_none() && !p.starting),
         // A pane not yet running its command is up in a moment: planned again then, not typed blind
-        // nor called busy (the foreground of the server's fork is the server).
+        // nor called busy (the foreground of the server's fork is the server, so none is shown).
+        foreground: p.foreground.filter(|_| !p.starting),
+        remote: false,
         realized: Some(!p.starting),
         pin: None,
         live: None,

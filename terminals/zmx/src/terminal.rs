@@ -91,9 +91,14 @@ pub fn session_view(
             // The foreground group's leader is gone or not readable yet (a process starting or ending
             // in front), or it is zmx's own fork that has not exec'd the session's command yet: the
             // session is not up yet, so restore waits and looks again rather than taking it for busy.
+            // Its foreground is zmx's own then, not a program of the user's: none is shown, so the plan
+            // says "not realized" (restore waits) rather than "busy" (restore gives up on it).
             let leader = src.argv(group.unwrap_or(pid));
             let settling = leader.is_none_or(|argv| is_zmx(&argv));
-            (session_foreground(src, pid, group), settling)
+            let foreground = (!settling)
+                .then(|| session_foreground(src, pid, group))
+                .flatten();
+            (foreground, settling)
         }
         (_, error) => {
             let why = error.as_deref().unwrap_or("no pid");
@@ -110,7 +115,7 @@ pub fn session_view(
         window_id: None,
         session_name: Some(listed.name.clone()),
         cwd: listed.cwd.clone(),
-        shell_in_front: Some(foreground.is_none()),
+        shell_in_front: Some(foreground.is_none() && !settling),
         foreground,
         remote: false,
         realized: Some(!settling),
@@ -333,6 +338,25 @@ mod tests {
         );
         assert!(wedged.foreground.unwrap()[0].contains("Timeout"));
         assert_eq!(wedged.shell_in_front, Some(false));
+    }
+
+    #[test]
+    fn a_session_still_zmxs_own_fork_is_not_up_and_shows_no_foreground() {
+        // Before its exec, the session's process is zmx itself (the fake's `zmx __exec <spec>`, zmx's
+        // pty child): the plan must read "not realized" (restore waits), never "busy".
+        let src = FakeProcesses::default().with(
+            400,
+            1,
+            "/tmp/fake-zmx-0/6b9de888/zmx __exec /tmp/fake-zmx-0/6b9de888/z72.spec.json",
+            "/w/e",
+        );
+        let tpgid = |pid: u32| Some(pid);
+        let row = parse_line("name=e\tpid=400\tclients=1\tcreated=7").unwrap();
+        let view = session_view("/z", &row, &src, &tpgid);
+        assert_eq!(
+            (view.foreground, view.shell_in_front, view.realized),
+            (None, Some(false), Some(false))
+        );
     }
 
     #[test]
