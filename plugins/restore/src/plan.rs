@@ -279,7 +279,10 @@ fn plan_one(
         from_journal: false,
         cutoff: j.cut,
         action: Action::Skip {
-            reason: SkipReason::NotJoined(NotJoined::PaneGone),
+            reason: SkipReason::NotJoined {
+                why: NotJoined::PaneGone,
+                terminal: c.key.terminal(),
+            },
         },
         claim: None,
     };
@@ -330,7 +333,10 @@ fn plan_one(
             return create_row(input, row, target, rec, spec, newest, held_by);
         }
         let why = j.not_joined.clone().unwrap_or(NotJoined::PaneGone);
-        return row.skip(SkipReason::NotJoined(why));
+        return row.skip(SkipReason::NotJoined {
+            why,
+            terminal: c.key.terminal(),
+        });
     };
     let pane = &input.panes[index];
     row.joined_by = Some(joined_by);
@@ -367,7 +373,10 @@ fn plan_one(
     }
     // 10. agterm types the pin itself.
     if let Some(line) = firing_pin(input, pane, rec, trigger) {
-        return row.skip(SkipReason::Pinned { line });
+        return row.skip(SkipReason::Pinned {
+            line,
+            terminal: c.key.terminal(),
+        });
     }
     // 11–12. Never typed blind: the pane is up and agterm sees its shell.
     if let Some(reason) = unseen(pane) {
@@ -410,6 +419,7 @@ fn restart_row(
             row.skip(SkipReason::HooksUnproven {
                 agent: rec.agent.clone(),
                 line: resume.line,
+                terminal: key.terminal(),
             })
         }
         Ok(resume) => PlanRow {
@@ -442,7 +452,9 @@ pub fn unseen(pane: &PaneView) -> Option<SkipReason> {
     if pane.realized == Some(false) {
         return Some(SkipReason::NotRealized);
     }
-    (pane.shell_in_front == Some(false)).then_some(SkipReason::HiddenForeground)
+    (pane.shell_in_front == Some(false)).then(|| SkipReason::HiddenForeground {
+        terminal: agterm_backup_terminals::restore_facts::terminal_of(pane),
+    })
 }
 
 /// Why a pane is not an idle local shell right now (restore's re-check before typing): rows 6, 9

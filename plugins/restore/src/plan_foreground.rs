@@ -54,7 +54,9 @@ pub(super) fn foreground_reason(
         return new_conversation(NewHint::QuitIt);
     }
     if !input.restart {
-        return new_conversation(NewHint::NoRestart);
+        return new_conversation(NewHint::NoRestart {
+            terminal: c.key.terminal(),
+        });
     }
     Ok(())
 }

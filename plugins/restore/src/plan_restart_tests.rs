@@ -106,7 +106,12 @@ fn a_replayed_agent_without_any_record_since_the_launch_is_not_restarted_but_sho
     };
     let row = case.run();
     let Action::Skip {
-        reason: SkipReason::HooksUnproven { agent, line },
+        reason:
+            SkipReason::HooksUnproven {
+                agent,
+                line,
+                terminal,
+            },
     } = &row.action
     else {
         panic!("expected hooks-unproven, got {row:#?}");
@@ -119,6 +124,7 @@ fn a_replayed_agent_without_any_record_since_the_launch_is_not_restarted_but_sho
     let text = SkipReason::HooksUnproven {
         agent: agent.clone(),
         line: line.clone(),
+        terminal: *terminal,
     }
     .describe();
     assert!(

@@ -55,7 +55,10 @@ pub(super) fn restart_one(
     take_claim(row, state)?;
     term.restart(target, &line).map_err(|e| {
         release(row, state);
-        Outcome::Failed(format!("agterm could not restart the pane: {e}"))
+        Outcome::Failed(format!(
+            "{} could not restart the pane: {e}",
+            row.key.terminal().as_str()
+        ))
     })?;
     Ok((String::new(), "restarted the pane running"))
 }

@@ -2,7 +2,7 @@
 //! [`crate::plan`], each with a stable `--json` code and one sentence for a person.
 
 use agterm_backup_core::join::NotJoined;
-use agterm_backup_core::pane::PaneKey;
+use agterm_backup_core::pane::{PaneKey, TerminalName};
 use agterm_backup_core::resume::ResumeError;
 
 /// Why a new conversation in the pane stays (row 7), and so what the person can do.
@@ -10,9 +10,9 @@ use agterm_backup_core::resume::ResumeError;
 pub enum NewHint {
     /// Someone typed into it: it is theirs now.
     Prompted,
-    /// agterm replayed it, but has no `session.restart` to replace it.
-    NoRestart,
-    /// Not known to be agterm's replay (started by hand, or agterm is not Live).
+    /// The pane's terminal replayed it, but cannot restart the pane to replace it.
+    NoRestart { terminal: TerminalName },
+    /// Not known to be the terminal's replay (started by hand, or the terminal keeps no daemons).
     QuitIt,
 }
 
@@ -40,7 +40,10 @@ pub enum SkipReason {
         why: String,
     },
     /// No pane joins the record (rows 3, 3b, 3c, 3e): its terminal's join says why.
-    NotJoined(NotJoined),
+    NotJoined {
+        why: NotJoined,
+        terminal: TerminalName,
+    },
     /// The user ended the conversation (the agent's SessionEnd `reason`, see `record::ended_by_user`).
     Ended {
         reason: String,
@@ -50,7 +53,7 @@ pub enum SkipReason {
         winner: PaneKey,
         winner_name: Option<String>,
     },
-    /// The pane lives on another machine (an agterm remote session).
+    /// The pane lives on another machine (a terminal's remote session).
     Remote,
     AlreadyRunning {
         live: bool,
@@ -63,15 +66,19 @@ pub enum SkipReason {
     Busy {
         foreground: Vec<String>,
     },
-    /// agterm sees neither a program nor a shell in front: something it cannot read (setuid `sudo`).
-    HiddenForeground,
+    /// The pane's terminal sees neither a program nor a shell in front: something it cannot read
+    /// (setuid `sudo`).
+    HiddenForeground {
+        terminal: TerminalName,
+    },
     /// The conversation or the pane already got its resume in this launch (`once.rs`).
     Resumed {
         why: String,
     },
-    /// agterm is still to type this pane's pin itself (Re-run mode, right after launch).
+    /// The pane's terminal is still to type this pane's pin itself (right after its launch).
     Pinned {
         line: String,
+        terminal: TerminalName,
     },
     /// The pane's terminal did not come up within the wait.
     NotRealized,
@@ -88,6 +95,7 @@ pub enum SkipReason {
     HooksUnproven {
         agent: String,
         line: String,
+        terminal: TerminalName,
     },
     /// A directory or flag that no shell line can carry (a control character, a relative directory,
     /// or whatever else [`ResumeError`] refuses besides the id).
@@ -114,14 +122,14 @@ impl SkipReason {
             SkipReason::UnknownAgent { .. } => "unknown-agent",
             SkipReason::InvalidId { .. } => "invalid-id",
             SkipReason::BadTime { .. } => "bad-time",
-            SkipReason::NotJoined(why) => why.code(),
+            SkipReason::NotJoined { why, .. } => why.code(),
             SkipReason::Ended { .. } => "ended",
             SkipReason::Duplicate { .. } => "duplicate",
             SkipReason::Remote => "remote",
             SkipReason::AlreadyRunning { .. } => "already-running",
             SkipReason::NewConversation { .. } => "new-conversation",
             SkipReason::Busy { .. } => "busy",
-            SkipReason::HiddenForeground => "hidden-foreground",
+            SkipReason::HiddenForeground { .. } => "hidden-foreground",
             SkipReason::Resumed { .. } => "resumed",
             SkipReason::Pinned { .. } => "pinned",
             SkipReason::NotRealized => "not-realized",
@@ -145,7 +153,7 @@ impl SkipReason {
                 "bad time: the record says it was written at {ts:?}, {why}; not trusted to choose a \
                  conversation (check the clock, then run restore again)"
             ),
-            SkipReason::NotJoined(why) => not_joined(why),
+            SkipReason::NotJoined { why, terminal } => not_joined(why, *terminal),
             SkipReason::Ended { reason } => format!(
                 "ended: the user quit this conversation (SessionEnd reason {reason:?}); not resuming it"
             ),
@@ -154,8 +162,8 @@ impl SkipReason {
                 winner_name,
             } => {
                 let who = match winner_name {
-                    Some(name) => match agterm_backup_terminals::agterm::key::split(winner) {
-                        Some(k) => format!("{name} · {}", k.role),
+                    Some(name) => match agterm_backup_terminals::restore_facts::key_role(winner) {
+                        Some(role) => format!("{name} · {role}"),
                         None => name.clone(),
                     },
                     None => winner.to_string(),
@@ -179,23 +187,31 @@ impl SkipReason {
                 "busy: someone typed into the new {agent} conversation this pane runs since the launch; left alone \
                  (quit it, then run restore again, to get the pane's own conversation back)"
             ),
-            SkipReason::NewConversation { agent, hint: NewHint::NoRestart } => format!(
-                "busy: agterm replayed a bare {agent} (a new conversation) here, and this agterm has no \
-                 `session restart` to replace it; update agterm, or quit {agent}, then run restore again"
-            ),
+            SkipReason::NewConversation { agent, hint: NewHint::NoRestart { terminal } } => {
+                let t = terminal.as_str();
+                format!(
+                    "busy: {t} replayed a bare {agent} (a new conversation) here, and this {t} has no \
+                     `session restart` to replace it; update {t}, or quit {agent}, then run restore again"
+                )
+            }
             SkipReason::Busy { foreground } => {
                 format!("busy: `{}` is in the foreground", foreground.join(" "))
             }
-            SkipReason::HiddenForeground => "busy: agterm sees no shell at the prompt (a program it cannot read, such as sudo, holds the pane)".into(),
+            SkipReason::HiddenForeground { terminal } => format!(
+                "busy: {} sees no shell at the prompt (a program it cannot read, such as sudo, holds the pane)",
+                terminal.as_str()
+            ),
             SkipReason::Resumed { why } => format!(
                 "resumed: this conversation or pane was already brought back since the terminal's launch ({why}); not twice"
             ),
-            SkipReason::Pinned { line } => format!(
-                "pinned: agterm types this pane's pin itself (`{line}`); if it does not bring the agent back, run restore again in a minute"
+            SkipReason::Pinned { line, terminal } => format!(
+                "pinned: {} types this pane's pin itself (`{line}`); if it does not bring the agent back, run restore again in a minute",
+                terminal.as_str()
             ),
-            SkipReason::NotRealized => {
-                "not realized: its terminal has not brought this pane up yet (agterm has not realized it, or a new tmux pane has not started its command); run restore again once it shows".into()
-            }
+            SkipReason::NotRealized => format!(
+                "not realized: its terminal has not brought this pane up yet{}; run restore again once it shows",
+                agterm_backup_terminals::restore_facts::unrealized()
+            ),
             SkipReason::TranscriptGone { what } => {
                 format!("transcript gone ({what}); not starting a blank conversation")
             }
@@ -204,17 +220,22 @@ impl SkipReason {
                 "directory gone: {dir} {why}; the conversation cannot be resumed there (restore the \
                  directory, then run restore again)"
             ),
-            SkipReason::HooksUnproven { agent, line } => format!(
-                "busy: agterm replayed a bare {agent} here, but it left no record since the launch, so its \
+            SkipReason::HooksUnproven {
+                agent,
+                line,
+                terminal,
+            } => format!(
+                "busy: {} replayed a bare {agent} here, but it left no record since the launch, so its \
                  hooks are not proven to run and a prompt typed into it would not show; left alone. To get \
-                 the pane's own conversation back, quit {agent} and run: {line}"
+                 the pane's own conversation back, quit {agent} and run: {line}",
+                terminal.as_str()
             ),
         }
     }
 }
 
-/// One line for a person on why no pane joins the record.
-fn not_joined(why: &NotJoined) -> String {
+/// One line for a person on why no pane joins the record of a pane of `terminal`.
+fn not_joined(why: &NotJoined, terminal: TerminalName) -> String {
     match why {
         NotJoined::PaneGone => "pane gone: no open pane has this id or session".into(),
         NotJoined::JoinUncertain { why } => format!("not joined: {why}; not guessing"),
@@ -222,8 +243,13 @@ fn not_joined(why: &NotJoined) -> String {
             "not joined: {from}; the panes there are that server's, not guessing"
         ),
         NotJoined::SessionClosed { last_seen } => format!(
-            "session closed: this zmx session was still in use after the boot ({last_seen}) and is gone \
-             now (closed, or its shell exited); not recreating it"
+            "session closed: this {} session was still in use after the boot ({last_seen}) and is gone \
+             now (closed, or its shell exited); not recreating it",
+            terminal.as_str()
         ),
     }
 }
+
+#[cfg(test)]
+#[path = "skip_tests.rs"]
+mod tests;

@@ -15,6 +15,8 @@
 //! - [`panes`], [`terminal`]: the [`AgtermTerminal`] implementation of the terminal seam.
 //! - [`scope`]: its row's scope rules (one instance, opened behind its socket, may it come up).
 //! - [`found`]: its row's `found`: [`pane_env::PaneEnv`] as the registry's pane of the environment.
+//! - [`restore_facts`]: its row's facts for restore's plan (the `not realized` words, a key's role), and
+//!   how agterm meets the plan's rows (pins, Live daemons, replays).
 
 pub mod client;
 pub mod features;
@@ -26,6 +28,7 @@ pub mod panes;
 pub mod peer;
 pub mod pin;
 pub mod response;
+pub mod restore_facts;
 pub mod running;
 pub mod scope;
 pub mod socket_path;

@@ -17,17 +17,21 @@
 //!   instance that does not answer may still).
 //! - [`pinning`]: a terminal that types a pane's resume line itself after its restart (its row's `pin`),
 //!   asked by the hook.
+//! - [`restore_facts`]: what restore's plan and texts ask of a row beyond its join (its words for a pane
+//!   not up, the names a person may type for a pane, a key's role).
 //! - [`shell_pane_test`]: the shell's "in a pane" test of the `init` snippets and the rc line, from the
 //!   rows.
 
 pub mod join;
 pub mod pane;
 pub mod pinning;
+pub mod restore_facts;
 mod scope;
 pub mod shell_pane_test;
 
 pub use pane::{FoundPane, HookPane};
 pub use pinning::Pinning;
+pub use restore_facts::RestoreFacts;
 
 pub use scope::{first, scope_at, scope_of_record, single, sort, Scope};
 
@@ -116,6 +120,8 @@ pub struct Row {
     /// those the pane test or the scope rules do not read): the variables a Codex daemon's hook takes
     /// from the TUI it runs for instead of its own.
     pub is_pane_var: fn(name: &str) -> bool,
+    /// What restore's plan and its texts ask of the terminal beyond its join ([`restore_facts`]).
+    pub restore: RestoreFacts,
 }
 
 /// Every terminal, in the order they are shown. The first is the terminal whose panes a record's own
@@ -148,6 +154,11 @@ pub static ROWS: [Row; 3] = [
             retry_due: agterm::pin::retry_due,
         }),
         is_pane_var: agterm::pane_env::is_pane_var,
+        restore: RestoreFacts {
+            unrealized: agterm::restore_facts::UNREALIZED,
+            key_role: agterm::restore_facts::key_role,
+            ..restore_facts::NO_RESTORE_FACTS
+        },
     },
     Row {
         name: tmux::pane::NAME,
@@ -172,6 +183,11 @@ pub static ROWS: [Row; 3] = [
         always_looked_at: false,
         pin: None,
         is_pane_var: tmux::env::is_pane_var,
+        restore: RestoreFacts {
+            unrealized: tmux::restore_facts::UNREALIZED,
+            names_pane: tmux::restore_facts::names_pane,
+            ..restore_facts::NO_RESTORE_FACTS
+        },
     },
     Row {
         name: zmx::session::NAME,
@@ -196,6 +212,10 @@ pub static ROWS: [Row; 3] = [
         always_looked_at: false,
         pin: None,
         is_pane_var: zmx::env::is_pane_var,
+        restore: RestoreFacts {
+            names_pane: zmx::restore_facts::names_pane,
+            ..restore_facts::NO_RESTORE_FACTS
+        },
     },
 ];
 
@@ -243,7 +263,7 @@ fn record_row(rec: &LiveRecord) -> &'static Row {
 }
 
 /// The row of the terminal a pane view is of: the one whose identity it carries, else the first.
-fn view_row(view: &PaneView) -> &'static Row {
+pub(crate) fn view_row(view: &PaneView) -> &'static Row {
     ROWS.iter()
         .find(|r| view.terminal_pane(r.name.as_str()).is_some())
         .unwrap_or(&ROWS[0])

@@ -18,6 +18,8 @@
 //! - [`scope`]: its row's scope rules (a server by its socket: from `$TMUX`, `--socket`, a record).
 //! - [`found`]: its row's `found`: [`env::TmuxEnv`] as the registry's pane of the environment, and
 //!   the pane with its name for the hook's record.
+//! - [`restore_facts`]: its row's facts for restore's plan (the `not realized` words, a pane's place as
+//!   a name a person types).
 
 pub mod command;
 pub mod env;
@@ -31,6 +33,7 @@ pub mod layout_file;
 pub mod name;
 pub mod pane;
 pub mod panes;
+pub mod restore_facts;
 pub mod resurrect;
 pub mod scope;
 pub mod terminal;

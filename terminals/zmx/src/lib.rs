@@ -14,6 +14,7 @@
 //! - [`tty`]: a session's terminal device, the proof a shell is the session's own.
 //! - [`scope`]: its row's scope rules (a socket directory: from the environment, `--socket`, a record).
 //! - [`found`]: its row's `found`: [`env::ZmxEnv`] as the registry's pane of the environment.
+//! - [`restore_facts`]: its row's facts for restore's plan (a session's name as a name a person types).
 
 pub mod boot;
 pub mod command;
@@ -21,6 +22,7 @@ pub mod env;
 pub mod found;
 pub mod join;
 pub mod list;
+pub mod restore_facts;
 pub mod scope;
 pub mod session;
 pub mod terminal;

@@ -15,8 +15,6 @@ use agterm_backup_core::restarting::{self, RestartMarker};
 use agterm_backup_core::resume::ResumeLine;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::{PaneRef, PaneView, ScreenRange, Terminal};
-use agterm_backup_terminals::tmux::pane::TmuxPart;
-use agterm_backup_terminals::zmx::session::ZmxPart;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -76,8 +74,7 @@ fn selected(filter: &Filter, p: &PaneView, key: &PaneKey, rec: Option<&LiveRecor
         agterm_backup_terminals::pane_label(p) == s
             || key.to_string() == s
             || p.pane_id.as_deref() == Some(s)
-            || p.tmux().is_some_and(|t| t.target() == s)
-            || p.zmx().is_some_and(|z| z.name == s)
+            || agterm_backup_terminals::restore_facts::names_pane(p, s)
     });
     agent_ok && pane_ok
 }

@@ -1,0 +1,80 @@
+//! What restore's plan and its texts ask of a terminal's row beyond its join ([`RestoreFacts`]): the
+//! words a skip gives about one of its panes that is not up, how a person may name one of its panes
+//! (`restart --pane`), and the role a pane key names. The plan itself stays plain data: it reads a
+//! pane's terminal name and these static facts, never a terminal's crate.
+
+use crate::{row_named, view_row, ROWS};
+use agterm_backup_core::pane::{PaneKey, PaneRole, TerminalName};
+use agterm_backup_core::terminal::PaneView;
+
+/// A row's facts for restore.
+pub struct RestoreFacts {
+    /// What the terminal has not done yet while one of its panes is not up (`realized: false`), for
+    /// the `not realized` skip: "<name> has not realized it". `None`: nothing worth saying beyond "its
+    /// terminal has not brought this pane up yet".
+    pub unrealized: Option<&'static str>,
+    /// Whether `typed` is a name a person may give one of its panes beyond the generic ones (its
+    /// label, record key, pane id): a multiplexer's place, a session's name.
+    pub names_pane: fn(view: &PaneView, typed: &str) -> bool,
+    /// The role within its session that one of its pane keys names, for a terminal whose panes are a
+    /// session's roles (`api · left`); `None` for a pane that is a place or a session by itself.
+    pub key_role: fn(key: &PaneKey) -> Option<PaneRole>,
+}
+
+/// Facts of a terminal with nothing of its own to say: no words for a pane not up, no extra names, no
+/// roles.
+pub const NO_RESTORE_FACTS: RestoreFacts = RestoreFacts {
+    unrealized: None,
+    names_pane: |_, _| false,
+    key_role: |_| None,
+};
+
+/// The terminal a pane view is of (the one whose identity it carries, else the first row's).
+pub fn terminal_of(view: &PaneView) -> TerminalName {
+    view_row(view).name
+}
+
+/// Whether `typed` names `view` by its terminal's own rule ([`RestoreFacts::names_pane`]).
+pub fn names_pane(view: &PaneView, typed: &str) -> bool {
+    (view_row(view).restore.names_pane)(view, typed)
+}
+
+/// The role a pane key names within its session, by its terminal's rule ([`RestoreFacts::key_role`]);
+/// `None` for a key of no row.
+pub fn key_role(key: &PaneKey) -> Option<PaneRole> {
+    row_named(key.terminal().as_str()).and_then(|r| (r.restore.key_role)(key))
+}
+
+/// The `not realized` skip's words on what the terminals have not done yet: every row's
+/// [`RestoreFacts::unrealized`] phrase, in the registry's order (see [`unrealized_in`]).
+pub fn unrealized() -> String {
+    unrealized_in(ROWS.iter().filter_map(|r| r.restore.unrealized))
+}
+
+/// `phrases` as one parenthesis for the `not realized` text: ` (a, or b)`; empty with none.
+pub fn unrealized_in<'a>(phrases: impl Iterator<Item = &'a str>) -> String {
+    let all: Vec<&str> = phrases.collect();
+    if all.is_empty() {
+        return String::new();
+    }
+    format!(" ({})", all.join(", or "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_made_up_terminals_phrase_is_its_own_and_none_says_nothing() {
+        let made_up = ["kitty has not drawn it"];
+        assert_eq!(
+            unrealized_in(made_up.into_iter()),
+            " (kitty has not drawn it)"
+        );
+        assert_eq!(
+            unrealized_in(["a", "b", "c"].into_iter()),
+            " (a, or b, or c)"
+        );
+        assert_eq!(unrealized_in(std::iter::empty()), "");
+    }
+}
