@@ -1,8 +1,10 @@
-//! Creating a pane the plan says is gone (a zmx session the reboot took): re-checked right before, like
-//! typing. A session that is back by now (the user attached it since the plan) is planned like any
-//! pane: an idle shell gets the line typed, anything else is left alone. When the terminal reports that
-//! the session already existed as it came to create it (a user's `zmx attach` won the race: zmx ignored
-//! our command), the same applies to the user's session. Either way one session, the line run once.
+//! Creating a pane the plan says is gone (a named session with a daemon of its own that the reboot
+//! took, row 3d): re-checked right before, like typing. A session that is back by now (the user attached
+//! it since the plan) is planned like any pane: an idle shell gets the line typed, anything else is left
+//! alone. When the terminal reports that the session already existed as it came to create it
+//! ([`Created::Theirs`]: the user's own attach won the race, and the terminal ignored our command; see
+//! that terminal's `create`), the same applies to the user's session. Either way one session, the line
+//! run once.
 
 use super::{find_pane, release, take_claim, type_one, Outcome};
 use crate::plan::PlanRow;

@@ -12,9 +12,9 @@
 //!
 //! **How it is answered: by typing the option's digit, nothing else.** Claude Code's `Select` (2.1.328
 //! binary) handles a key matching `/^[0-9]$/` by taking option `digit-1` and calling its `onChange` at once
-//! — one keystroke, no Return. Arrow keys would need escape sequences, which agterm's `session.type` sends
-//! as key text rather than as arrow presses; and a Return after the digit would land in the prompt of the
-//! resumed session. Option 1 is preselected (a blind Return compacts), so we never send Return.
+//! — one keystroke, no Return. Arrow keys would need escape sequences, which a terminal's typing may send
+//! as key text rather than as arrow presses (see each terminal's `type_text`); and a Return after the
+//! digit would land in the prompt of the resumed session. Option 1 is preselected (a blind Return compacts), so we never send Return.
 
 /// The options, in screen order; `None` when the text shows no dialog.
 pub fn find_dialog(screen: &str) -> Option<Dialog> {

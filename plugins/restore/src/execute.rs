@@ -3,8 +3,8 @@
 //! agent came up *and stayed up*, then watch the typed Claude panes for the "resume from summary?"
 //! question and answer it.
 //!
-//! Everything goes through the [`Terminal`] seam, so the same code drives agterm, the fake agterm of the
-//! tests and the in-memory [`crate::mock::MockTerminal`].
+//! Everything goes through the [`Terminal`] seam, so the same code drives every terminal of the registry,
+//! the fake terminals of the tests and the in-memory [`crate::mock::MockTerminal`].
 
 use crate::dialog::{answer_keys, find_dialog};
 use crate::once::{NotTaken, Trigger};
@@ -35,7 +35,7 @@ pub struct ExecOptions {
     /// How long a typed agent must stay in the foreground once seen.
     pub settle: Duration,
     pub dialog_timeout: Duration,
-    /// How long to wait for panes agterm has not realized yet, before planning.
+    /// How long to wait for panes their terminal has not realized yet, before planning.
     pub realize_timeout: Duration,
     pub poll: Duration,
     pub answer: Option<u8>,

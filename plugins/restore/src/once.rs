@@ -1,6 +1,6 @@
 //! Once per launch: the marker that says a conversation (and a pane) was already brought back since the
 //! terminal's launch, so that a shell's start-up trigger (`shell-start`), a second shell in the same
-//! pane, a split, and `restore` (by hand or from tmux-resurrect's hook) never resume it twice.
+//! pane, a split, and `restore` (by hand or from a layout restorer's hook) never resume it twice.
 //!
 //! Layout, in the state directory:
 //!
@@ -10,8 +10,11 @@
 //! resumed/<LAUNCH>/.lock                       flock: both markers of a claim are taken together
 //! ```
 //!
-//! `<LAUNCH>` names the terminal and its launch: `agterm-<unix start>`, `tmux-<hash of the socket>-<unix
-//! server start>`, `zmx-<hash of the socket directory>-<unix boot>`. A claim takes both files with `O_EXCL` under the folder's lock: all or nothing, and
+//! `<LAUNCH>` names the terminal instance and its launch ([`LaunchId`]): `<terminal>-<unix launch>` for a
+//! terminal that runs as one instance, `<terminal>-<hash of its place>-<unix launch>` for one of many
+//! (its place: a server's socket, a socket directory). What a terminal's launch is (a process's start, a
+//! server's, the machine's boot) its crate says where it reports it (its `Terminal::info`). A claim
+//! takes both files with `O_EXCL` under the folder's lock: all or nothing, and
 //! only one claimant ever wins. Each file holds one JSON line (who claimed, when). A new launch of the
 //! same terminal removes the folders of its earlier launches.
 //!
@@ -37,7 +40,7 @@ use std::time::Duration;
 pub enum Trigger {
     Restore,
     /// `shell-start`: the plan is read for the asking shell's own pane, and it stands aside whenever
-    /// anyone else may bring the conversation back (a pin agterm types, a run in this launch).
+    /// anyone else may bring the conversation back (a pin the terminal types, a run in this launch).
     ShellStart,
 }
 
@@ -53,15 +56,16 @@ impl Trigger {
 /// One launch of one terminal, as a folder name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LaunchId {
-    /// The terminal part: `agterm`, `tmux-<hash>` (shared by every launch of the same terminal).
+    /// The terminal part: `<terminal>`, or `<terminal>-<hash of its place>` (shared by every launch of
+    /// the same instance).
     terminal: String,
     name: String,
 }
 
 impl LaunchId {
     /// The launch of the terminal instance `terminal` (a registry scope) that started at `launched_at`:
-    /// `agterm-<secs>`, `tmux-<hash of the socket>-<secs>`, `zmx-<hash of the dir>-<secs>`, any
-    /// terminal of the registry alike. `None` without a launch time.
+    /// `<terminal>-<secs>`, or `<terminal>-<hash of its place>-<secs>` for a terminal of many instances,
+    /// any terminal of the registry alike. `None` without a launch time.
     pub fn new(terminal: &TerminalTag, launched_at: Option<DateTime<Utc>>) -> Option<LaunchId> {
         Self::named(terminal, launched_at?.timestamp())
     }

@@ -1,6 +1,8 @@
 //! The restore plan: one pure function from plain data to one row per captured pane.
 //!
-//! Precedence, first match wins (the style of agterm's `CommandRestore.restorePlan`):
+//! Precedence, first match wins (in the style of the first row's own restore plan; see its crate's
+//! `restore_facts.rs`). The rows speak of what a pane's terminal can do and what its view declares; each
+//! terminal's own reasons live in its crate, behind its registry row (its `join`, `pin`, `restore`).
 //!
 //! | #  | condition                                                                          | row                                 |
 //! |----|------------------------------------------------------------------------------------|-------------------------------------|
@@ -8,26 +10,31 @@
 //! | 1b | shell start: the terminal's launch time is unknown (no journal rule, no marker)    | skip `no-launch-time`               |
 //! | 2  | the chosen record's agent is unknown / its session id is invalid                   | skip `unknown-agent` / `invalid-id` |
 //! | 2b | the chosen record's time is not a date, before 2020, or in the future (see below)  | skip `bad-time`                     |
-//! | 3  | no open pane joins the record (pane id, else session id + role; tmux: its place)   | skip `pane-gone`                    |
-//! | 3b | a tmux join its pane's directory does not confirm, or the pane moved since         | skip `join-uncertain`               |
-//! | 3e | a tmux record whose socket's restorer rebuilt another server's save (tmux's join)  | skip `other-save`                   |
-//! | 3c | a zmx session that is gone, but lived after the boot (closed by the user since)    | skip `session-closed`               |
-//! | 3d | a zmx session the reboot took: rows 4, 5, 13 and 14 as for a pane, else            | `create <resume line>`              |
+//! | 3  | no open pane joins the record (the row's join: pane id, session + role, a place)   | skip `pane-gone`                    |
+//! | 3b | a multiplexer whose join checks the pane's place and directory: the directory does | skip `join-uncertain`               |
+//! |    | not confirm it, or the pane moved since                                            |                                     |
+//! | 3e | …a record whose place a layout restorer rebuilt from another server's save         | skip `other-save`                   |
+//! | 3c | a pane that is a named session with a daemon of its own, gone but alive after the  | skip `session-closed`               |
+//! |    | boot (closed by the user since)                                                    |                                     |
+//! | 3d | such a session the reboot took, which restore creates: rows 4, 5, 13 and 14 as for | `create <resume line>`              |
+//! |    | a pane, else                                                                       |                                     |
 //! | 4  | the user ended the conversation (its newest record in any pane)                    | skip `ended`                        |
 //! | 5  | another joined pane held the same (agent, conversation) later (in this launch too) | skip `duplicate`                    |
-//! | 6  | the pane lives on another machine (agterm remote session)                          | skip `remote`                       |
+//! | 6  | a pane on another machine (its terminal's remote session)                          | skip `remote`                       |
 //! | 7  | the agent in the foreground runs a conversation started in this launch             | skip `new-conversation`             |
-//! | 7b | …and agterm replayed it (Live, the pane's daemon created in this launch, nobody    | `restart <resume line>`             |
-//! |    | typed into it; rows 9b, 12b, 13 and 14 first) and has `session.restart`            |                                     |
+//! | 7b | …and the terminal replayed it (Live, the pane's daemon created in this launch,     | `restart <resume line>`             |
+//! |    | nobody typed into it; rows 9b, 12b, 13 and 14 first), a terminal that can restart  |                                     |
+//! |    | a pane running a line                                                              |                                     |
 //! | 7c | …but the replayed agent left no record at all since the launch (hooks unproven)    | skip `hooks-unproven` (+ the line)  |
 //! | 8  | the pane's foreground is the agent (a Live daemon kept it, a pin fired, …)         | skip `already-running`              |
 //! | 9  | anything else in the foreground (vim, a build, …)                                  | skip `busy`                         |
 //! | 9b | the conversation or the pane got its resume in this launch (a marker; shell start: | skip `resumed`                      |
 //! |    | also any record naming the conversation written since the launch)                 |                                     |
-//! | 10 | a pin agterm is still to type itself (Re-run; unrealized, or just launched; shell  | skip `pinned`                       |
-//! |    | start: any pin in Re-run, however long ago the launch)                             |                                     |
+//! | 10 | a terminal that types a pane's pin itself after its launch is still to type it     | skip `pinned`                       |
+//! |    | (Re-run; unrealized, or just launched; shell start: any pin in Re-run, however     |                                     |
+//! |    | long ago the launch)                                                               |                                     |
 //! | 11 | the pane's terminal is not up (`realized: false`) after restore's wait             | skip `not-realized`                 |
-//! | 12 | agterm sees no shell in front either (a setuid `sudo` it cannot read)              | skip `hidden-foreground`            |
+//! | 12 | the terminal sees no shell in front either (it cannot see past a setuid `sudo`)    | skip `hidden-foreground`            |
 //! | 12b| the record's directory is gone, or is not a directory                              | skip `dir-gone`                     |
 //! | 13 | the conversation's transcript / rollout is gone                                    | skip `transcript-gone`              |
 //! | 14 | a directory or flag no shell line can carry                                        | skip `unquotable`                   |
@@ -39,7 +46,7 @@
 //! each other. Row 3's pane comes from the record's terminal: its row's join in the registry
 //! (`terminals/<name>/src/join.rs`), a data step feeding this table.
 //!
-//! **The journal rule.** The cutoff is `--as-of` when given, else the running agterm's launch time. A live
+//! **The journal rule.** The cutoff is `--as-of` when given, else the terminal's launch time. A live
 //! record written after the cutoff belongs to a session started in this launch (a replayed bare `claude`,
 //! or one the user started and closed) — never the one the pane held before. The plan steps back to the
 //! newest journal entry written at or before the cutoff and marks the row `[journal]`. With neither, the
@@ -60,40 +67,40 @@
 //! keeps the choice: the pane typed the first time runs the agent now (row 8), the others stay
 //! `duplicate`.
 //!
-//! **Pins (row 10).** In Re-run mode agterm types a pane's pin itself once the pane is realized, so a line
-//! typed by restore would land in the agent's input box. A pin *will fire* while its pane is not realized
-//! yet, and is taken to be still on its way for [`PIN_GRACE_SECS`] after agterm's launch (or always, with
-//! the launch time unknown). After that, a realized idle pane's pin has fired without bringing the agent
-//! back (or never fires: a window reopened later), and the pane is planned like any other. With the mode
-//! unknown (agterm before 0.26, where the legacy "Restore running commands" setting decides) a pin counts
-//! only when agterm confirmed it would run it when the hook set it (`pin: ok` in the record); a pin set
-//! by hand, or with the setting off, says nothing about firing.
+//! **Pins (row 10).** In Re-run mode a terminal that types a pane's pin itself (its row's `pin`) does so
+//! once the pane is realized, so a line typed by restore would land in the agent's input box. A pin *will
+//! fire* while its pane is not realized yet, and is taken to be still on its way for [`PIN_GRACE_SECS`]
+//! after the terminal's launch (or always, with the launch time unknown). After that, a realized idle
+//! pane's pin has fired without bringing the agent back (or never fires: a window reopened later), and
+//! the pane is planned like any other. With the mode unknown (a terminal that cannot say) a pin counts
+//! only when the terminal confirmed it would run it when the hook set it (`pin: ok` in the record); a
+//! pin set by hand, or with the setting off, says nothing about firing.
 //!
-//! Live (zmx) panes: the terminal client joins `zmx.list` rows into [`PaneView::live`], and agterm's
-//! `tree.foreground` sees through a surviving daemon (`ZmxForegroundResolver`), so an agent that a Live
-//! daemon kept alive shows as the pane's foreground (row 8, marked as kept by Live). A daemon recreated
-//! after a reboot runs a fresh shell (or a replayed argv), which rows 7, 9 and 15 handle like any pane.
+//! Live panes: a terminal that keeps each pane in a daemon shows it in [`PaneView::live`], and its
+//! foreground sees through a surviving daemon, so an agent that a Live daemon kept alive shows as the
+//! pane's foreground (row 8, marked as kept by Live). A daemon recreated after a reboot runs a fresh
+//! shell (or a replayed argv), which rows 7, 9 and 15 handle like any pane.
 //!
-//! zmx sessions (the zmx row's join, `terminals/zmx/src/join.rs`): a session is a pane, joined by socket
-//! directory and name; its journal cutoff is its own daemon's start (`created`), or for a session that
-//! is gone the machine's boot. A session the reboot took is recreated (row 3d) running the resume line,
-//! a login shell after it; one that lived after the boot and is gone now was closed by the user, and
-//! stays closed (row 3c).
+//! Named sessions with a daemon of their own (the row's `launch` and `join`): a session is a pane; its
+//! journal cutoff is its own daemon's start, or for a session that is gone the machine's boot. A
+//! session the reboot took is created again (row 3d) running the resume line, a login shell after it;
+//! one that lived after the boot and is gone now was closed by the user, and stays closed (row 3c).
 //!
 //! **Once per launch (rows 1b, 9b; `once.rs`).** With [`PlanInput::launch`] the plan reads the markers
 //! `restore` and `shell-start` take before they type or run a line; a `type` row then carries the
 //! [`Claim`] to take. A shell's start-up trigger ([`Trigger::ShellStart`]) stands aside whenever anyone
 //! else may bring the conversation back: without a launch time (no journal rule, no marker), after a run
-//! of the conversation in this launch, and under any Re-run pin (agterm types it; the line would land in
-//! the agent).
+//! of the conversation in this launch, and under any Re-run pin (the terminal types it; the line would
+//! land in the agent).
 //!
 //! Row 7 is what keeps a replayed bare agent from winning (Live after a reboot without the denylist: the
 //! npm agents run as `node <script>`, which the denylist cannot name): the pane is busy with a *new*
-//! conversation, so nothing is typed. Row 7b replaces it: when agterm created the pane's daemon in this
-//! launch (its shell is younger than agterm — proof, where a missing record would only be the absence of
-//! news), no record of the pane since the launch shows a prompt, and agterm has `session.restart`, the
-//! pane's shell is replaced by one running the resume line. A pane someone typed into, a remote one, one
-//! not Live, or an agterm without the command keeps row 7, whose text says what to do.
+//! conversation, so nothing is typed. Row 7b replaces it: when the terminal created the pane's daemon in
+//! this launch (its shell is younger than the terminal's launch — proof, where a missing record would
+//! only be the absence of news), no record of the pane since the launch shows a prompt, and the terminal
+//! can restart a pane running a line ([`PlanInput::restart`]), the pane's shell is replaced by one
+//! running the resume line. A pane someone typed into, a remote one, one not Live, or a terminal that
+//! cannot restart keeps row 7, whose text says what to do.
 
 pub use crate::captured::CapturedPane;
 use crate::once::{Claim, ThisLaunch, Trigger};
@@ -127,14 +134,14 @@ mod time;
 use rows::{create_row, ended_or_held, resume_line};
 pub use time::{bad_time, EARLIEST_RECORD, FUTURE_TOLERANCE_SECS};
 
-/// The planner's whole input. `panes` are the panes of every open window, with `zmx.list` rows already
+/// The planner's whole input. `panes` are the panes of every open window, each Live daemon already
 /// joined into [`PaneView::live`] by the terminal client.
 #[derive(Debug, Clone, Copy)]
 pub struct PlanInput<'a> {
     pub captured: &'a [CapturedPane],
     pub panes: &'a [PaneView],
     pub mode: Option<RestoreMode>,
-    /// When the running agterm started.
+    /// When the running terminal started (its launch).
     pub launched_at: Option<DateTime<Utc>>,
     /// `--as-of`: overrides `launched_at` as the cutoff.
     pub as_of: Option<DateTime<Utc>>,
@@ -144,12 +151,12 @@ pub struct PlanInput<'a> {
     /// Who asks and what this launch brought back already; `None`: `restore` without markers (the launch
     /// time unknown, or a caller from before the markers).
     pub launch: Option<&'a ThisLaunch>,
-    /// The terminal has `session.restart` (agterm, probed): row 7b may replace a replayed agent.
+    /// The terminal can restart a pane running a line (probed): row 7b may replace a replayed agent.
     pub restart: bool,
 }
 
-/// How long after agterm's launch a realized pane's pin may still be on its way in: agterm typed it
-/// when the pane came up, and a slow login shell or agent start can take this long to show it.
+/// How long after the terminal's launch a realized pane's pin may still be on its way in: the terminal
+/// typed it when the pane came up, and a slow login shell or agent start can take this long to show it.
 pub const PIN_GRACE_SECS: i64 = 90;
 
 /// What to do with one pane.
@@ -163,14 +170,15 @@ pub enum Action {
     Skip {
         reason: SkipReason,
     },
-    /// Create the session `target` names (zmx), detached, in the record's directory, running `line`
+    /// Create the session `target` names (a named session the reboot took), detached, in the record's
+    /// directory, running `line`
     /// and a login shell after it.
     Create {
         line: String,
         resume: ResumeLine,
     },
     /// Replace the pane's shell, and the replayed agent in it, with a login shell running `line`
-    /// (agterm's `session.restart`, row 7b).
+    /// (the terminal's restart, row 7b).
     Restart {
         line: String,
         resume: ResumeLine,
@@ -184,7 +192,7 @@ pub struct PlanRow {
     /// Where to type, when a pane joined.
     pub target: Option<PaneRef>,
     pub joined_by: Option<JoinedBy>,
-    /// The joined pane's session name in agterm's sidebar, for people reading the plan.
+    /// The joined pane's session name as its terminal shows it, for people reading the plan.
     pub pane_name: Option<String>,
     pub agent: Option<String>,
     pub session_id: Option<String>,
@@ -194,7 +202,7 @@ pub struct PlanRow {
     pub flags: Vec<String>,
     /// The record came from the journal (the current one was written after the cutoff).
     pub from_journal: bool,
-    /// The journal rule's cutoff this row used: `--as-of`, else its terminal's launch (a live zmx
+    /// The journal rule's cutoff this row used: `--as-of`, else its terminal's launch (a live named
     /// session's own start, the boot for one that is gone).
     pub cutoff: Option<DateTime<Utc>>,
     pub action: Action,
@@ -212,18 +220,18 @@ impl PlanRow {
         }
     }
 
-    /// The row creates its pane (a zmx session) rather than typing into one.
+    /// The row creates its pane (a named session) rather than typing into one.
     pub fn creates(&self) -> bool {
         matches!(self.action, Action::Create { .. })
     }
 
-    /// The row restarts its pane running the line (agterm's `session.restart`).
+    /// The row restarts its pane running the line (the terminal's restart).
     pub fn restarts(&self) -> bool {
         matches!(self.action, Action::Restart { .. })
     }
 }
 
-/// The cutoff in force: `--as-of`, else agterm's launch time, else none.
+/// The cutoff in force: `--as-of`, else the terminal's launch time, else none.
 pub fn cutoff(input: &PlanInput<'_>) -> Option<DateTime<Utc>> {
     input.as_of.or(input.launched_at)
 }
@@ -364,21 +372,21 @@ fn plan_one(
             Ok(()) => restart_row(input, row, spec, rec, c),
         };
     }
-    // 9b. Once per launch (since the row's own cutoff: a live zmx session's start, not the boot).
+    // 9b. Once per launch (since the row's own cutoff: a live named session's start, not the boot).
     if let Some(reason) = input
         .launch
         .and_then(|l| l.resumed_reason(input.captured, row.cutoff, &c.key, rec))
     {
         return row.skip(reason);
     }
-    // 10. agterm types the pin itself.
+    // 10. The terminal types the pin itself.
     if let Some(line) = firing_pin(input, pane, rec, trigger) {
         return row.skip(SkipReason::Pinned {
             line,
             terminal: c.key.terminal(),
         });
     }
-    // 11–12. Never typed blind: the pane is up and agterm sees its shell.
+    // 11–12. Never typed blind: the pane is up and its terminal sees its shell.
     if let Some(reason) = unseen(pane) {
         return row.skip(reason);
     }
@@ -397,7 +405,7 @@ fn plan_one(
 }
 
 /// Row 7b after rows 9b, 13 and 14: the replayed agent's pane restarts running the resume line, which
-/// always carries its `cd` (the new shell starts wherever agterm puts it).
+/// always carries its `cd` (the new shell starts wherever the terminal puts it).
 fn restart_row(
     input: &PlanInput<'_>,
     row: PlanRow,
@@ -445,9 +453,9 @@ fn claim_for(input: &PlanInput<'_>, rec: &LiveRecord, key: &PaneKey) -> Option<C
     })
 }
 
-/// Rows 11–12: why agterm cannot show that the pane sits at a shell — its terminal is not up
+/// Rows 11–12: why the pane's terminal cannot show that the pane sits at a shell — it is not up
 /// (`realized: false`), or it reports neither a program nor a shell in front (a setuid program such as
-/// `sudo`, whose argv agterm may not read, holds it).
+/// `sudo`, whose argv the terminal may not read, holds it).
 pub fn unseen(pane: &PaneView) -> Option<SkipReason> {
     if pane.realized == Some(false) {
         return Some(SkipReason::NotRealized);
@@ -471,9 +479,9 @@ pub fn not_idle(pane: &PaneView) -> Option<SkipReason> {
     unseen(pane)
 }
 
-/// The pin agterm will type into `pane` itself, if any: a non-empty pin in Re-run mode (or, with the mode
-/// unknown, one agterm confirmed it will run when the hook set it) that is still to fire — its pane not
-/// realized yet, or agterm launched less than [`PIN_GRACE_SECS`] ago.
+/// The pin the terminal will type into `pane` itself, if any: a non-empty pin in Re-run mode (or, with
+/// the mode unknown, one the terminal confirmed it will run when the hook set it) that is still to fire
+/// — its pane not realized yet, or the terminal launched less than [`PIN_GRACE_SECS`] ago.
 fn firing_pin(
     input: &PlanInput<'_>,
     pane: &PaneView,

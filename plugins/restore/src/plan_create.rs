@@ -1,4 +1,4 @@
-//! Rows shared by a pane that is there and a zmx session to create (4–5, 12b–14), and row 3d itself.
+//! Rows shared by a pane that is there and a named session to create (4–5, 12b–14), and row 3d itself.
 
 use super::{claim_for, cutoff, Action, PlanInput, PlanRow, SkipReason};
 use agterm_backup_core::agent::AgentSpec;
@@ -42,7 +42,7 @@ pub(super) fn resume_line(
         .map_err(|e| SkipReason::from_resume_error(&e))
 }
 
-/// Row 3d: a zmx session the reboot took comes back, created running its resume line (rows 4, 5, 13
+/// Row 3d: a named session the reboot took comes back, created running its resume line (rows 4, 5, 13
 /// and 14 first; the rows about a pane's foreground have no pane to look at).
 pub(super) fn create_row(
     input: &PlanInput<'_>,

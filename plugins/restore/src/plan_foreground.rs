@@ -1,5 +1,5 @@
 //! Rows 7–9 of the plan: what the program in a pane's foreground says — our agent running a new
-//! conversation (7), one agterm replayed after a reboot that `session.restart` replaces (7b), our agent
+//! conversation (7), one the terminal replayed after a reboot that its restart replaces (7b), our agent
 //! (already running, 8), or anything else (busy, 9).
 
 use super::{CapturedPane, NewHint, PlanInput, SkipReason};
@@ -61,8 +61,8 @@ pub(super) fn foreground_reason(
     Ok(())
 }
 
-/// Proof that the agent in `pane` is not the pane's own conversation but one agterm started in this
-/// launch: agterm runs Live, the pane's daemon was created after agterm's launch (a reboot's replay —
+/// Proof that the agent in `pane` is not the pane's own conversation but one the terminal started in
+/// this launch: it runs Live, the pane's daemon was created after its launch (a reboot's replay —
 /// a daemon the clean quit kept is older), and no record of this pane since the launch names the pane's
 /// conversation (the user did not resume it there by hand). A Copilot replay fires no hook before its
 /// first prompt, so the daemon's age is the proof, never the absence of a record.

@@ -24,7 +24,7 @@ pub(super) struct Joined<'a> {
     /// The newest word on the conversation in force: the current record when it names the same one
     /// (resumed again after the cutoff, or ended since), else the record in force.
     pub latest: Option<&'a LiveRecord>,
-    /// The current record, when it was written in this launch (after agterm's launch time) and names
+    /// The current record, when it was written in this launch (after the terminal's launch time) and names
     /// another conversation than the one in force: the pane holds that one now (resumed by hand), so no
     /// other pane may get it. A record between an `--as-of` and the launch holds nothing now.
     pub holds_now: Option<&'a LiveRecord>,

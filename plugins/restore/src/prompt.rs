@@ -1,6 +1,6 @@
 //! Is the pane's prompt line empty? A shell at its prompt may still hold a half-typed command (the user
 //! started typing after the restart); a resume line typed then would be appended to it and run as one
-//! garbled command. agterm exposes no line-editor state, so this reads the screen's cursor line.
+//! garbled command. A terminal exposes no line-editor state, so this reads the screen's cursor line.
 //!
 //! The last non-blank line of the visible screen is the prompt line. It is *empty* when it ends where
 //! prompts end:
@@ -30,7 +30,7 @@ pub fn typed_on_prompt(screen: &str, cwd: Option<&str>) -> Option<String> {
         .collect();
     let last = *lines.last()?;
     // A continuation prompt holds an open command; a lone `~` is vim's filler for lines past the end
-    // of the buffer (a `sudo vim` agterm cannot see into), never a prompt of its own.
+    // of the buffer (a `sudo vim` the terminal cannot see into), never a prompt of its own.
     if is_continuation(last) || last.trim() == "~" {
         return Some(last.to_string());
     }
@@ -52,7 +52,7 @@ pub fn typed_on_prompt(screen: &str, cwd: Option<&str>) -> Option<String> {
 }
 
 /// The prompt line ends in `#`, the mark sh, bash (`\$`) and zsh (`%#`) give root's prompt: a root
-/// shell (`sudo -i`, `su`) holds the pane, which agterm cannot see into. Restore run by another user
+/// shell (`sudo -i`, `su`) holds the pane, which the terminal cannot see into. Restore run by another user
 /// must not start an agent there, as root.
 pub fn root_prompt(screen: &str) -> bool {
     screen

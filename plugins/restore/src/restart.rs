@@ -1,9 +1,9 @@
-//! Restarting a pane whose replayed agent the plan replaces (row 7b, agterm's `session.restart`):
+//! Restarting a pane whose replayed agent the plan replaces (row 7b, the terminal's [`Terminal::restart`]):
 //! re-checked right before, like typing — the pane is still there, still local, and still runs an agent
 //! of the row's kind that is not the row's conversation (someone may have quit it, or resumed it by hand,
 //! since the plan), and nobody is at work in it: the pane's records and the agent's own transcript are
-//! read again (`at_work.rs`) — then the once-per-launch markers are taken and agterm replaces the pane's
-//! shell.
+//! read again (`at_work.rs`) — then the once-per-launch markers are taken and the terminal replaces the
+//! pane's shell.
 
 use super::{pane_now, release, take_claim, Outcome};
 use crate::plan::{foreground_agent_args, Action, PlanRow};

@@ -92,6 +92,8 @@ fn selector(pane: &PaneRef) -> PaneSelector {
 }
 
 impl Terminal for AgtermTerminal {
+    /// agterm is one instance, its launch the start of the process that answered (`peer.rs`): restore's
+    /// once-per-launch folder for it is `agterm-<unix start>`.
     fn info(&mut self) -> Result<TerminalInfo, TerminalError> {
         Ok(self.features()?.to_info())
     }
@@ -123,6 +125,8 @@ impl Terminal for AgtermTerminal {
         Ok(panes)
     }
 
+    /// `session.type` sends `text` as key text: an escape sequence for an arrow key arrives as
+    /// characters, not as an arrow press (so restore answers Claude's dialog with a digit alone).
     fn type_text(&mut self, pane: &PaneRef, text: &str) -> Result<(), TerminalError> {
         let req = Request::session_type(&pane.session_id, Some(pane.role.as_str()), text);
         self.client.call(&req)?;

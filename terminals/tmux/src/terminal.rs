@@ -125,6 +125,8 @@ impl Terminal for TmuxTerminal {
             supports_pin: false,
             supports_live: false,
             supports_restart: false,
+            // The server's start is its launch: restore's once-per-launch folder for it is
+            // `tmux-<hash of the socket>-<unix server start>`.
             launched_at: DateTime::from_timestamp(server.started, 0),
             launch_stamp: None,
         })

@@ -165,6 +165,8 @@ impl Terminal for ZmxTerminal {
             supports_pin: false,
             supports_live: false,
             supports_restart: false,
+            // The machine's boot is the socket directory's launch: restore's once-per-launch folder
+            // for it is `zmx-<hash of the socket directory>-<unix boot>`.
             launched_at: self.boot,
             launch_stamp: None,
         })

@@ -4,7 +4,7 @@
 //!
 //! | #  | condition                                                                           | verdict                 |
 //! |----|-------------------------------------------------------------------------------------|-------------------------|
-//! | 1  | the pane lives on another machine (agterm remote session)                           | skip `remote`           |
+//! | 1  | the pane lives on another machine (its terminal's remote session)                   | skip `remote`           |
 //! | 2  | no record for the pane                                                              | skip `no-record`        |
 //! | 3  | the record's agent is not in the agent table                                        | skip `unknown-agent`    |
 //! | 4  | a restart of this conversation died after the quit: shell back in front, marker     | `finish` (type resume)  |

@@ -23,7 +23,8 @@ use std::time::{Duration, Instant};
 #[derive(Debug, Clone, Default)]
 pub struct Filter {
     pub agents: Vec<String>,
-    /// A pane's label (`tmux work:0.1`, `zmx api`), tmux place (`work:0.1`), pane id or record key.
+    /// A pane's label, pane id or record key, or another name its terminal gives it (a place, a
+    /// session's name: the row's `restore.names_pane`).
     pub pane: Option<String>,
 }
 
@@ -54,7 +55,7 @@ pub struct Row {
     pub away_secs: Option<f64>,
 }
 
-/// The pane's record key: its tmux place, its zmx session, else agterm's session and role.
+/// The pane's record key, by its terminal's rule (a place, a session, a session and role).
 fn key_of(p: &PaneView) -> Option<PaneKey> {
     agterm_backup_terminals::view_key(p)
 }
