@@ -12,7 +12,7 @@ pub fn captured(record: Option<LiveRecord>, journal: Vec<LiveRecord>) -> Capture
         .or(journal.last())
         .map_or(PaneRole::Left, |r| r.role);
     CapturedPane {
-        key: agterm_backup_terminals::agterm::key::key(SESSION, role).unwrap(),
+        key: agterm_backup_agterm::key::key(SESSION, role).unwrap(),
         record,
         journal,
     }

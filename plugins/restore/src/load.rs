@@ -207,9 +207,7 @@ mod tests {
         assert_eq!(got.len(), 2);
         assert_eq!(got[0].record.as_ref().unwrap().session_id, ID_A);
         assert_eq!(
-            agterm_backup_terminals::agterm::key::split(&got[1].key)
-                .unwrap()
-                .role,
+            agterm_backup_agterm::key::split(&got[1].key).unwrap().role,
             PaneRole::Right
         );
         assert_eq!(got[1].record.as_ref().unwrap().session_id, ID_B);

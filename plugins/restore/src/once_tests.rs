@@ -4,11 +4,7 @@ use agterm_backup_core::pane::PaneRole;
 use std::sync::{Arc, Barrier};
 
 fn launch(at: &str) -> LaunchId {
-    LaunchId::new(
-        &agterm_backup_terminals::agterm::scope::the_instance(),
-        Some(ts(at)),
-    )
-    .unwrap()
+    LaunchId::new(&agterm_backup_agterm::scope::the_instance(), Some(ts(at))).unwrap()
 }
 
 fn claim(launch: &LaunchId, id: &str, role: PaneRole) -> Claim {
@@ -16,7 +12,7 @@ fn claim(launch: &LaunchId, id: &str, role: PaneRole) -> Claim {
         launch: launch.clone(),
         agent: "claude".into(),
         session_id: id.into(),
-        pane: agterm_backup_terminals::agterm::key::key(SESSION, role).unwrap(),
+        pane: agterm_backup_agterm::key::key(SESSION, role).unwrap(),
     }
 }
 
@@ -98,7 +94,7 @@ fn a_new_launch_sees_no_marker_and_sweeps_the_old_ones_of_its_terminal_only() {
     let state = StateDir::at(tmp.path().join("state"));
     let old = launch("2026-12-01T10:00:00Z");
     let tmux = LaunchId::new(
-        &agterm_backup_terminals::tmux::scope::server("/tmp/tmux-1/default".into()),
+        &agterm_backup_tmux::scope::server("/tmp/tmux-1/default".into()),
         Some(ts("2026-12-01T10:00:00Z")),
     )
     .unwrap();
@@ -119,11 +115,7 @@ fn a_new_launch_sees_no_marker_and_sweeps_the_old_ones_of_its_terminal_only() {
         1,
         "another terminal's launch stays"
     );
-    assert!(LaunchId::new(
-        &agterm_backup_terminals::agterm::scope::the_instance(),
-        None
-    )
-    .is_none());
+    assert!(LaunchId::new(&agterm_backup_agterm::scope::the_instance(), None).is_none());
 }
 
 #[test]
@@ -138,12 +130,12 @@ fn two_readers_of_one_launch_share_its_markers_whatever_their_estimate_of_its_st
         ..Default::default()
     };
     let first = LaunchId::of(
-        &agterm_backup_terminals::agterm::scope::the_instance(),
+        &agterm_backup_agterm::scope::the_instance(),
         &reading("2026-12-01T10:00:00.995Z"),
     )
     .unwrap();
     let second = LaunchId::of(
-        &agterm_backup_terminals::agterm::scope::the_instance(),
+        &agterm_backup_agterm::scope::the_instance(),
         &reading("2026-12-01T10:00:01.005Z"),
     )
     .unwrap();
@@ -161,10 +153,7 @@ fn two_readers_of_one_launch_share_its_markers_whatever_their_estimate_of_its_st
         ..Default::default()
     };
     assert_eq!(
-        LaunchId::of(
-            &agterm_backup_terminals::agterm::scope::the_instance(),
-            &tmux_like
-        ),
+        LaunchId::of(&agterm_backup_agterm::scope::the_instance(), &tmux_like),
         Some(launch("2026-12-01T10:00:00Z"))
     );
 }

@@ -11,7 +11,7 @@ fn this_launch(trigger: Trigger, resumed: Resumed) -> ThisLaunch {
     ThisLaunch {
         trigger,
         id: LaunchId::new(
-            &agterm_backup_terminals::agterm::scope::the_instance(),
+            &agterm_backup_agterm::scope::the_instance(),
             Some(crate::fixtures::ts(LAUNCH)),
         ),
         resumed,

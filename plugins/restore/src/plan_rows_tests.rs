@@ -71,7 +71,7 @@ fn nth_record(i: usize, agent: &str, id: &str, at: &str) -> CapturedPane {
     r.agterm_session = session.clone();
     r.pane_id = Some(token);
     CapturedPane {
-        key: agterm_backup_terminals::agterm::key::key(&session, PaneRole::Left).unwrap(),
+        key: agterm_backup_agterm::key::key(&session, PaneRole::Left).unwrap(),
         record: Some(r),
         journal: Vec::new(),
     }

@@ -357,9 +357,7 @@ fn rows_keep_input_order_and_cover_every_captured_pane() {
     );
     assert_eq!(rows.len(), 2);
     assert_eq!(
-        agterm_backup_terminals::agterm::key::split(&rows[0].key)
-            .unwrap()
-            .role,
+        agterm_backup_agterm::key::split(&rows[0].key).unwrap().role,
         PaneRole::Right
     );
     assert_eq!(rows[0].target.as_ref().unwrap().role, PaneRole::Right);

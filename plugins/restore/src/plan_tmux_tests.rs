@@ -2,8 +2,8 @@
 //! directory does not confirm.
 
 use crate::fixtures::{ID_A, ID_B};
-use agterm_backup_terminals::tmux::join::TMUX_PLACE;
-use agterm_backup_terminals::tmux::join_fixtures::{captured, place, tmux_record, view};
+use agterm_backup_tmux::join::TMUX_PLACE;
+use agterm_backup_tmux::join_fixtures::{captured, place, tmux_record, view};
 
 #[test]
 fn the_plan_types_a_confirmed_tmux_pane_and_skips_a_shifted_one_before_the_server_start() {

@@ -10,8 +10,8 @@ use crate::transcripts::Transcripts;
 use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::{Created, TerminalInfo};
-use agterm_backup_terminals::zmx::join::ZMX_SESSION;
-use agterm_backup_terminals::zmx::session::{ZmxPart, ZmxSession};
+use agterm_backup_zmx::join::ZMX_SESSION;
+use agterm_backup_zmx::session::{ZmxPart, ZmxSession};
 use std::time::Duration;
 
 const DIR: &str = "/run/user/1000/zmx";
@@ -282,7 +282,7 @@ fn gone_api_in_launch(resumed: crate::once::Resumed) -> (Vec<PlanRow>, LiveRecor
     let launch = ThisLaunch {
         trigger: Trigger::Restore,
         id: LaunchId::new(
-            &agterm_backup_terminals::zmx::scope::socket_dir_scope(DIR.into()),
+            &agterm_backup_zmx::scope::socket_dir_scope(DIR.into()),
             Some(ts(BOOT)),
         ),
         resumed,

@@ -80,8 +80,7 @@ fn a_quit_that_never_lands_leaves_the_agent_alone_and_no_marker() {
 #[test]
 fn the_quit_then_the_resume_line_in_the_same_pane_with_the_marker_held_meanwhile() {
     let (_d, state, mut term) = world();
-    let key = agterm_backup_terminals::agterm::key::key(crate::fixtures::SESSION, PaneRole::Left)
-        .unwrap();
+    let key = agterm_backup_agterm::key::key(crate::fixtures::SESSION, PaneRole::Left).unwrap();
     let (st, k) = (state.clone(), key.clone());
     term.react = Some(Box::new(move |_, text, view, screen| {
         if text == "/exit" {
