@@ -63,6 +63,42 @@ pub fn unrealized_in<'a>(phrases: impl Iterator<Item = &'a str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use agterm_backup_core::fixtures::pane;
+    use agterm_backup_tmux::join_fixtures::{place, view};
+    use agterm_backup_zmx::session::{ZmxPart, ZmxSession};
+
+    /// `restart --pane` takes what each terminal calls its pane: a multiplexer's place, a session's
+    /// name; a pane that is neither has no such name, and no terminal's name matches another's pane.
+    #[test]
+    fn each_terminal_names_its_own_panes() {
+        let tmux = view(place("work", 0, 1, "%3", "/w"), "/w");
+        let mut zmx = pane(PaneRole::Left);
+        zmx.set_zmx(&ZmxSession {
+            socket_dir: "/run/user/1/zmx".into(),
+            name: "api".into(),
+            started: None,
+        });
+        let plain = pane(PaneRole::Left);
+        assert!(names_pane(&tmux, "work:0.1"));
+        assert!(!names_pane(&tmux, "api") && !names_pane(&tmux, "work:0.2"));
+        assert!(names_pane(&zmx, "api"));
+        assert!(!names_pane(&zmx, "work:0.1"));
+        assert!(!names_pane(&plain, "api") && !names_pane(&plain, "work:0.1"));
+        assert_eq!(terminal_of(&plain), ROWS[0].name);
+        assert_eq!(terminal_of(&tmux).as_str(), "tmux");
+        assert_eq!(terminal_of(&zmx).as_str(), "zmx");
+    }
+
+    #[test]
+    fn only_a_key_of_a_terminal_with_roles_names_one() {
+        let role = PaneKey::new(ROWS[0].name, format!("ABCD-{}", PaneRole::Right));
+        assert_eq!(key_role(&role), Some(PaneRole::Right));
+        for r in &ROWS[1..] {
+            assert_eq!(key_role(&PaneKey::new(r.name, "ABCD-right".into())), None);
+        }
+        let made_up = TerminalName::new("kitty");
+        assert_eq!(key_role(&PaneKey::new(made_up, "ABCD-right".into())), None);
+    }
 
     #[test]
     fn a_made_up_terminals_phrase_is_its_own_and_none_says_nothing() {
