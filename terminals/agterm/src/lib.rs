@@ -15,6 +15,8 @@
 //! - [`panes`], [`terminal`]: the [`AgtermTerminal`] implementation of the terminal seam.
 //! - [`scope`]: its row's scope rules (one instance, opened behind its socket, may it come up).
 //! - [`found`]: its row's `found`: [`pane_env::PaneEnv`] as the registry's pane of the environment.
+//! - [`report`]: its row's `report`: its `status` line, hint and warnings, its restart's words, the
+//!   record `snap --harvest` writes for one of its panes.
 
 pub mod client;
 pub mod features;
@@ -25,6 +27,7 @@ pub mod pane_env;
 pub mod panes;
 pub mod peer;
 pub mod pin;
+pub mod report;
 pub mod response;
 pub mod running;
 pub mod scope;

@@ -19,15 +19,19 @@
 //!   asked by the hook.
 //! - [`shell_pane_test`]: the shell's "in a pane" test of the `init` snippets and the rc line, from the
 //!   rows.
+//! - [`report`]: what a terminal says in `status`, restore's plan and `snap` beyond what every terminal
+//!   has (its row's `report`).
 
 pub mod join;
 pub mod pane;
 pub mod pinning;
+pub mod report;
 mod scope;
 pub mod shell_pane_test;
 
 pub use pane::{FoundPane, HookPane};
 pub use pinning::Pinning;
+pub use report::Report;
 
 pub use scope::{first, scope_at, scope_of_record, single, sort, Scope};
 
@@ -116,6 +120,8 @@ pub struct Row {
     /// those the pane test or the scope rules do not read): the variables a Codex daemon's hook takes
     /// from the TUI it runs for instead of its own.
     pub is_pane_var: fn(name: &str) -> bool,
+    /// What it says in `status`, restore's plan and `snap` of its own ([`report`]).
+    pub report: Report,
 }
 
 /// Every terminal, in the order they are shown. The first is the terminal whose panes a record's own
@@ -148,6 +154,30 @@ pub static ROWS: [Row; 3] = [
             retry_due: agterm::pin::retry_due,
         }),
         is_pane_var: agterm::pane_env::is_pane_var,
+        report: Report {
+            status_section: true,
+            running_line: |a, _| agterm::report::running_line(a.version, a.mode, a.restart),
+            not_running_hint: agterm::report::NOT_RUNNING_HINT,
+            warnings: |f| {
+                agterm::report::warnings(
+                    f.first.and_then(|a| a.mode),
+                    f.denylist_ok,
+                    f.pin_outcomes,
+                )
+            },
+            session_role: |k| {
+                agterm::key::split(k).map(|p| report::SessionRole {
+                    session: p.session,
+                    role: p.role,
+                })
+            },
+            record_place: |_| None,
+            restart_words: report::RestartWords {
+                how: agterm::report::RESTART_HOW,
+                why: agterm::report::RESTART_WHY,
+            },
+            harvest: Some(agterm::report::harvest_record),
+        },
     },
     Row {
         name: tmux::pane::NAME,
@@ -172,6 +202,10 @@ pub static ROWS: [Row; 3] = [
         always_looked_at: false,
         pin: None,
         is_pane_var: tmux::env::is_pane_var,
+        report: Report {
+            record_place: tmux::report::record_place,
+            ..report::PLAIN
+        },
     },
     Row {
         name: zmx::session::NAME,
@@ -196,6 +230,10 @@ pub static ROWS: [Row; 3] = [
         always_looked_at: false,
         pin: None,
         is_pane_var: zmx::env::is_pane_var,
+        report: Report {
+            record_place: zmx::report::record_place,
+            ..report::PLAIN
+        },
     },
 ];
 
