@@ -375,6 +375,35 @@ mod tests {
         );
     }
 
+    /// Every way a pane is named: a session's role by the session's name, else the id's prefix (also
+    /// from the key alone, no pane joined); a pane with a name of its own by its terminal's name and
+    /// that name; a key naming neither as itself.
+    #[test]
+    fn a_pane_is_named_as_its_terminal_names_it() {
+        use agterm_backup_core::own_pane::OwnPane;
+        let mut rows = rows();
+        assert_eq!(pane_label(&rows[0]), "api · left");
+        rows[0].pane_name = None;
+        assert_eq!(pane_label(&rows[0]), "6B1E0C2A… · left");
+        rows[0].target = None;
+        assert_eq!(pane_label(&rows[0]), "6B1E0C2A… · left");
+        let tmux = agterm_backup_tmux::pane::TmuxPane {
+            socket: "/tmp/tmux-1/default".into(),
+            session: "work".into(),
+            window: 0,
+            pane: 1,
+            pane_id: None,
+            server_pid: None,
+            server_started: None,
+            cwd: None,
+        };
+        rows[1].key = tmux.key();
+        rows[1].pane_name = Some(tmux.target());
+        assert_eq!(pane_label(&rows[1]), "tmux work:0.1");
+        rows[1].target = None;
+        assert_eq!(pane_label(&rows[1]), rows[1].key.to_string());
+    }
+
     #[test]
     fn json_is_versioned_with_one_row_per_pane() {
         let v = to_json(&PlanContext::default(), &rows(), &[Some("resumed".into())]);

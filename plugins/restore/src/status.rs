@@ -235,18 +235,18 @@ fn section_panes(s: &Section<'_>) -> Vec<PaneStatus> {
             .or_else(|| r.and_then(|r| r.agent_cwd.clone()))
             .filter(|c| p.cwd.as_deref() != Some(c.as_str()));
         // A pane with no identity in its terminal's own words is a session's role: named by both.
-        let session_role = !p.has_terminal_pane();
+        let sessions_role = !p.has_terminal_pane();
         panes.push(PaneStatus {
             terminal: terminal.clone(),
-            pane: match session_role {
+            pane: match sessions_role {
                 true => format!("{}-{}", p.session_id, p.role),
                 false => agterm_backup_terminals::pane_label(p),
             },
-            session: match session_role {
+            session: match sessions_role {
                 true => p.session_name.clone().unwrap_or_default(),
                 false => agterm_backup_terminals::pane_label(p),
             },
-            role: if session_role {
+            role: if sessions_role {
                 p.role.to_string()
             } else {
                 String::new()

@@ -283,3 +283,31 @@ fn the_json_and_the_text_keep_every_key_and_line_in_order() {
         )
     );
 }
+
+/// A pane restore would restart says how and why in its terminal's words (its row's restart words).
+#[test]
+fn a_restart_is_described_in_its_terminals_words() {
+    let r = record(ID_A, PaneRole::Left, "2026-11-30T10:00:00Z");
+    let mut t = Transcripts::default();
+    t.paths.insert(r.transcript_path.clone().unwrap());
+    let mut rows = plan(&PlanInput {
+        captured: &[captured(Some(r), vec![])],
+        panes: &[pane(PaneRole::Left)],
+        mode: None,
+        launched_at: None,
+        as_of: None,
+        now: None,
+        transcripts: &t,
+        launch: None,
+        restart: false,
+    });
+    let Action::Type { line, resume } = rows[0].action.clone() else {
+        panic!("{:?}", rows[0].action);
+    };
+    rows[0].action = Action::Restart { line, resume };
+    rows[0].from_journal = true;
+    assert_eq!(
+        describe(&rows[0]),
+        "restore would restart the pane (agterm's session restart) running the resume line [journal]: agterm replayed a bare agent, a new conversation"
+    );
+}
