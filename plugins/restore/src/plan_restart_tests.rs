@@ -278,7 +278,7 @@ fn a_pin_is_consumed_only_in_rerun_and_status_says_what_brings_each_pane_back() 
     assert_eq!(code(RestoreMode::Rerun), "pinned");
     assert_eq!(code(RestoreMode::Live), "type");
     assert_eq!(code(RestoreMode::None), "type");
-    use crate::status::what_brings_back;
+    use agterm_backup_agterm::report::what_brings_back;
     assert!(what_brings_back(Some(RestoreMode::Rerun), false).contains("pin itself"));
     for mode in [RestoreMode::None, RestoreMode::Live] {
         assert!(what_brings_back(Some(mode), true).contains("pins are only stored"));

@@ -5,8 +5,8 @@
 //! ```json
 //! {
 //!   "v": 1,
-//!   "mode": "rerun",                       // agterm's active restore mode, null when unknown
-//!   "launched_at": "2026-12-01T08:00:00Z", // the running agterm's start, null when unknown
+//!   "mode": "rerun",                       // the terminal's active restore mode, null when unknown
+//!   "launched_at": "2026-12-01T08:00:00Z", // the running terminal's start, null when unknown
 //!   "cutoff": "2026-12-01T08:00:00Z",     // --as-of, else launched_at, else null
 //!   "journal_rule": "launch",             // "as-of" | "launch" | "off" (no cutoff: launch time unknown)
 //!   "dry_run": false,
@@ -14,13 +14,17 @@
 //!     {
 //!       "pane": "6B1E…-left",             // PANE-KEY of the record
 //!       "session": "6B1E…", "role": "left", "pane_id": "9A2F…",   // the joined pane (null: none)
-//!       "joined_by": "pane-id",            // "pane-id" | "session-role" | "tmux-place" | "zmx-session" | null
-//!       "name": "api",                     // the joined pane's session name in agterm, or null
+//!       "joined_by": "pane-id",            // how its terminal's join found the pane ("pane-id" |
+//!                                          //   "session-role" | a terminal's own: README), or null
+//!       "name": "api",                     // the joined pane's name in its terminal (a session's
+//!                                          //   name, a multiplexer pane's place), or null
 //!       "agent": "claude", "session_id": "77e8…", "agent_cwd": "/w/p", "pane_cwd": "/w",
 //!       "journal": false,                  // true: the record came from the journal (journal rule)
 //!       "cutoff": "2026-12-01T08:00:00Z",  // the cutoff this row used: --as-of, else its terminal's
-//!                                          //   launch (a live zmx session's own start), else null
-//!       "action": "type",                  // "type" | "skip" | "create" (a zmx session the reboot took)
+//!                                          //   launch (a pane that is its own session with a
+//!                                          //   daemon: its own start), else null
+//!       "action": "type",                  // "type" | "skip" | "create" (a session the reboot took) |
+//!                                          //   "restart" (a pane its terminal restarts)
 //!       "line": "cd '/w/p' && 'claude' '--resume' '77e8…'",   // when "type": exactly what is typed
 //!                                          //   (`sh '<script>'` for a line over 1024 bytes); when
 //!                                          //   "create": what the new session runs
@@ -153,19 +157,17 @@ fn pad(s: &str, width: usize) -> String {
     format!("{s}{}", " ".repeat(width.saturating_sub(n)))
 }
 
-/// The plan as an aligned table: PANE, AGENT, ID, DIRECTORY, ACTION. `color` adds green/yellow to the
-/// action (the caller decides: a tty and no `NO_COLOR`).
-/// How a person recognises a row's pane: agterm's session name and the role (`api · left`), else the
-/// session id's prefix; a tmux pane by its place (`tmux work:0.1`), a zmx session by its name.
+/// How a person recognises a row's pane: a pane that is a session's role by the session's name and the
+/// role (`api · left`), else the session id's prefix; a pane with a name of its own (a multiplexer's
+/// pane by its place, a session by its name) by its terminal's name and that name (`<terminal>
+/// work:0.1`). Which one, its terminal's row says (`report.session_role`).
 pub fn pane_label(r: &PlanRow) -> String {
+    let session_role = agterm_backup_terminals::report::session_role(&r.key);
     match (&r.pane_name, &r.target) {
-        // A zmx session is a pane by itself, a tmux pane is named by its place: no agterm role.
-        (Some(name), Some(_)) if r.key.terminal() != agterm_backup_terminals::agterm::key::NAME => {
-            format!("{} {name}", r.key.terminal())
-        }
+        (Some(name), Some(_)) if session_role.is_none() => format!("{} {name}", r.key.terminal()),
         (Some(name), Some(t)) => format!("{name} · {}", t.role),
         (None, Some(t)) => format!("{}… · {}", id_prefix(&t.session_id), t.role),
-        (_, None) => match agterm_backup_terminals::agterm::key::split(&r.key) {
+        (_, None) => match session_role {
             Some(k) => format!("{}… · {}", id_prefix(&k.session), k.role),
             None => r.key.to_string(),
         },
@@ -184,8 +186,9 @@ pub fn tilde(path: &str, home: Option<&str>) -> String {
     }
 }
 
-/// The plan as an aligned table: pane (agterm's session name and the pane's role), agent, id prefix,
-/// directory (`~` for `home`), and what will happen and why.
+/// The plan as an aligned table: PANE ([`pane_label`]), AGENT, ID (its prefix), DIRECTORY (`~` for
+/// `home`), ACTION (what will happen and why). `color` adds green/yellow to the action (the caller
+/// decides: a tty and no `NO_COLOR`).
 pub fn table(rows: &[PlanRow], color: bool, home: Option<&str>) -> String {
     let header = ["PANE", "AGENT", "ID", "DIRECTORY", "ACTION"];
     let cells: Vec<[String; 5]> = rows
@@ -370,6 +373,35 @@ mod tests {
             !text.chars().any(|c| c.is_control() && c != '\n'),
             "{text:?}"
         );
+    }
+
+    /// Every way a pane is named: a session's role by the session's name, else the id's prefix (also
+    /// from the key alone, no pane joined); a pane with a name of its own by its terminal's name and
+    /// that name; a key naming neither as itself.
+    #[test]
+    fn a_pane_is_named_as_its_terminal_names_it() {
+        use agterm_backup_core::own_pane::OwnPane;
+        let mut rows = rows();
+        assert_eq!(pane_label(&rows[0]), "api · left");
+        rows[0].pane_name = None;
+        assert_eq!(pane_label(&rows[0]), "6B1E0C2A… · left");
+        rows[0].target = None;
+        assert_eq!(pane_label(&rows[0]), "6B1E0C2A… · left");
+        let tmux = agterm_backup_tmux::pane::TmuxPane {
+            socket: "/tmp/tmux-1/default".into(),
+            session: "work".into(),
+            window: 0,
+            pane: 1,
+            pane_id: None,
+            server_pid: None,
+            server_started: None,
+            cwd: None,
+        };
+        rows[1].key = tmux.key();
+        rows[1].pane_name = Some(tmux.target());
+        assert_eq!(pane_label(&rows[1]), "tmux work:0.1");
+        rows[1].target = None;
+        assert_eq!(pane_label(&rows[1]), rows[1].key.to_string());
     }
 
     #[test]

@@ -1,18 +1,20 @@
-//! `snap`: freeze the live records and the pane trees of every terminal (agterm, each tmux server and
-//! zmx socket directory) into `snapshots/<UTC stamp>.json` and `snapshot.json` (atomic, 0600), keeping
-//! the newest [`KEEP`].
+//! `snap`: freeze the live records and the pane trees of every terminal instance it is given (the
+//! registry's `everywhere`) into `snapshots/<UTC stamp>.json` and `snapshot.json` (atomic, 0600),
+//! keeping the newest [`KEEP`].
 //!
 //! `snap --harvest` recovers conversations that ran before the hook existed: a `Session ID: <uuid>` line
-//! in a pane's scrollback counts only when Claude has a transcript with that id
+//! in the scrollback of a pane of a terminal whose row harvests (its `report.harvest`, which makes the
+//! record of the pane) counts only when Claude has a transcript with that id
 //! (`<claude config>/projects/*/<id>.jsonl`), and only for panes without a live record — a harvested id
 //! never overrides a live one. Harvested entries are full [`LiveRecord`]s (`event: "harvest"`) in the
 //! snapshot's `harvested` array; `restore` uses them for panes that have nothing else.
 //!
 //! Snapshot document, version 1: `{"v":1,"taken_at":RFC3339,"terminal":TerminalInfo|null,
 //! "error":string|null,"terminals":[{"terminal","place","info":TerminalInfo|null,"error"}],
-//! "panes":[PaneView],"records":[LiveRecord],"harvested":[LiveRecord]}`. `terminal` and `error` are
-//! agterm's (as before the other terminals); `panes` holds every terminal's, each carrying its identity
-//! (`tmux`, `zmx`). Harvesting reads agterm's panes (a harvested record is an agterm record).
+//! "panes":[PaneView],"records":[LiveRecord],"harvested":[LiveRecord]}`. `terminal` and `error` are the
+//! first registry row's instance's (as before the other terminals); `panes` holds every terminal's, a
+//! pane with an identity in its terminal's own words carrying it under the terminal's name
+//! ([`PaneView::own`]). A harvested record is the record of its pane's terminal.
 
 use crate::gather::Scope;
 use agterm_backup_core::pane::PaneKey;
@@ -32,9 +34,9 @@ pub struct Snapshot {
     pub v: u32,
     pub taken_at: String,
     pub terminal: Option<TerminalInfo>,
-    /// Why the pane tree is missing (agterm not running), if it is.
+    /// Why the first row's pane tree is missing (its terminal not running), if it is.
     pub error: Option<String>,
-    /// Every terminal instance asked, agterm's included.
+    /// Every terminal instance asked, the first row's included.
     #[serde(default)]
     pub terminals: Vec<SnapTerminal>,
     pub panes: Vec<PaneView>,
@@ -45,9 +47,10 @@ pub struct Snapshot {
 /// One terminal instance in a snapshot: what it answered, or why it did not.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SnapTerminal {
-    /// `agterm` | `tmux` | `zmx`.
+    /// Its terminal's name (a registry row's).
     pub terminal: String,
-    /// A tmux server's socket, a zmx socket directory; `None` for agterm.
+    /// Its place, for a terminal of many instances (a server's socket, a socket directory); `None` for
+    /// a terminal of one.
     pub place: Option<String>,
     pub info: Option<TerminalInfo>,
     pub error: Option<String>,
@@ -122,7 +125,8 @@ pub fn transcript_cwd(path: &Path) -> Option<String> {
 }
 
 /// A harvested record for `pane` from its scrollback: the newest id with a transcript, unless the pane has
-/// a live record (`live_keys`).
+/// a live record (`live_keys`) or its terminal harvests nothing (the pane's part of the record is its
+/// terminal row's `report.harvest`).
 pub fn harvest_pane(
     pane: &PaneView,
     scrollback: &str,
@@ -130,7 +134,8 @@ pub fn harvest_pane(
     claude_dir: &Path,
     at: DateTime<Utc>,
 ) -> Option<LiveRecord> {
-    let key = agterm_backup_terminals::agterm::key::key(&pane.session_id, pane.role)?;
+    let blank = agterm_backup_terminals::report::harvest_record(pane)?;
+    let key = agterm_backup_terminals::record_key(&blank)?;
     if live_keys.contains(&key) {
         return None;
     }
@@ -143,11 +148,6 @@ pub fn harvest_pane(
         v: RECORD_VERSION,
         agent: "claude".into(),
         session_id: id,
-        agterm_session: agterm_backup_terminals::agterm::key::split(&key)?
-            .session
-            .clone(),
-        role: pane.role,
-        pane_id: pane.pane_id.clone(),
         transcript_path: Some(transcript.to_string_lossy().into_owned()),
         agent_cwd: cwd.clone(),
         hook_cwd: cwd,
@@ -155,13 +155,8 @@ pub fn harvest_pane(
         agent_pid: None,
         event: "harvest".into(),
         ts: at.to_rfc3339_opts(SecondsFormat::Secs, true),
-        terminal: "agterm".into(),
         source: Some("harvest".into()),
-        window_id: pane.window_id.clone(),
-        workspace_id: None,
-        pin: None,
-        pinned_line: None,
-        extra: Default::default(),
+        ..blank
     })
 }
 
@@ -179,8 +174,8 @@ pub fn claude_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
 pub type Reached = (Scope, Result<Box<dyn Terminal>, String>);
 
 /// Takes a snapshot now: every live record, and each reachable terminal's info and panes (plus, with
-/// `harvest`, ids harvested from agterm's scrollback). A terminal not reached is recorded with its
-/// error, never fatal.
+/// `harvest`, ids harvested from the scrollback of the panes of each terminal that harvests). A
+/// terminal not reached is recorded with its error, never fatal.
 pub fn take(
     state: &StateDir,
     terms: Vec<Reached>,
@@ -226,7 +221,7 @@ pub fn take(
         match read {
             Err(e) => entry.error = Some(e),
             Ok((mut t, (info, panes))) => {
-                if scope == first && harvest {
+                if harvest && agterm_backup_terminals::report::harvests(scope.kind().as_str()) {
                     snap.harvested
                         .extend(harvested(&mut *t, &panes, &live_keys, env, now));
                 }
@@ -243,7 +238,7 @@ pub fn take(
     (snap, now)
 }
 
-/// Records harvested from the scrollback of agterm's `panes` (see the module's doc).
+/// Records harvested from the scrollback of `panes`, one terminal's (see the module's doc).
 fn harvested(
     term: &mut dyn Terminal,
     panes: &[PaneView],

@@ -84,7 +84,7 @@ fn harvest_needs_a_transcript_and_never_overrides_a_live_record() {
     assert_eq!(r.event, "harvest");
     assert_eq!(
         agterm_backup_terminals::record_key(&r),
-        agterm_backup_terminals::agterm::key::key(&p.session_id, PaneRole::Left)
+        agterm_backup_agterm::key::key(&p.session_id, PaneRole::Left)
     );
     assert!(harvest_pane(
         &p,
@@ -95,6 +95,6 @@ fn harvest_needs_a_transcript_and_never_overrides_a_live_record() {
     )
     .is_none());
     let live: HashSet<PaneKey> =
-        [agterm_backup_terminals::agterm::key::key(&p.session_id, PaneRole::Left).unwrap()].into();
+        [agterm_backup_agterm::key::key(&p.session_id, PaneRole::Left).unwrap()].into();
     assert!(harvest_pane(&p, &text, &live, &claude, at).is_none());
 }

@@ -1,24 +1,27 @@
-//! `status`: is the hook installed, which terminals run (agterm, every tmux server and zmx socket
-//! directory that has records or that the environment names), and what is captured for each pane —
-//! built as plain data from the installer's report, each terminal's answers and its restore plan.
+//! `status`: is the hook installed, which terminal instances run (those the registry finds
+//! `everywhere`: the ones always looked at, those with records or that the environment names), and
+//! what is captured for each pane — built as plain data from the installer's report, each terminal's
+//! answers and its restore plan. What one terminal says of its own (a section, its line, its warnings,
+//! how a gone pane is named) comes from its registry row's `report`.
 //!
 //! `status --json`, version 1: `{"v":1,"hooks":[{"agent","state","path","trusted","switched_off"}],
-//! "agterm":{"running":bool,"version","mode","error"},"terminals":[{"terminal","place","running",
-//! "version","mode","launched_at","error"}],"panes":[{"terminal","pane","session","role","agent",
-//! "captured","session_id","agent_cwd","pane_cwd","pin","pin_outcome","restore","cutoff",
+//! "<terminal>":{"running":bool,"version","mode","restart","error"},"terminals":[{"terminal","place",
+//! "running","version","mode","restart","launched_at","error"}],"panes":[{"terminal","pane","session",
+//! "role","agent","captured","session_id","agent_cwd","pane_cwd","pin","pin_outcome","restore","cutoff",
 //! "not_captured_because"}],
-//! "warnings":[string],"broken_files":[{"path","pane","kind","reason"}]}`. `agent_cwd` is given only
-//! when it differs from the pane's cwd; `restore` is what `restore` would do, `cutoff` the journal rule's
-//! cutoff it used (a live zmx session's own start). `broken_files` names each record or journal file that
-//! could not be used, with why (also one warning each).
+//! "warnings":[string],"broken_files":[{"path","pane","kind","reason"}]}`, where `"<terminal>"` is the
+//! section of each terminal whose row repeats its first instance (README, "JSON output", names it).
+//! `agent_cwd` is given only when it differs from the pane's cwd; `restore` is what `restore` would do,
+//! `cutoff` the journal rule's cutoff it used (a pane that is its own session with a daemon: its own
+//! start). `broken_files` names each record or journal file that could not be used, with why (also one
+//! warning each).
 
 use crate::gather::Scope;
 use crate::plan::{foreground_agent_args, Action, PlanRow};
 use agterm_backup_core::agent::AGENTS;
 use agterm_backup_core::record::{LiveRecord, PinOutcome};
 use agterm_backup_core::terminal::{PaneView, RestoreMode, TerminalInfo};
-use agterm_backup_terminals::tmux::pane::TmuxPart;
-use agterm_backup_terminals::zmx::session::ZmxPart;
+use agterm_backup_terminals::report::session_role;
 use serde::Serialize;
 
 /// One agent's hook, as the installer sees it.
@@ -35,28 +38,19 @@ pub struct HookState {
     pub switched_off: Option<HookOff>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct AgtermState {
-    pub running: bool,
-    pub version: Option<String>,
-    pub mode: Option<RestoreMode>,
-    /// agterm has `session.restart` (replaces a replayed agent in a Live pane).
-    #[serde(default)]
-    pub restart: bool,
-    pub error: Option<String>,
-}
-
-/// One terminal instance: running (its version, agterm's mode, its launch) or why not.
+/// One terminal instance: running (its version, its restore mode when it has one, its launch) or why
+/// not.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TerminalState {
-    /// `agterm` | `tmux` | `zmx`.
+    /// Its terminal's name (a registry row's).
     pub terminal: String,
-    /// A tmux server's socket, a zmx socket directory; `None` for agterm.
+    /// Its place, for a terminal of many instances (a server's socket, a socket directory); `None` for
+    /// a terminal of one.
     pub place: Option<String>,
     pub running: bool,
     pub version: Option<String>,
     pub mode: Option<RestoreMode>,
-    /// agterm has `session.restart` (replaces a replayed agent in a Live pane).
+    /// The terminal can restart a pane (replaces a replayed agent in a pane kept across its quit).
     pub restart: bool,
     pub launched_at: Option<String>,
     pub error: Option<String>,
@@ -64,7 +58,7 @@ pub struct TerminalState {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PaneStatus {
-    /// `agterm` | `tmux` | `zmx`.
+    /// Its terminal's name (a registry row's).
     pub terminal: String,
     pub pane: String,
     pub session: String,
@@ -74,7 +68,7 @@ pub struct PaneStatus {
     pub session_id: Option<String>,
     pub agent_cwd: Option<String>,
     pub pane_cwd: Option<String>,
-    /// agterm's stored pin: `none`, `plain shell` or the line.
+    /// The pin its terminal stores for it: `none`, `plain shell` or the line.
     pub pin: String,
     pub pin_outcome: Option<PinOutcome>,
     pub restore: String,
@@ -91,7 +85,9 @@ pub struct PaneStatus {
 pub struct StatusReport {
     pub v: u32,
     pub hooks: Vec<HookState>,
-    pub agterm: AgtermState,
+    /// The terminals' own sections (see [`OwnSections`]), in place between `hooks` and `terminals`.
+    #[serde(flatten)]
+    pub own: OwnSections,
     pub terminals: Vec<TerminalState>,
     pub panes: Vec<PaneStatus>,
     pub warnings: Vec<String>,
@@ -123,7 +119,7 @@ pub struct Section<'a> {
     pub current: &'a [Option<LiveRecord>],
 }
 
-/// The report of agterm alone (as before the other terminals).
+/// The report of the first row's instance alone (as before the other terminals).
 pub fn build(input: StatusInput<'_>) -> StatusReport {
     let section = Section {
         scope: agterm_backup_terminals::first(),
@@ -143,36 +139,23 @@ pub fn build_all(
     sections: &[Section<'_>],
 ) -> StatusReport {
     let terminals: Vec<TerminalState> = sections.iter().map(terminal_state).collect();
-    let agterm = sections
-        .iter()
-        .zip(&terminals)
-        .find(|(s, _)| s.scope == agterm_backup_terminals::first())
-        .map_or(
-            AgtermState {
-                running: false,
-                version: None,
-                mode: None,
-                restart: false,
-                error: Some("not asked".into()),
-            },
-            |(_, t)| AgtermState {
-                running: t.running,
-                version: t.version.clone(),
-                mode: t.mode,
-                restart: t.restart,
-                error: t.error.clone(),
-            },
-        );
+    let own = sections::own_sections(sections, &terminals);
     let panes = sections.iter().flat_map(section_panes).collect();
     let pin_outcomes: Vec<Option<PinOutcome>> = sections
         .iter()
         .flat_map(|s| s.pin_outcomes.iter().copied())
         .collect();
-    let warnings = warnings(&hooks, denylist_ok, &pin_outcomes, &agterm);
+    let mut warnings = warnings(&hooks);
+    warnings.extend(sections::row_warnings(
+        sections,
+        &terminals,
+        denylist_ok,
+        &pin_outcomes,
+    ));
     StatusReport {
         v: 1,
         hooks,
-        agterm,
+        own,
         terminals,
         panes,
         warnings,
@@ -202,7 +185,8 @@ fn stamp(t: chrono::DateTime<chrono::Utc>) -> String {
 }
 
 /// The row that joined pane `p`, else the row of `p`'s own record file (a record the journal rule set
-/// aside joins nothing, but it is still this pane's).
+/// aside joins nothing, but it is still this pane's): a key naming a session's role names its pane for
+/// good, where a place a pane may leave does not.
 fn row_of(s: &Section<'_>, p: &PaneView) -> Option<usize> {
     s.rows
         .iter()
@@ -210,7 +194,7 @@ fn row_of(s: &Section<'_>, p: &PaneView) -> Option<usize> {
         .or_else(|| {
             s.rows.iter().position(|r| {
                 r.target.is_none()
-                    && agterm_backup_terminals::agterm::key::split(&r.key).is_some_and(|k| {
+                    && session_role(&r.key).is_some_and(|k| {
                         !p.has_terminal_pane()
                             && k.session.eq_ignore_ascii_case(&p.session_id)
                             && k.role == p.role
@@ -250,18 +234,19 @@ fn section_panes(s: &Section<'_>) -> Vec<PaneStatus> {
             .map(|c| c.agent_cwd.clone())
             .or_else(|| r.and_then(|r| r.agent_cwd.clone()))
             .filter(|c| p.cwd.as_deref() != Some(c.as_str()));
-        let agterm_pane = !p.has_terminal_pane();
+        // A pane with no identity in its terminal's own words is a session's role: named by both.
+        let sessions_role = !p.has_terminal_pane();
         panes.push(PaneStatus {
             terminal: terminal.clone(),
-            pane: match agterm_pane {
+            pane: match sessions_role {
                 true => format!("{}-{}", p.session_id, p.role),
                 false => agterm_backup_terminals::pane_label(p),
             },
-            session: match agterm_pane {
+            session: match sessions_role {
                 true => p.session_name.clone().unwrap_or_default(),
                 false => agterm_backup_terminals::pane_label(p),
             },
-            role: if agterm_pane {
+            role: if sessions_role {
                 p.role.to_string()
             } else {
                 String::new()
@@ -294,17 +279,15 @@ fn section_panes(s: &Section<'_>) -> Vec<PaneStatus> {
     }
     for (i, r) in s.rows.iter().enumerate().filter(|(i, _)| !used[*i]) {
         let current = s.current.get(i).cloned().flatten();
-        // A multiplexer's pane that is gone: named by the place its record holds.
-        let place = current.as_ref().and_then(|c| {
-            c.tmux()
-                .map(|t| format!("tmux {}", t.target()))
-                .or_else(|| c.zmx().map(|z| format!("zmx {}", z.name)))
-        });
+        // A pane that is gone: named by the place its record holds (a multiplexer's pane, a session).
+        let place = current
+            .as_ref()
+            .and_then(agterm_backup_terminals::report::record_place);
         panes.push(PaneStatus {
             terminal: terminal.clone(),
             pane: r.key.to_string(),
             session: place.unwrap_or_default(),
-            role: agterm_backup_terminals::agterm::key::split(&r.key)
+            role: session_role(&r.key)
                 .map(|k| k.role.to_string())
                 .unwrap_or_default(),
             agent: r.agent.clone(),
@@ -328,19 +311,20 @@ fn describe(r: &PlanRow) -> String {
     match &r.action {
         Action::Type { .. } => format!("would type the resume line{j}"),
         Action::Create { .. } => format!("would recreate the session running the resume line{j}"),
-        Action::Restart { .. } => format!(
-            "restore would restart the pane (agterm's session restart) running the resume line{j}: agterm replayed a bare agent, a new conversation"
-        ),
+        Action::Restart { .. } => {
+            let words =
+                agterm_backup_terminals::report::of(r.key.terminal().as_str()).restart_words;
+            format!(
+                "restore would restart the pane ({}) running the resume line{j}: {}",
+                words.how, words.why
+            )
+        }
         Action::Skip { reason } => format!("{}{j}", reason.describe()),
     }
 }
 
-fn warnings(
-    hooks: &[HookState],
-    denylist_ok: Option<bool>,
-    pin_outcomes: &[Option<PinOutcome>],
-    agterm: &AgtermState,
-) -> Vec<String> {
+/// The warnings about our hooks (each terminal's own follow them).
+fn warnings(hooks: &[HookState]) -> Vec<String> {
     let mut w = Vec::new();
     for h in hooks.iter().filter(|h| h.state != "present") {
         w.push(match h.state.as_str() {
@@ -366,46 +350,15 @@ fn warnings(
         w.push("Codex has not trusted our hooks, so they do not run: open codex and choose \"Trust all and continue\", or run `agterm-backup installer apply --trust`".into());
     }
     w.extend(why_not::hook_warnings(hooks));
-    if denylist_ok == Some(false) {
-        w.push("agterm's restore-denylist.conf does not list claude and codex: after a reboot a bare agent may be replayed and start a new conversation (run `agterm-backup installer apply`)".into());
-    }
-    if pin_outcomes
-        .iter()
-        .flatten()
-        .any(|o| *o == PinOutcome::SettingOff)
-    {
-        w.push("\"Restore running commands on restart\" is off in agterm, so pins will not run: turn it on (Settings ▸ General ▸ Sessions), or run `agterm-backup restore` after each restart".into());
-    }
-    if agterm.mode == Some(RestoreMode::Live) {
-        w.push("agterm runs in Live mode: pins never fire; agents survive a quit, but after a reboot run `agterm-backup restore`".into());
-    }
     w
 }
 
 mod render_text;
 pub use render_text::render;
+mod sections;
+pub use sections::{OwnSections, SectionState};
 mod why_not;
 pub use why_not::{explain, HookOff};
-
-/// What brings each pane's conversation back after a restart in agterm's `mode` (pins fire only in
-/// Re-run; in Fresh and Live agterm stores them for a later Re-run launch).
-pub fn what_brings_back(mode: Option<RestoreMode>, restart: bool) -> &'static str {
-    match (mode, restart) {
-        (Some(RestoreMode::Rerun), _) => {
-            "agterm types each pane's pin itself at its launch; the shell line or `restore` brings back the panes without one"
-        }
-        (Some(RestoreMode::None), _) => {
-            "pins are only stored (they fire in Re-run); each pane's shell line or `restore` brings its conversation back"
-        }
-        (Some(RestoreMode::Live), true) => {
-            "pins are only stored; Live daemons keep agents across agterm's quit; after a reboot the shell line or `restore` types into denylisted panes, and `restore` restarts a replayed bare agent (session restart) into its pane's conversation"
-        }
-        (Some(RestoreMode::Live), false) => {
-            "pins are only stored; Live daemons keep agents across agterm's quit; after a reboot the shell line or `restore` types into denylisted panes, and a replayed bare agent must be quit by hand before `restore` (this agterm has no session restart)"
-        }
-        (None, _) => "the pin fires only if agterm's \"restore running commands\" is on; otherwise the shell line or `restore`",
-    }
-}
 
 #[cfg(test)]
 #[path = "status_tests.rs"]

@@ -17,6 +17,8 @@
 //! - [`found`]: its row's `found`: [`pane_env::PaneEnv`] as the registry's pane of the environment.
 //! - [`restore_facts`]: its row's facts for restore's plan (the `not realized` words, a key's role), and
 //!   how agterm meets the plan's rows (pins, Live daemons, replays).
+//! - [`report`]: its row's `report`: its `status` line, hint and warnings, its restart's words, the
+//!   record `snap --harvest` writes for one of its panes.
 
 pub mod client;
 pub mod features;
@@ -27,6 +29,7 @@ pub mod pane_env;
 pub mod panes;
 pub mod peer;
 pub mod pin;
+pub mod report;
 pub mod response;
 pub mod restore_facts;
 pub mod running;

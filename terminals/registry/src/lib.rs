@@ -21,17 +21,21 @@
 //!   not up, the names a person may type for a pane, a key's role).
 //! - [`shell_pane_test`]: the shell's "in a pane" test of the `init` snippets and the rc line, from the
 //!   rows.
+//! - [`report`]: what a terminal says in `status`, restore's plan and `snap` beyond what every terminal
+//!   has (its row's `report`).
 
 pub mod join;
 pub mod pane;
 pub mod pinning;
 pub mod restore_facts;
+pub mod report;
 mod scope;
 pub mod shell_pane_test;
 
 pub use pane::{FoundPane, HookPane};
 pub use pinning::Pinning;
 pub use restore_facts::RestoreFacts;
+pub use report::Report;
 
 pub use scope::{first, scope_at, scope_of_record, single, sort, Scope};
 
@@ -122,6 +126,8 @@ pub struct Row {
     pub is_pane_var: fn(name: &str) -> bool,
     /// What restore's plan and its texts ask of the terminal beyond its join ([`restore_facts`]).
     pub restore: RestoreFacts,
+    /// What it says in `status`, restore's plan and `snap` of its own ([`report`]).
+    pub report: Report,
 }
 
 /// Every terminal, in the order they are shown. The first is the terminal whose panes a record's own
@@ -159,6 +165,30 @@ pub static ROWS: [Row; 3] = [
             key_role: agterm::restore_facts::key_role,
             ..restore_facts::NO_RESTORE_FACTS
         },
+        report: Report {
+            status_section: true,
+            running_line: |a, _| agterm::report::running_line(a.version, a.mode, a.restart),
+            not_running_hint: agterm::report::NOT_RUNNING_HINT,
+            warnings: |f| {
+                agterm::report::warnings(
+                    f.first.and_then(|a| a.mode),
+                    f.denylist_ok,
+                    f.pin_outcomes,
+                )
+            },
+            session_role: |k| {
+                agterm::key::split(k).map(|p| report::SessionRole {
+                    session: p.session,
+                    role: p.role,
+                })
+            },
+            record_place: |_| None,
+            restart_words: report::RestartWords {
+                how: agterm::report::RESTART_HOW,
+                why: agterm::report::RESTART_WHY,
+            },
+            harvest: Some(agterm::report::harvest_record),
+        },
     },
     Row {
         name: tmux::pane::NAME,
@@ -188,6 +218,10 @@ pub static ROWS: [Row; 3] = [
             names_pane: tmux::restore_facts::names_pane,
             ..restore_facts::NO_RESTORE_FACTS
         },
+        report: Report {
+            record_place: tmux::report::record_place,
+            ..report::PLAIN
+        },
     },
     Row {
         name: zmx::session::NAME,
@@ -215,6 +249,10 @@ pub static ROWS: [Row; 3] = [
         restore: RestoreFacts {
             names_pane: zmx::restore_facts::names_pane,
             ..restore_facts::NO_RESTORE_FACTS
+        },
+        report: Report {
+            record_place: zmx::report::record_place,
+            ..report::PLAIN
         },
     },
 ];

@@ -15,6 +15,7 @@
 //! - [`terminal`]: the server as restore uses it: panes, typing (`send-keys -l`), screens.
 //! - [`resurrect`]: the post-restore hook line and the `@resurrect-processes` check.
 //! - [`tty`]: a pane's terminal device (`#{pane_tty}`), the proof a shell is the pane's own.
+//! - [`report`]: its row's `report`: a gone pane named by its record's place in `status`.
 //! - [`scope`]: its row's scope rules (a server by its socket: from `$TMUX`, `--socket`, a record).
 //! - [`found`]: its row's `found`: [`env::TmuxEnv`] as the registry's pane of the environment, and
 //!   the pane with its name for the hook's record.
@@ -34,6 +35,7 @@ pub mod name;
 pub mod pane;
 pub mod panes;
 pub mod restore_facts;
+pub mod report;
 pub mod resurrect;
 pub mod scope;
 pub mod terminal;

@@ -12,6 +12,7 @@
 //! - [`terminal`]: the socket directory as restore uses it: sessions with their foreground, typing
 //!   (`zmx send`), screens (`zmx history`), recreating a session (`zmx attach <name> <command>`).
 //! - [`tty`]: a session's terminal device, the proof a shell is the session's own.
+//! - [`report`]: its row's `report`: a gone session named by its record's name in `status`.
 //! - [`scope`]: its row's scope rules (a socket directory: from the environment, `--socket`, a record).
 //! - [`found`]: its row's `found`: [`env::ZmxEnv`] as the registry's pane of the environment.
 //! - [`restore_facts`]: its row's facts for restore's plan (a session's name as a name a person types).
@@ -23,6 +24,7 @@ pub mod found;
 pub mod join;
 pub mod list;
 pub mod restore_facts;
+pub mod report;
 pub mod scope;
 pub mod session;
 pub mod terminal;

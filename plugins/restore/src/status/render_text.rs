@@ -3,10 +3,11 @@
 
 use super::{PaneStatus, StatusReport, TerminalState};
 
-/// One pane's row: who it is (agterm's session name and role, a tmux pane's place, a zmx session's
-/// name), the agent and whether it is captured, the id prefix, the agent's directory (`~` for `home`)
-/// when it differs from the pane's, the pin, and what `restore` would do — with the cutoff it used when
-/// that is not its terminal's launch (a live zmx session's own start).
+/// One pane's row: who it is (a session's name and the pane's role, or the name its terminal gives it:
+/// the registry's `pane_label`), the agent and whether it is captured, the id prefix, the agent's
+/// directory (`~` for `home`) when it differs from the pane's, the pin, and what `restore` would do —
+/// with the cutoff it used when that is not its terminal's launch (a pane that is its own session with
+/// a daemon: its own start).
 fn pane_cells(p: &PaneStatus, home: Option<&str>, launches: &[&str]) -> [String; 6] {
     let pane = match (p.session.is_empty(), p.role.is_empty()) {
         (true, true) => p.pane.clone(),
@@ -47,37 +48,23 @@ fn pane_cells(p: &PaneStatus, home: Option<&str>, launches: &[&str]) -> [String;
     [pane, agent, id, dir, pin, restore]
 }
 
-/// One line per terminal instance: what runs, or that it does not (one line, never a failure).
+/// One line per terminal instance: what runs, or that it does not (one line, never a failure), in its
+/// terminal's words (its row's `report`).
 fn terminal_line(t: &TerminalState) -> String {
+    let report = agterm_backup_terminals::report::of(&t.terminal);
     let place = t
         .place
         .as_deref()
         .map_or(String::new(), |p| format!(" ({p})"));
     if !t.running {
-        let where_ = match t.terminal.as_str() {
-            "agterm" => " (or its socket is elsewhere)",
-            _ => "",
-        };
         return format!(
-            "{}{place} is not running{where_}: {}\n",
+            "{}{place} is not running{}: {}\n",
             t.terminal,
+            report.not_running_hint,
             t.error.as_deref().unwrap_or("")
         );
     }
-    let version = t.version.as_deref().unwrap_or(match t.terminal.as_str() {
-        "agterm" => "(version unknown: before 0.25)",
-        _ => "(version unknown)",
-    });
-    let mut line = match t.terminal.as_str() {
-        "agterm" => format!(
-            "agterm {version} · restore mode {}: {}",
-            t.mode
-                .map_or("unknown (before 0.26)".to_string(), |m| format!("{m:?}")
-                    .to_lowercase()),
-            super::what_brings_back(t.mode, t.restart)
-        ),
-        _ => format!("{version}{place}"),
-    };
+    let mut line = (report.running_line)(&super::sections::answered(t), &place);
     if let Some(l) = &t.launched_at {
         line.push_str(&format!(" · launched {l}"));
     }
