@@ -322,3 +322,5 @@ mod agy_tests;
 mod kimi_tests;
 #[cfg(test)]
 mod more_tests;
+#[cfg(test)]
+mod record_bytes_tests;
