@@ -6,7 +6,6 @@
 
 use super::*;
 use agterm_backup_core::agent::CLAUDE;
-use agterm_backup_core::own_pane::OwnPane;
 use agterm_backup_core::process::AgentProcess;
 use agterm_backup_core::record::LiveRecord;
 
@@ -86,7 +85,7 @@ fn previous(terminal: &str) -> LiveRecord {
     }
 }
 
-fn record(pane: Option<TerminalPane>, terminal: &str, first: bool) -> LiveRecord {
+fn record(pane: &dyn RecordPane, terminal: &str, first: bool) -> LiveRecord {
     let env = env();
     let payload = Payload {
         session_id: ID.into(),
@@ -117,7 +116,7 @@ fn record(pane: Option<TerminalPane>, terminal: &str, first: bool) -> LiveRecord
         payload: &payload,
         process: &process,
         previous: (!first).then_some(&previous),
-        terminal_pane: pane,
+        pane,
         now: "2026-12-01T00:01:00.000Z".parse().unwrap(),
     }) {
         Decision::Write { record, .. } => *record,
@@ -163,10 +162,11 @@ const BEFORE: [(&str, bool, &str); 6] = [
 #[test]
 fn each_terminals_record_is_written_byte_for_byte_as_before() {
     for (terminal, first, before) in BEFORE {
-        let pane = match terminal {
-            "agterm" => None,
-            "tmux" => Some(tmux_pane().name.terminal_pane()),
-            _ => Some(zmx_session().terminal_pane()),
+        let env_pane = super::tests::pane_of(&env()).unwrap();
+        let pane: &dyn RecordPane = match terminal {
+            "agterm" => env_pane.record_pane(),
+            "tmux" => &tmux_pane(),
+            _ => &zmx_session(),
         };
         let rec = record(pane, terminal, first);
         assert_eq!(rec.to_json_line(), before, "{terminal}, first: {first}");
