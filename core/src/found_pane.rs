@@ -1,7 +1,7 @@
 //! The pane a process runs in, as each terminal's crate reads it from the environment ([`EnvPane`]) and
-//! as the hook's record keeps it once resolved ([`RecordPane`], which stamps the record); why the environment names none
-//! ([`NoPane`]). The registry asks each terminal's row for its answer and decides which pane is
-//! innermost; here only the shapes of the answers live, naming no terminal.
+//! as the hook's record keeps it once resolved ([`RecordPane`], which stamps the record); why the
+//! environment names none ([`NoPane`]). The registry asks each terminal's row for its answer and
+//! decides which pane is innermost; here only the shapes of the answers live, naming no terminal.
 
 use crate::pane::{PaneKey, TerminalName};
 use crate::record::LiveRecord;
