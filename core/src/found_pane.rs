@@ -1,9 +1,10 @@
 //! The pane a process runs in, as each terminal's crate reads it from the environment ([`EnvPane`]) and
-//! as the hook's record keeps it once resolved ([`RecordPane`]); why the environment names none
-//! ([`NoPane`]). The registry asks each terminal's row for its answer and decides which pane is
-//! innermost; here only the shapes of the answers live, naming no terminal.
+//! as the hook's record keeps it once resolved ([`RecordPane`], which stamps the record); why the
+//! environment names none ([`NoPane`]). The registry asks each terminal's row for its answer and
+//! decides which pane is innermost; here only the shapes of the answers live, naming no terminal.
 
-use crate::pane::{PaneKey, TerminalName, TerminalPane};
+use crate::pane::{PaneKey, TerminalName};
+use crate::record::LiveRecord;
 use crate::scope::Scope;
 use crate::state::StateDir;
 use crate::terminal::PaneView;
@@ -60,9 +61,11 @@ pub trait RecordPane: DynRecordPane + Debug + Send + Sync {
     /// Its record files' key.
     fn key(&self) -> PaneKey;
 
-    /// The pane in its own terminal's words, for its record; `None` for a pane the record's own fields
-    /// name.
-    fn terminal_pane(&self) -> Option<TerminalPane>;
+    /// Makes `record` this pane's: its terminal's name in `terminal`, and the pane's identity where its
+    /// terminal keeps it (the record's own pane fields, or the identity under the terminal's name,
+    /// [`LiveRecord::set_terminal_pane`], with those fields empty). The terminal's crate writes its own
+    /// fields; the hook stamps every record last, whatever its terminal.
+    fn stamp(&self, record: &mut LiveRecord);
 
     /// The pane learnt again right before a write (a renamed session, a moved pane); `None` keeps it.
     fn refresh(&self, _state: &StateDir) -> Option<Box<dyn RecordPane>> {

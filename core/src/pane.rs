@@ -12,9 +12,13 @@ use std::str::FromStr;
 /// terminal with one pane per session says `left`).
 ///
 /// `scratch` panes and overlays are never captured, so they have no role here.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum PaneRole {
+    /// Also the role of a record whose pane its own fields do not name (another terminal's pane).
+    #[default]
     Left,
     Right,
 }
@@ -105,7 +109,7 @@ impl fmt::Display for PaneKey {
 
 /// A pane in its own terminal's words: the terminal's name and the identity a record of it keeps under
 /// that name (the terminal's crate reads and writes its typed view). A terminal whose panes the record's
-/// own fields name (`agterm_session`, `role`) has none.
+/// own pane fields name (the registry's first row) has none.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TerminalPane {
     pub terminal: TerminalName,

@@ -32,8 +32,9 @@ pub enum PinOutcome {
 mod end;
 pub use end::*;
 
-/// The pane's current live record. Field names are the on-disk contract (`design.md`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The pane's current live record. Field names are the on-disk contract (`design.md`). The default is no
+/// record at all (version 0, no agent, no pane): what the hook fills in and its pane stamps.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct LiveRecord {
     pub v: u32,
     /// Agent name from the agent table (`claude`, `codex`, …).

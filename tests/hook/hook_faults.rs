@@ -268,3 +268,40 @@ fn assert_no_temp_files(dir: &std::path::Path) {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+/// A Codex hook reads its payload before its pane is known (a daemon's hook takes the TUI's pane): an
+/// unreadable one is logged where the environment names a pane of any terminal, and not from outside
+/// every pane (a Codex run in no terminal of ours).
+#[test]
+fn an_unreadable_codex_payload_is_logged_from_any_terminals_pane_only() {
+    let agterm = World::new();
+    let [mut tmux, mut zmx, mut nowhere] = [World::new(), World::new(), World::new()];
+    for w in [&mut tmux, &mut zmx, &mut nowhere] {
+        for var in [
+            "AGTERM_SESSION_ID",
+            "AGTERM_PANE",
+            "AGTERM_PANE_ID",
+            "AGTERM_WINDOW_ID",
+        ] {
+            w.unset(var);
+        }
+    }
+    tmux.set("TMUX", "/tmp/tmux-1000/default,4242,0");
+    tmux.set("TMUX_PANE", "%7");
+    zmx.set("ZMX_SESSION", "api");
+    for (pane, w, logged) in [
+        ("agterm", &agterm, true),
+        ("tmux", &tmux, true),
+        ("zmx", &zmx, true),
+        ("none", &nowhere, false),
+    ] {
+        w.hook("codex", b"not json");
+        assert!(w.record().is_none(), "{pane}");
+        let log = log_text(w);
+        assert_eq!(
+            log.contains("codex: unreadable hook payload; nothing recorded"),
+            logged,
+            "{pane}: {log}"
+        );
+    }
+}

@@ -1,16 +1,16 @@
-//! The hook's decision, pure over plain data: given the environment, the payload, what the process walk
-//! found and the pane's previous record, what (if anything) to write.
+//! The hook's decision, pure over plain data: given the pane, the environment, the payload, what the
+//! process walk found and the pane's previous record, what (if anything) to write.
 
 use crate::agent_cwd::{choose_agent_cwd, CwdFacts};
-use crate::pane_env::{Env, PaneEnv};
+use crate::pane_env::Env;
 use crate::payload::Payload;
 use crate::skip::Skip;
 use agterm_backup_core::agent::AgentSpec;
-use agterm_backup_core::flags::filter_launch_args;
+use agterm_backup_core::flags::{filter_launch_args, LaunchArgs};
 use agterm_backup_core::id::is_valid_session_id;
-use agterm_backup_core::pane::{PaneRole, TerminalPane};
 use agterm_backup_core::process::{agent_args, AgentProcess, Located};
 use agterm_backup_core::record::{LiveRecord, PinOutcome, RECORD_VERSION};
+use agterm_backup_terminals::pane::RecordPane;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
@@ -44,9 +44,9 @@ pub struct HookInput<'a> {
     pub process: &'a ProcessFacts,
     /// The pane's current record, read under the pane lock.
     pub previous: Option<&'a LiveRecord>,
-    /// The multiplexer's pane the event comes from, in its terminal's words (a tmux pane, a zmx
-    /// session: it wins over the agterm pane of `env`); `None`: the agterm pane of `env`.
-    pub terminal_pane: Option<TerminalPane>,
+    /// The pane the event comes from (the registry's `pane::find`, innermost first, resolved): it
+    /// stamps the record with its terminal's fields.
+    pub pane: &'a dyn RecordPane,
     /// The time of this event (written as `ts`).
     pub now: DateTime<Utc>,
 }
@@ -193,19 +193,25 @@ fn resumes_the_panes_conversation(input: &HookInput<'_>) -> bool {
             .is_some_and(|p| p.agent == input.spec.name && p.session_id == payload.session_id)
 }
 
+/// The record of this event: is it one to record → how the agent was launched → the record → stamped
+/// by its pane's terminal.
 fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
+    recordable(input)?;
+    let launch = launch(input)?;
+    let mut record = record(input, launch);
+    input.pane.stamp(&mut record);
+    Ok(record)
+}
+
+/// Why this event is none to record, from the payload, the environment and the process walk alone.
+fn recordable(input: &HookInput<'_>) -> Result<(), Skip> {
     let HookInput {
         spec,
         env,
         payload,
         process,
-        previous,
         ..
     } = input;
-    let agterm = match &input.terminal_pane {
-        None => Some(PaneEnv::from_env(env)?),
-        Some(_) => None,
-    };
     if !is_valid_session_id(&payload.session_id) {
         return Err(Skip::BadSessionId(payload.session_id.clone()));
     }
@@ -225,7 +231,13 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
     if let Some((pid, name)) = process.located.enclosing {
         return Err(Skip::Nested(pid, name));
     }
-    let launch = process.located.agent.as_ref().map(|a| {
+    Ok(())
+}
+
+/// The agent process's launch flags (`None`: no agent process found), or a headless launch's skip.
+fn launch(input: &HookInput<'_>) -> Result<Option<LaunchArgs>, Skip> {
+    let spec = input.spec;
+    let launch = input.process.located.agent.as_ref().map(|a| {
         // A pinned pid ($CLAUDE_PID) may run under a name the table does not know (a versioned binary):
         // its arguments are still everything after argv[0].
         let args = agent_args(spec, &a.argv).unwrap_or(a.argv.get(1..).unwrap_or(&[]));
@@ -238,6 +250,20 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
             .unwrap_or_else(|| "a headless flag".into());
         return Err(Skip::Headless(format!("launched with {what}")));
     }
+    Ok(launch)
+}
+
+/// The record of this event, all but its pane: its fields (`terminal` and where the pane is named)
+/// are the pane's terminal's to stamp.
+fn record(input: &HookInput<'_>, launch: Option<LaunchArgs>) -> LiveRecord {
+    let HookInput {
+        spec,
+        env,
+        payload,
+        process,
+        previous,
+        ..
+    } = input;
     let same_session =
         previous.filter(|p| p.agent == spec.name && p.session_id == payload.session_id);
     let (flags, dropped) = match (launch, same_session) {
@@ -260,17 +286,10 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
         Some(t) => extra.insert(AGENT_START_KEY.into(), Value::from(t)),
         None => extra.remove(AGENT_START_KEY),
     };
-    let owned = |f: fn(&PaneEnv) -> &Option<String>| agterm.as_ref().and_then(|p| f(p).clone());
     let mut record = LiveRecord {
         v: RECORD_VERSION,
         agent: spec.name.to_string(),
         session_id: payload.session_id.clone(),
-        agterm_session: agterm
-            .as_ref()
-            .map(|p| p.session.clone())
-            .unwrap_or_default(),
-        role: agterm.as_ref().map_or(PaneRole::Left, |p| p.role),
-        pane_id: owned(|p| &p.pane_id),
         transcript_path: payload.transcript_path.clone(),
         agent_cwd,
         hook_cwd: payload.cwd.clone().unwrap_or_default(),
@@ -283,27 +302,22 @@ fn build_record(input: &HookInput<'_>) -> Result<LiveRecord, Skip> {
         ts: input
             .now
             .to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
-        terminal: "agterm".into(),
         // SessionStart carries `source`; later events of the same session keep it.
         source: payload
             .source
             .clone()
             .or_else(|| same_session.and_then(|p| p.source.clone())),
-        window_id: owned(|p| &p.window_id),
-        workspace_id: owned(|p| &p.workspace_id),
         pin: previous.and_then(|p| p.pin),
         pinned_line: previous.and_then(|p| p.pinned_line.clone()),
         extra,
+        ..LiveRecord::default()
     };
     // Flags the table does not know were dropped, not replayed: `status` names them.
     record.set_dropped_flags(&dropped);
     // Only the SessionEnd event's own record carries the end: any later event (a `--resume` of the
     // same conversation, a new one in the pane) means it is not ended any more.
     record.set_end_reason(session_end_reason(spec, payload).as_deref());
-    if let Some(pane) = &input.terminal_pane {
-        record.set_terminal_pane(pane);
-    }
-    Ok(record)
+    record
 }
 
 /// The end this event reports: a SessionEnd's `reason` (`"unknown"` when it names none, so the end is
@@ -322,3 +336,5 @@ mod agy_tests;
 mod kimi_tests;
 #[cfg(test)]
 mod more_tests;
+#[cfg(test)]
+mod record_bytes_tests;

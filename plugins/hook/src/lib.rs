@@ -103,8 +103,7 @@ fn log(state: &StateDir, message: &str) {
     state.log(&format!("hook: {message}"));
 }
 
-/// Notes a daemon-run Codex hook that could not be given to a pane (for `status`), when it plausibly
-/// came from agterm at all.
+/// Notes a daemon-run Codex hook that could not be given to a pane (for `status`).
 fn record_unattributed(state: &StateDir, payload: &Payload, reason: &str) {
     if state.ensure().is_err() {
         return;

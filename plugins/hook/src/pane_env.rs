@@ -1,3 +1,4 @@
-//! The agterm pane the hook runs in: agterm's own (`terminals/agterm`), reached through the registry.
+//! The environment the hook reads its pane from, as plain data: the registry's, whose rows each read
+//! their own terminal's variables from it.
 
-pub use agterm_backup_terminals::agterm::pane_env::{Env, NotAPane, PaneEnv};
+pub use agterm_backup_terminals::pane::Env;

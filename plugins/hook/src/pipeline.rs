@@ -5,7 +5,7 @@
 use crate::codex_daemon;
 use crate::decide::{self, decide, Decision, HookInput, ProcessFacts};
 use crate::lock::{self, PaneLock};
-use crate::pane_env::{Env, PaneEnv};
+use crate::pane_env::Env;
 use crate::payload::Payload;
 use crate::stdin;
 use crate::terminal_pane::{self, FoundPane, HookPane};
@@ -126,7 +126,10 @@ fn attribute_codex(
 ) -> Option<(Payload, Option<u32>)> {
     let (bytes, cut) = stdin::read_bounded(0, stdin::STDIN_CAP, started + STDIN_BUDGET);
     let Ok(payload) = Payload::parse(&bytes) else {
-        if PaneEnv::from_env(env).is_ok() {
+        // Worth a line only from a pane the hook would record (a Codex outside every pane is none of
+        // ours); the process tree is read only when several multiplexers name one.
+        let parent = std::os::unix::process::parent_id();
+        if terminal_pane::find(env, &*process::default_source(), parent).is_ok() {
             let why = cut_note(cut);
             log(
                 state,
@@ -199,7 +202,7 @@ fn input<'a>(
         payload: &event.payload,
         process,
         previous,
-        terminal_pane: pane.terminal_pane(),
+        pane: pane.record_pane(),
         now: chrono::Utc::now(),
     }
 }

@@ -1,7 +1,6 @@
 //! Why a hook run writes nothing.
 
 use agterm_backup_core::found_pane::clip;
-use agterm_backup_terminals::agterm::pane_env::NotAPane;
 use agterm_backup_terminals::pane::NoPane;
 use std::fmt;
 
@@ -16,12 +15,6 @@ pub enum Skip {
     Headless(String),
     /// The agent runs inside another agent (pid, agent name).
     Nested(u32, &'static str),
-}
-
-impl From<NotAPane> for Skip {
-    fn from(why: NotAPane) -> Skip {
-        Skip::NoPane(why.into())
-    }
 }
 
 impl From<NoPane> for Skip {

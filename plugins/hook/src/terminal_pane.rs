@@ -16,8 +16,13 @@ pub fn find(env: &Env, src: &dyn ProcessSource, start: u32) -> Result<FoundPane,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pane_env::NotAPane;
+    use agterm_backup_agterm::pane_env::NotAPane;
     use agterm_backup_core::process::FakeProcesses;
+    use agterm_backup_terminals::pane::NoPane;
+
+    fn skip(why: NotAPane) -> Skip {
+        Skip::from(NoPane::from(why))
+    }
 
     /// The hook's log and its "worth logging" filter speak `Skip`: the registry's reasons keep their
     /// old names.
@@ -31,7 +36,7 @@ mod tests {
                 .collect()
         };
         let not_in = find(&env(&[]), &none, 0).unwrap_err();
-        assert_eq!(not_in, Skip::from(NotAPane::NotInAgterm));
+        assert_eq!(not_in, skip(NotAPane::NotInAgterm));
         assert_eq!(not_in.to_string(), "not in agterm (no AGTERM_SESSION_ID)");
         assert!(!not_in.worth_logging());
         let job = env(&[("TMUX", "/tmp/tmux-1/default,42,0")]);
@@ -44,13 +49,13 @@ mod tests {
         let evil = env(&[("AGTERM_SESSION_ID", "../x"), ("AGTERM_PANE", "left")]);
         assert_eq!(
             find(&evil, &none, 0),
-            Err(NotAPane::BadSession("../X".into()).into())
+            Err(skip(NotAPane::BadSession("../X".into())))
         );
         assert!(find(&evil, &none, 0).unwrap_err().worth_logging());
         let odd = env(&[("AGTERM_SESSION_ID", "6B1E0C2A"), ("AGTERM_PANE", "mid")]);
         assert_eq!(
             find(&odd, &none, 0),
-            Err(NotAPane::UnknownPane("mid".into()).into())
+            Err(skip(NotAPane::UnknownPane("mid".into())))
         );
         assert!(find(&odd, &none, 0).unwrap_err().worth_logging());
     }

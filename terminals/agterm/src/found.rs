@@ -1,11 +1,12 @@
 //! agterm's row's `found`: the agterm pane the environment names ([`PaneEnv`]), how a shell proves it
-//! is that pane's own, and the pane as the hook's record keeps it (the record's own fields name it).
+//! is that pane's own, and the pane as the hook's record keeps it (it stamps the record's own fields).
 
 use crate::pane_env::{NotAPane, PaneEnv};
 use agterm_backup_core::found_pane::{
     clip, nested_in_another_terminal, EnvPane, EnvVars, Found, NoPane, RecordPane,
 };
-use agterm_backup_core::pane::{PaneKey, TerminalPane};
+use agterm_backup_core::pane::PaneKey;
+use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::scope::Scope;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::PaneView;
@@ -89,7 +90,15 @@ impl RecordPane for PaneEnv {
         PaneEnv::key(self)
     }
 
-    fn terminal_pane(&self) -> Option<TerminalPane> {
-        None
+    /// agterm's panes are named by the record's own fields (on disk since the first release, before
+    /// records said their `terminal`; the registry's first row): the session upper-case, the role, and
+    /// agterm's pane, window and workspace tokens where it gives them.
+    fn stamp(&self, record: &mut LiveRecord) {
+        record.terminal = crate::key::NAME.as_str().to_string();
+        record.agterm_session.clone_from(&self.session);
+        record.role = self.role;
+        record.pane_id.clone_from(&self.pane_id);
+        record.window_id.clone_from(&self.window_id);
+        record.workspace_id.clone_from(&self.workspace_id);
     }
 }

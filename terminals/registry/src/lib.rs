@@ -48,9 +48,9 @@ use agterm_backup_core::terminal::PaneView;
 use std::path::Path;
 use std::time::Duration;
 
-/// The terminals' own crates, for the code that speaks one terminal's language (the hook's pane name
-/// cache, agterm's pins, the tmux config's hook line): reached through the registry, never named
-/// elsewhere.
+/// The terminals' own crates, for the code that speaks one terminal's language (a multiplexer's pane
+/// name cache, a terminal's pins, a multiplexer's config line): reached through the registry, never
+/// named elsewhere.
 pub use agterm_backup_agterm as agterm;
 pub use agterm_backup_tmux as tmux;
 pub use agterm_backup_zmx as zmx;
@@ -131,8 +131,8 @@ pub struct Row {
 }
 
 /// Every terminal, in the order they are shown. The first is the terminal whose panes a record's own
-/// fields name (`agterm_session`, `role`): a record of no other terminal, or of none (before records
-/// said their `terminal`), is its.
+/// pane fields name (its session and role, which its crate stamps): a record of no other terminal, or
+/// of none (before records said their `terminal`), is its.
 pub static ROWS: [Row; 3] = [
     Row {
         name: agterm::key::NAME,

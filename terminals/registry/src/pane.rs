@@ -23,9 +23,11 @@
 //! none, the environment only its surfaces set).
 
 use crate::{Row, Scope, ROWS};
-pub use agterm_backup_core::found_pane::{nested_in_another_terminal, EnvVars as Env, NoPane};
-use agterm_backup_core::found_pane::{EnvPane, RecordPane};
-use agterm_backup_core::pane::{PaneKey, TerminalName, TerminalPane};
+use agterm_backup_core::found_pane::EnvPane;
+pub use agterm_backup_core::found_pane::{
+    nested_in_another_terminal, EnvVars as Env, NoPane, RecordPane,
+};
+use agterm_backup_core::pane::{PaneKey, TerminalName};
 use agterm_backup_core::process::{ancestors, ProcessSource};
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::PaneView;
@@ -194,10 +196,9 @@ impl HookPane {
         self.pane.key()
     }
 
-    /// The pane in its own terminal's words, for its record; `None` for a pane the record's own
-    /// fields name.
-    pub fn terminal_pane(&self) -> Option<TerminalPane> {
-        self.pane.terminal_pane()
+    /// The pane as its terminal stamps the hook's record ([`RecordPane::stamp`]).
+    pub fn record_pane(&self) -> &dyn RecordPane {
+        &*self.pane
     }
 }
 

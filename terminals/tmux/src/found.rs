@@ -7,8 +7,9 @@ use crate::env::TmuxEnv;
 use crate::name::NameCache;
 use crate::pane::{TmuxPane, TmuxPart};
 use agterm_backup_core::found_pane::{EnvPane, EnvVars, Found, NoPane, RecordPane};
-use agterm_backup_core::own_pane::OwnPane;
-use agterm_backup_core::pane::{PaneKey, TerminalPane};
+use agterm_backup_core::own_pane::{KeepsOwnPane, OwnPane};
+use agterm_backup_core::pane::PaneKey;
+use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::scope::Scope;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::PaneView;
@@ -105,8 +106,9 @@ impl RecordPane for HookTmuxPane {
         self.name.key()
     }
 
-    fn terminal_pane(&self) -> Option<TerminalPane> {
-        Some(self.name.terminal_pane())
+    /// The pane's name under `tmux` in the record.
+    fn stamp(&self, record: &mut LiveRecord) {
+        record.set_own_pane(&self.name);
     }
 
     /// Learns the name again (a renamed session or a moved pane is caught here); the cached name

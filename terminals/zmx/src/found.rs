@@ -5,8 +5,9 @@
 use crate::env::ZmxEnv;
 use crate::session::{ZmxPart, ZmxSession};
 use agterm_backup_core::found_pane::{EnvPane, EnvVars, Found, RecordPane};
-use agterm_backup_core::own_pane::OwnPane;
-use agterm_backup_core::pane::{PaneKey, TerminalPane};
+use agterm_backup_core::own_pane::{KeepsOwnPane, OwnPane};
+use agterm_backup_core::pane::PaneKey;
+use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::scope::Scope;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::PaneView;
@@ -67,7 +68,8 @@ impl RecordPane for ZmxSession {
         OwnPane::key(self)
     }
 
-    fn terminal_pane(&self) -> Option<TerminalPane> {
-        Some(OwnPane::terminal_pane(self))
+    /// The session under `zmx` in the record.
+    fn stamp(&self, record: &mut LiveRecord) {
+        record.set_own_pane(self);
     }
 }

@@ -41,10 +41,10 @@ fn run(
     decide(&HookInput {
         spec,
         env: &env,
+        pane: tests::pane_of(&env).unwrap().record_pane(),
         payload: &payload,
         process: &process,
         previous,
-        terminal_pane: None,
         // Five seconds after the previous write: a model call of the same turn.
         now: previous
             .and_then(|p| p.written_at())

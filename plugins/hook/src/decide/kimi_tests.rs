@@ -49,10 +49,10 @@ fn run_after(
     decide(&HookInput {
         spec: &KIMI,
         env: &env,
+        pane: tests::pane_of(&env).unwrap().record_pane(),
         payload: &payload,
         process: &process,
         previous,
-        terminal_pane: None,
         now: Utc::now(),
     })
 }

@@ -56,10 +56,10 @@ fn run(
     decide(&HookInput {
         spec,
         env: &env,
+        pane: tests::pane_of(&env).unwrap().record_pane(),
         payload: &payload,
         process: &process,
         previous,
-        terminal_pane: None,
         now: previous
             .and_then(|p| p.written_at())
             .map(|t| t + chrono::Duration::seconds(60))
@@ -168,10 +168,10 @@ fn gemini_turn_events_count_as_our_moments() {
         decide(&HookInput {
             spec: &GEMINI,
             env: &env,
+            pane: tests::pane_of(&env).unwrap().record_pane(),
             payload: &payload,
             process: &process,
             previous: Some(&first),
-            terminal_pane: None,
             // A second after the last write: inside the refresh interval.
             now: first.written_at().unwrap() + chrono::Duration::seconds(1),
         })

@@ -2,7 +2,10 @@ use super::*;
 use agterm_backup_core::agent::{CLAUDE, CODEX};
 use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::process::AgentProcess;
+use agterm_backup_core::process::FakeProcesses;
 use agterm_backup_core::record::PinOutcome;
+use agterm_backup_core::state::StateDir;
+use agterm_backup_terminals::pane::{HookPane, NoPane};
 
 const PANE_SESSION: &str = "6b1e0c2a-aaaa-bbbb-cccc-0123456789ab";
 const ID: &str = "77e8ca85-2b1c-4a8e-9d0b-0c1d2e3f4a5b";
@@ -53,6 +56,15 @@ fn process(cmdline: &str, cwd: &str) -> ProcessFacts {
     }
 }
 
+/// The pane of `env` as the pipeline finds and resolves it (the registry's `pane::find`; a pane the
+/// environment names alone needs no state directory), or why none.
+pub(super) fn pane_of(env: &Env) -> Result<HookPane, Skip> {
+    let found = crate::terminal_pane::find(env, &FakeProcesses::default(), 0)?;
+    let nowhere = StateDir::at("/nonexistent/agterm-backup-test");
+    Ok(crate::terminal_pane::resolve(found, &nowhere).expect("a pane of the environment alone"))
+}
+
+/// The decision for an event in the pane of `env`; a skip where it names none, as the pipeline's.
 fn run(
     spec: &'static AgentSpec,
     env: &Env,
@@ -60,13 +72,17 @@ fn run(
     process: &ProcessFacts,
     previous: Option<&LiveRecord>,
 ) -> Decision {
+    let pane = match pane_of(env) {
+        Ok(pane) => pane,
+        Err(skip) => return Decision::Skip(skip),
+    };
     decide(&HookInput {
         spec,
         env,
+        pane: pane.record_pane(),
         payload,
         process,
         previous,
-        terminal_pane: None,
         // A minute after the previous record: past the refresh interval, so every call writes.
         now: previous
             .and_then(|p| p.written_at())
@@ -240,7 +256,9 @@ fn headless_nested_and_bad_ids_write_nothing() {
     let overlay = env(&[("AGTERM_PANE", "")]);
     assert_eq!(
         skip(run(&CLAUDE, &overlay, &p, &process("claude", "/w/p"), None)),
-        Skip::from(agterm_backup_terminals::agterm::pane_env::NotAPane::Overlay)
+        Skip::from(NoPane::from(
+            agterm_backup_agterm::pane_env::NotAPane::Overlay
+        ))
     );
 }
 
@@ -278,10 +296,10 @@ fn a_recent_record_is_not_rewritten_for_per_event_changes_only() {
         decide(&HookInput {
             spec: &CLAUDE,
             env: &e,
+            pane: pane_of(&e).unwrap().record_pane(),
             payload: &p,
             process,
             previous: Some(previous),
-            terminal_pane: None,
             now: ts.parse().unwrap(),
         })
     };
@@ -304,16 +322,16 @@ fn a_recent_record_is_not_rewritten_for_per_event_changes_only() {
     let stop = decide(&HookInput {
         spec: &CLAUDE,
         env: &e,
+        pane: pane_of(&e).unwrap().record_pane(),
         payload: &payload("Stop", "-w-p"),
         process: &facts,
         previous: Some(&first),
-        terminal_pane: None,
         now: "2026-12-01T00:00:05.000Z".parse().unwrap(),
     });
     assert!(matches!(stop, Decision::Write { journal: false, .. }));
     // A failed pin is retried once its backoff step is over, not at every event.
     first.pin = Some(PinOutcome::Error);
-    agterm_backup_terminals::agterm::pin::note_failure(
+    agterm_backup_agterm::pin::note_failure(
         &mut first,
         "L",
         "2026-12-01T00:00:00.000Z".parse().unwrap(),
@@ -323,9 +341,7 @@ fn a_recent_record_is_not_rewritten_for_per_event_changes_only() {
     let due = at("2026-12-01T00:00:11.000Z", &facts, &first);
     assert!(matches!(due, Decision::Write { .. }), "the step is over");
     // A record of the previous release (an error, no backoff state) is retried at once.
-    first
-        .extra
-        .remove(agterm_backup_terminals::agterm::pin::PIN_RETRY_KEY);
+    first.extra.remove(agterm_backup_agterm::pin::PIN_RETRY_KEY);
     let old = at("2026-12-01T00:00:01.000Z", &facts, &first);
     assert!(matches!(old, Decision::Write { .. }));
 }
@@ -425,10 +441,10 @@ fn the_previous_records_own_facts_answer_fresh_without_a_process_walk() {
             decide(&HookInput {
                 spec,
                 env,
+                pane: pane_of(env).unwrap().record_pane(),
                 payload,
                 process,
                 previous: Some(&first),
-                terminal_pane: None,
                 now: "2026-12-01T00:00:05.000Z".parse().unwrap(),
             })
         };
