@@ -15,8 +15,11 @@
 //! - [`panes`], [`terminal`]: the [`AgtermTerminal`] implementation of the terminal seam.
 //! - [`scope`]: its row's scope rules (one instance, opened behind its socket, may it come up).
 //! - [`found`]: its row's `found`: [`pane_env::PaneEnv`] as the registry's pane of the environment.
+//! - [`command_line`]: its row's `command_line`: what the help says about agterm, the variable that
+//!   locates it for the timer.
 
 pub mod client;
+pub mod command_line;
 pub mod features;
 pub mod found;
 pub mod join;

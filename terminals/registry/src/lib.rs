@@ -19,7 +19,10 @@
 //!   asked by the hook.
 //! - [`shell_pane_test`]: the shell's "in a pane" test of the `init` snippets and the rc line, from the
 //!   rows.
+//! - [`command_line`]: the rows' part of the command line: their phrases, hidden subcommands and the
+//!   variables the timer passes on.
 
+pub mod command_line;
 pub mod join;
 pub mod pane;
 pub mod pinning;
@@ -31,6 +34,7 @@ pub use pinning::Pinning;
 
 pub use scope::{first, scope_at, scope_of_record, single, sort, Scope};
 
+use agterm_backup_core::command_line::CommandLine;
 use agterm_backup_core::join::{CapturedPane, Join, JoinInput, PaneLaunch};
 use agterm_backup_core::own_pane::OwnPane;
 use agterm_backup_core::pane::{PaneKey, TerminalName};
@@ -116,6 +120,9 @@ pub struct Row {
     /// those the pane test or the scope rules do not read): the variables a Codex daemon's hook takes
     /// from the TUI it runs for instead of its own.
     pub is_pane_var: fn(name: &str) -> bool,
+    /// What it brings to the command line: the phrases of the help, its hidden subcommands, the
+    /// variables that locate it for the timer ([`command_line`]).
+    pub command_line: CommandLine,
 }
 
 /// Every terminal, in the order they are shown. The first is the terminal whose panes a record's own
@@ -148,6 +155,7 @@ pub static ROWS: [Row; 3] = [
             retry_due: agterm::pin::retry_due,
         }),
         is_pane_var: agterm::pane_env::is_pane_var,
+        command_line: agterm::command_line::COMMAND_LINE,
     },
     Row {
         name: tmux::pane::NAME,
@@ -172,6 +180,7 @@ pub static ROWS: [Row; 3] = [
         always_looked_at: false,
         pin: None,
         is_pane_var: tmux::env::is_pane_var,
+        command_line: tmux::command_line::COMMAND_LINE,
     },
     Row {
         name: zmx::session::NAME,
@@ -196,6 +205,7 @@ pub static ROWS: [Row; 3] = [
         always_looked_at: false,
         pin: None,
         is_pane_var: zmx::env::is_pane_var,
+        command_line: zmx::command_line::COMMAND_LINE,
     },
 ];
 

@@ -18,8 +18,12 @@
 //! - [`scope`]: its row's scope rules (a server by its socket: from `$TMUX`, `--socket`, a record).
 //! - [`found`]: its row's `found`: [`env::TmuxEnv`] as the registry's pane of the environment, and
 //!   the pane with its name for the hook's record.
+//! - [`command_line`]: its row's `command_line`: what the help says about tmux, and the hidden
+//!   subcommand `tmux-layout` its hooks run ([`layout_hook`]).
+//! - [`layout_hook`]: `agterm-backup tmux-layout`: keeps the server's layout (or notes a rebuild, a save).
 
 pub mod command;
+pub mod command_line;
 pub mod env;
 pub mod foreground;
 pub mod found;
@@ -28,6 +32,7 @@ pub mod join;
 pub mod join_fixtures;
 pub mod layout;
 pub mod layout_file;
+pub mod layout_hook;
 pub mod name;
 pub mod pane;
 pub mod panes;

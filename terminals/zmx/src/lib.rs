@@ -14,9 +14,11 @@
 //! - [`tty`]: a session's terminal device, the proof a shell is the session's own.
 //! - [`scope`]: its row's scope rules (a socket directory: from the environment, `--socket`, a record).
 //! - [`found`]: its row's `found`: [`env::ZmxEnv`] as the registry's pane of the environment.
+//! - [`command_line`]: its row's `command_line`: what the help says about zmx.
 
 pub mod boot;
 pub mod command;
+pub mod command_line;
 pub mod env;
 pub mod found;
 pub mod join;
