@@ -157,7 +157,11 @@ pub fn terminal_socket_help() -> String {
             )
         })
         .collect();
-    format!("{}; {}", bare.join("; "), named.join(", "))
+    let parts: Vec<String> = [bare.join("; "), named.join(", ")]
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .collect();
+    parts.join("; ")
 }
 
 /// `restore --terminal`'s help: which instance each terminal of many means.
@@ -217,4 +221,58 @@ pub fn place_aliases() -> Vec<&'static str> {
     ROWS.iter()
         .filter_map(|r| r.command_line.place.map(|p| p.alias))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_joins_its_last_item_with_the_word() {
+        let none: [&str; 0] = [];
+        assert_eq!(list(&none, "and"), "");
+        assert_eq!(list(&["a"], "and"), "a");
+        assert_eq!(list(&["a", "b"], "or"), "a or b");
+        assert_eq!(list(&["a", "b", "c"], "and"), "a, b and c");
+    }
+
+    /// Every row speaks in each text built from the rows: a new row shows up with nothing to edit here.
+    #[test]
+    fn every_row_is_in_the_texts_built_from_the_rows() {
+        for r in &ROWS {
+            let name = r.name.as_str();
+            let cl = &r.command_line;
+            for text in [
+                names_and(),
+                restore_about(),
+                restart_about(),
+                answer_about(),
+                snap_about(),
+            ] {
+                assert!(text.contains(name), "{name}: {text}");
+            }
+            assert!(status_about().contains(cl.instances), "{name}");
+            assert!(restarted_by().contains(cl.restarted_by), "{name}");
+            let socket = if r.takes_bare_socket {
+                assert!(bare_socket_help().starts_with(cl.socket), "{name}");
+                cl.socket.to_string()
+            } else {
+                format!("with `--terminal {name}` {}", cl.socket)
+            };
+            assert!(terminal_socket_help().contains(&socket), "{name}");
+            if let Some(d) = cl.named_default {
+                assert!(
+                    terminal_help().contains(&format!("with {name}, {d}")),
+                    "{name}"
+                );
+            }
+            if let Some(e) = cl.restore_example {
+                assert!(restore_after_help().contains(e.comment), "{name}");
+                assert_eq!(top_after_help().contains(e.comment), e.featured, "{name}");
+            }
+            if let Some(p) = cl.place {
+                assert!(place_help().contains(p.what) && place_aliases().contains(&p.alias));
+            }
+        }
+    }
 }
