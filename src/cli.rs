@@ -14,7 +14,7 @@ pub const VERSION_LINE: &str = concat!("agterm-backup ", env!("CARGO_PKG_VERSION
     version,
     about = crate::agents_help::about(),
     long_about = crate::agents_help::long_about(),
-    after_help = "Examples:\n  agterm-backup installer apply      # once: wire the hook into every installed agent\n  agterm-backup status               # each terminal, and what is captured pane by pane\n  agterm-backup restore              # after a restart: resume every captured pane\n  agterm-backup restore --terminal tmux --yes   # what the tmux-resurrect hook runs"
+    after_help = crate::terminals_help::top_after_help()
 )]
 pub struct Cli {
     /// Same as the subcommand's `--socket` (kept for `agterm-backup --socket PATH <command>`)
@@ -44,35 +44,32 @@ pub enum Command {
     )]
     Hook(HookArgs),
 
-    /// Show each terminal (agterm, every tmux server and zmx socket directory), what is captured in each
-    /// pane and what a restore would do
     #[command(
-        after_help = "Examples:\n  agterm-backup status\n  agterm-backup status --json | jq '.panes[] | select(.terminal == \"tmux\")'"
+        about = crate::terminals_help::status_about(),
+        after_help = crate::terminals_help::status_after_help()
     )]
     Status(StatusArgs),
 
-    /// Resume every captured agent in the panes agterm, tmux or zmx brought back
     #[command(
-        after_help = "Examples:\n  agterm-backup restore --dry-run     # show the plan, type nothing\n  agterm-backup restore --yes         # no question asked\n  agterm-backup restore --as-of 2026-12-01T09:00:00Z\n  agterm-backup restore --terminal tmux --yes   # what the tmux-resurrect hook runs\n  agterm-backup restore --terminal zmx --yes    # zmx sessions after a reboot"
+        about = crate::terminals_help::restore_about(),
+        after_help = crate::terminals_help::restore_after_help()
     )]
     Restore(RestoreArgs),
 
-    /// Restart each idle agent (agterm, tmux, zmx) onto the version installed now, its conversation
-    /// kept: quit it the way its user would, then resume it in the same pane, directory and flags
     #[command(
+        about = crate::terminals_help::restart_about(),
         after_help = "Examples:\n  agterm-backup restart --dry-run     # which panes are idle, which are busy and why\n  agterm-backup restart --yes --agent claude\n  agterm-backup restart --wait --timeout 600   # also each busy pane once its turn ends"
     )]
     Restart(RestartArgs),
 
-    /// Answer Claude Code's "resume from summary?" question in every pane waiting on it (agterm, tmux,
-    /// zmx)
     #[command(
+        about = crate::terminals_help::answer_about(),
         after_help = "Examples:\n  agterm-backup answer --dry-run      # which panes are waiting\n  agterm-backup answer --choice 2     # resume the full session as-is"
     )]
     Answer(AnswerArgs),
 
-    /// Freeze the records and every terminal's panes (agterm, tmux, zmx) into a snapshot
     #[command(
+        about = crate::terminals_help::snap_about(),
         after_help = "Example:\n  agterm-backup snap --harvest        # also recover ids from pane scrollback"
     )]
     Snap(SnapArgs),
@@ -96,9 +93,9 @@ pub enum Command {
     #[command(hide = true)]
     ShellAnswer(ShellAnswerArgs),
 
-    /// Run by the tmux hooks the installer sets: keeps the tmux server's layout; prints nothing
-    #[command(hide = true)]
-    TmuxLayout(TmuxLayoutArgs),
+    /// The terminals' own hidden subcommands, run by their hooks (from the registry's rows).
+    #[command(flatten)]
+    Terminal(crate::terminal_commands::TerminalCommand),
 
     /// Print a shell completion script
     #[command(after_help = "Example:\n  agterm-backup completions zsh > ~/.zfunc/_agterm-backup")]
@@ -185,13 +182,11 @@ pub struct HookArgs {
     pub rest: Vec<String>,
 }
 
-/// `--socket` where agterm is asked.
+/// A bare `--socket`: it names the instance of the terminal whose row takes one
+/// (`agterm_backup_terminals::socket_for`); its help is that row's.
 #[derive(Debug, Args, Clone, Default)]
-pub struct AgtermSocket {
-    /// agterm's control socket (default: $AGTERM_SOCKET, $AGTERM_STATE_DIR/agterm.sock, then the
-    /// platform's: ~/Library/Application Support/agterm/agterm.sock on macOS,
-    /// $XDG_DATA_HOME/agterm/agterm.sock or ~/.local/share/agterm/agterm.sock on Linux)
-    #[arg(long, value_name = "PATH")]
+pub struct BareSocket {
+    #[arg(long, value_name = "PATH", help = crate::terminals_help::bare_socket_help())]
     pub socket: Option<PathBuf>,
 }
 
@@ -201,7 +196,7 @@ pub struct StatusArgs {
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
-    pub agterm: AgtermSocket,
+    pub bare: BareSocket,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -229,15 +224,18 @@ pub struct RestoreArgs {
     /// Machine-readable output
     #[arg(long)]
     pub json: bool,
-    /// Restore only into this terminal (default: every terminal that has records and is running; with
-    /// tmux, the server of $TMUX, else --socket, else tmux's default socket; with zmx, the socket
-    /// directory --socket names, else zmx's own (ZMX_DIR, else $XDG_RUNTIME_DIR/zmx, else
-    /// $TMPDIR/zmx-<uid>))
-    #[arg(long, value_enum, value_name = "TERMINAL")]
+    #[arg(
+        long,
+        value_enum,
+        value_name = "TERMINAL",
+        help = crate::terminals_help::terminal_help()
+    )]
     pub terminal: Option<TerminalArg>,
-    /// agterm's control socket; with `--terminal tmux` the tmux server's socket, with `--terminal zmx`
-    /// the zmx socket directory
-    #[arg(long, value_name = "PATH")]
+    #[arg(
+        long,
+        value_name = "PATH",
+        help = crate::terminals_help::terminal_socket_help()
+    )]
     pub socket: Option<PathBuf>,
 }
 
@@ -255,16 +253,16 @@ pub struct RestartArgs {
     /// Only these agents (comma-separated: claude,codex,…)
     #[arg(long, value_delimiter = ',', value_name = "AGENT")]
     pub agent: Vec<String>,
-    /// Only this pane: its label as shown (`tmux work:0.1`, `zmx api`), its tmux place (`work:0.1`), zmx
-    /// session name, pane id (`%3`) or record key
-    #[arg(long, value_name = "PANE")]
+    #[arg(long, value_name = "PANE", help = crate::terminals_help::pane_help())]
     pub pane: Option<String>,
     /// Only this terminal (as `restore --terminal`)
     #[arg(long, value_enum, value_name = "TERMINAL")]
     pub terminal: Option<TerminalArg>,
-    /// agterm's control socket; with `--terminal tmux` the tmux server's socket, with `--terminal zmx`
-    /// the zmx socket directory
-    #[arg(long, value_name = "PATH")]
+    #[arg(
+        long,
+        value_name = "PATH",
+        help = crate::terminals_help::terminal_socket_help()
+    )]
     pub socket: Option<PathBuf>,
     /// Also restart each pane that is busy now (mid-turn, asking, being typed into) as soon as it
     /// turns idle, until --timeout
@@ -310,17 +308,15 @@ pub struct AnswerArgs {
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub choice: u8,
     #[command(flatten)]
-    pub agterm: AgtermSocket,
+    pub bare: BareSocket,
 }
 
 #[derive(Debug, Args, Clone)]
 pub struct SnapArgs {
-    /// Also recover Claude Code conversations that ran before the hook existed, from agterm panes'
-    /// scrollback
-    #[arg(long)]
+    #[arg(long, help = crate::terminals_help::harvest_help())]
     pub harvest: bool,
     #[command(flatten)]
-    pub agterm: AgtermSocket,
+    pub bare: BareSocket,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -365,25 +361,18 @@ pub struct ShellStartArgs {
     #[arg(long)]
     pub give_back: bool,
     #[command(flatten)]
-    pub agterm: AgtermSocket,
-}
-
-#[derive(Debug, Args, Clone)]
-pub struct TmuxLayoutArgs {
-    /// The post-restore hook: the panes there are now are the ones the layout restorer rebuilt
-    #[arg(long, conflicts_with = "saved")]
-    pub rebuilt: bool,
-    /// tmux-resurrect's post-save hook: the layout now is the one its save holds
-    #[arg(long)]
-    pub saved: bool,
+    pub bare: BareSocket,
 }
 
 #[derive(Debug, Args, Clone)]
 pub struct ShellAnswerArgs {
     #[arg(long, value_enum)]
     pub terminal: TerminalArg,
-    /// Which instance of the terminal: a tmux server's socket, a zmx socket directory (the scope's place)
-    #[arg(long, aliases = ["tmux-socket", "zmx-dir"])]
+    #[arg(
+        long,
+        aliases = crate::terminals_help::place_aliases(),
+        help = crate::terminals_help::place_help()
+    )]
     pub place: Option<String>,
     #[arg(long)]
     pub session: String,
@@ -394,7 +383,7 @@ pub struct ShellAnswerArgs {
     #[arg(long)]
     pub choice: u8,
     #[command(flatten)]
-    pub agterm: AgtermSocket,
+    pub bare: BareSocket,
 }
 
 #[derive(Debug, Args, Clone)]

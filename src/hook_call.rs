@@ -17,9 +17,10 @@ pub enum HookCall {
     Other,
 }
 
-/// The subcommand names (`cli::Command`'s, with `help`; a unit test checks them against clap's): the
-/// first of these words in `argv` is the command. Words before it are global flags and their values.
-pub const SUBCOMMANDS: [&str; 17] = [
+/// The subcommand names (`cli::Command`'s, with `help`; the terminals' hidden ones are their rows',
+/// [`is_subcommand`]; a unit test checks them against clap's): the first of these words in `argv` is
+/// the command. Words before it are global flags and their values.
+pub const SUBCOMMANDS: [&str; 16] = [
     "installer",
     "install",
     "uninstall",
@@ -33,11 +34,17 @@ pub const SUBCOMMANDS: [&str; 17] = [
     "init",
     "shell-start",
     "shell-answer",
-    "tmux-layout",
     "completions",
     "man",
     "help",
 ];
+
+/// Whether `word` is a subcommand's name: one of [`SUBCOMMANDS`] or a terminal's hidden one (three
+/// rows looked at, nothing allocated: the hook's path).
+pub fn is_subcommand(word: &str) -> bool {
+    SUBCOMMANDS.contains(&word)
+        || agterm_backup_terminals::command_line::hidden_command(word).is_some()
+}
 
 /// The decision, over `argv` (program name first) and whether stdout is a terminal:
 ///
@@ -54,7 +61,7 @@ pub fn hook_call(argv: &[OsString], stdout_is_terminal: bool) -> HookCall {
     let words = argv.get(1..).unwrap_or_default();
     let Some(at) = words
         .iter()
-        .position(|w| w.to_str().is_some_and(|w| SUBCOMMANDS.contains(&w)))
+        .position(|w| w.to_str().is_some_and(is_subcommand))
     else {
         return HookCall::Other;
     };
@@ -97,7 +104,13 @@ mod tests {
             .map(|c| c.get_name().to_string())
             .chain(["help".to_string()])
             .collect();
-        let mut ours: Vec<String> = SUBCOMMANDS.iter().map(|s| s.to_string()).collect();
+        let mut ours: Vec<String> = SUBCOMMANDS
+            .iter()
+            .copied()
+            .chain(agterm_backup_terminals::command_line::hidden_commands().map(|c| c.name))
+            .map(String::from)
+            .collect();
+        assert!(ours.iter().all(|w| is_subcommand(w)));
         clap.sort();
         ours.sort();
         assert_eq!(ours, clap);

@@ -7,6 +7,8 @@ pub mod cli;
 mod cmd;
 pub mod hook_call;
 pub mod shell_init;
+mod terminal_commands;
+mod terminals_help;
 
 use clap::Parser;
 pub use hook_call::{hook_call, HookCall};
@@ -69,6 +71,6 @@ pub fn main() -> u8 {
 }
 
 // The library's unit tests, like every test binary, run in a sandbox of their own (never the machine's
-// HOME, tmux server or zmx folder): agterm_backup_testkit::hermetic.
+// HOME, terminals or their sockets): agterm_backup_testkit::hermetic.
 #[cfg(test)]
 agterm_backup_testkit::hermetic_test_binary!();

@@ -29,10 +29,13 @@
 //!   ([`RecordPane`](found_pane::RecordPane)); the registry decides which is innermost.
 //! - [`scope`]: [`Scope`](scope::Scope), one running instance of a terminal (its name and, for a
 //!   terminal of many instances, its place), as plain data.
+//! - [`command_line`]: what a terminal brings to the command line (its help phrases, hidden
+//!   subcommands, the variables that locate it), plain data its registry row carries.
 //! - [`terminal`]: the seam between agterm-backup and the terminals it restores into (each its own
 //!   crate under `terminals/`, the registry's rows list them).
 
 pub mod agent;
+pub mod command_line;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
 pub mod flags;

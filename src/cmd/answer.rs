@@ -1,6 +1,6 @@
 //! `agterm-backup answer [--dry-run] [--choice N]`: answer Claude's "resume from summary?" question in
-//! every pane already waiting on it, in every terminal (agterm, each tmux server and zmx socket
-//! directory with records or named by the environment). A terminal that is not running is one line.
+//! every pane already waiting on it, in every terminal instance with records or named by the environment
+//! (`agterm_backup_terminals::everywhere`). A terminal that is not running is one line.
 
 use crate::cli::AnswerArgs;
 use crate::cmd::restore::state_dir;

@@ -11,7 +11,6 @@ mod shell_start;
 mod snap;
 mod status;
 mod timer;
-mod tmux_layout;
 
 use crate::cli::{Cli, Command, InstallerCommand};
 use crate::CliResult;
@@ -30,7 +29,7 @@ pub fn run(cli: Cli) -> CliResult {
         }
         // `--socket` after the command, else before it (as older releases took it).
         Command::Status(a) => {
-            let socket = a.agterm.socket.clone().or(socket);
+            let socket = a.bare.socket.clone().or(socket);
             status::run(a, socket)
         }
         Command::Restore(a) => {
@@ -42,24 +41,27 @@ pub fn run(cli: Cli) -> CliResult {
             restart::run(a, socket)
         }
         Command::Answer(a) => {
-            let socket = a.agterm.socket.clone().or(socket);
+            let socket = a.bare.socket.clone().or(socket);
             answer::run(a, socket)
         }
         Command::Snap(a) => {
-            let socket = a.agterm.socket.clone().or(socket);
+            let socket = a.bare.socket.clone().or(socket);
             snap::run(a, socket)
         }
         Command::Timer(a) => timer::run(a),
         Command::Init(a) => init::run(a),
         Command::ShellStart(a) => {
-            let socket = a.agterm.socket.clone().or(socket);
+            let socket = a.bare.socket.clone().or(socket);
             shell_start::run(a, socket)
         }
         Command::ShellAnswer(a) => {
-            let socket = a.agterm.socket.clone().or(socket);
+            let socket = a.bare.socket.clone().or(socket);
             shell_answer::run(a, socket)
         }
-        Command::TmuxLayout(a) => tmux_layout::run(a.rebuilt, a.saved),
+        Command::Terminal(c) => {
+            c.run();
+            Ok(())
+        }
         Command::Completions(a) => completions::run(a),
         Command::Man => completions::man(),
     }

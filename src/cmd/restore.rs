@@ -1,5 +1,6 @@
-//! `agterm-backup restore`: per terminal (agterm, each tmux server, each zmx socket directory), print the
-//! plan, ask once, type each resume line (or recreate a zmx session running it), answer Claude's
+//! `agterm-backup restore`: per terminal instance (the registry's scopes: a terminal of one instance, each
+//! server or socket directory of one of many), print the plan, ask once, type each resume line (or, for a
+//! terminal whose panes are sessions of their own, recreate the session running it), answer Claude's
 //! question.
 
 use crate::cli::{RestoreArgs, TerminalArg};
@@ -83,9 +84,9 @@ pub fn run(args: RestoreArgs, socket: Option<PathBuf>) -> CliResult {
 /// The start of the error a terminal that is not running gives.
 const UNREACHABLE: &str = "could not read";
 
-/// The terminals to act on: the one named by `--terminal` (with tmux `--socket` names the server, with
-/// zmx the socket directory), else every one with records (when there are none, those the registry
-/// always looks at: agterm).
+/// The terminals to act on: the one named by `--terminal` (`--socket` then names its instance, whichever
+/// terminal it is: `agterm_backup_terminals::socket_for`), else every one with records (when there are
+/// none, those the registry always looks at: `Row::always_looked_at`).
 pub(crate) fn chosen_scopes(
     terminal: Option<TerminalArg>,
     socket: Option<&std::path::Path>,
@@ -202,8 +203,8 @@ impl Run<'_> {
     }
 }
 
-/// The terminal a scope acts on, from the registry: agterm behind its socket (`--socket`, else the
-/// environment's), one tmux server, or one zmx socket directory.
+/// The terminal a scope acts on, from the registry (its row's `open`): `--socket` applies to the scope it
+/// was resolved for, else the terminal looks where the environment says.
 pub fn open_terminal(
     scope: &Scope,
     socket: Option<PathBuf>,

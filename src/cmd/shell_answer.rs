@@ -116,11 +116,11 @@ mod tests {
             role: PaneRole::Right,
             pane_id: Some("%7".into()),
         };
-        let scopes = [
-            agterm_backup_terminals::agterm::scope::the_instance(),
-            agterm_backup_terminals::tmux::scope::server("/tmp/tmux-1/my work".into()),
-            agterm_backup_terminals::zmx::scope::socket_dir_scope("/run/user/1/zmx".into()),
-        ];
+        // Every row's: one of a terminal of many instances has a place (with a space in it).
+        let scopes = agterm_backup_terminals::ROWS.iter().map(|r| {
+            let place = (!r.one_instance).then(|| format!("/tmp/{}-1/my work", r.name.as_str()));
+            agterm_backup_terminals::scope_at(r.name, place)
+        });
         for scope in scopes {
             let argv =
                 std::iter::once("agterm-backup".to_string()).chain(answer_args(&scope, &target, 3));
@@ -140,31 +140,38 @@ mod tests {
                 )
             );
         }
-        // A detached answerer of the previous release spelled the place per terminal.
-        let old = [
-            "agterm-backup",
-            "shell-answer",
-            "--terminal",
-            "zmx",
-            "--zmx-dir",
-            "/z",
-        ];
-        let Command::ShellAnswer(a) = Cli::try_parse_from(old.into_iter().chain([
-            "--session",
-            "S",
-            "--role",
-            "left",
-            "--choice",
-            "1",
-        ]))
-        .unwrap()
-        .command
-        else {
-            panic!("not shell-answer");
-        };
-        assert_eq!(
-            agterm_backup_terminals::scope_at(a.terminal.kind(), a.place),
-            agterm_backup_terminals::zmx::scope::socket_dir_scope("/z".into())
-        );
+        // A detached answerer of the previous release spelled the place per terminal (`--<alias>`).
+        for r in &agterm_backup_terminals::ROWS {
+            let Some(place) = r.command_line.place else {
+                continue;
+            };
+            let alias = format!("--{}", place.alias);
+            let old = [
+                "agterm-backup",
+                "shell-answer",
+                "--terminal",
+                r.name.as_str(),
+            ];
+            let rest = [
+                alias.as_str(),
+                "/z",
+                "--session",
+                "S",
+                "--role",
+                "left",
+                "--choice",
+                "1",
+            ];
+            let Command::ShellAnswer(a) = Cli::try_parse_from(old.into_iter().chain(rest))
+                .unwrap()
+                .command
+            else {
+                panic!("not shell-answer");
+            };
+            assert_eq!(
+                agterm_backup_terminals::scope_at(a.terminal.kind(), a.place),
+                agterm_backup_terminals::scope_at(r.name, Some("/z".into()))
+            );
+        }
     }
 }

@@ -187,7 +187,8 @@ fn decide(env: &Env, socket: Option<PathBuf>, deadline: Instant) -> Option<Resum
     let resume = match &row.action {
         Action::Type { resume, .. } => resume,
         Action::Skip { reason } => return log(&state, &format!("{}: {}", row.key, reason.code())),
-        // A session to create is restore's (zmx): this shell runs in a session that exists.
+        // A session to create is restore's (a terminal whose panes are sessions of their own): this shell
+        // runs in a session that exists.
         Action::Create { .. } => return log(&state, &format!("{}: create", row.key)),
         // A pane to restart holds a replayed agent, not this shell: restore's job.
         Action::Restart { .. } => return log(&state, &format!("{}: restart", row.key)),
@@ -210,9 +211,9 @@ struct Resume {
 
 impl Resume {
     /// Takes the once-per-launch markers and leaves the answerer for Claude; the two lines to print, or
-    /// `None` when someone else holds a marker. Input typed at the prompt (agterm typed a pin or a
-    /// replayed command meanwhile, or the user typed ahead) runs next: no claim, and the lines say so
-    /// and how to resume (`:`, nothing to run).
+    /// `None` when someone else holds a marker. Input typed at the prompt (the terminal typed a pinned
+    /// resume line or a replayed command meanwhile, or the user typed ahead) runs next: no claim, and
+    /// the lines say so and how to resume (`:`, nothing to run).
     fn commit(self, env: &Env, shell: &str, shell_pid: Option<u32>) -> Option<(String, String)> {
         let (state, row) = (&self.state, &self.row);
         if !at_prompt::clear(state, shell) {

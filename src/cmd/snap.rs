@@ -1,5 +1,5 @@
-//! `agterm-backup snap [--harvest]`: freeze the records and every terminal's panes (agterm, each tmux
-//! server and zmx socket directory with records or named by the environment) into a snapshot.
+//! `agterm-backup snap [--harvest]`: freeze the records and the panes of every terminal instance with
+//! records or named by the environment (`agterm_backup_terminals::everywhere`) into a snapshot.
 
 use crate::cli::SnapArgs;
 use crate::cmd::restore::state_dir;

@@ -34,8 +34,10 @@ pub fn run(args: TimerArgs) -> CliResult {
             // `$TMPDIR` (or /tmp): a binary there is gone after the next reboot or cleanup.
             let temps = [std::env::temp_dir()];
             let binary = resolve_binary(&exe, &temps).map_err(CliError::refused)?;
-            let env: Vec<(String, String)> = ["AGTERM_BACKUP_HOME", "AGTERM_STATE_DIR"]
-                .iter()
+            // Our state folder, then what locates each terminal's instance (the rows'), as set now.
+            let vars = std::iter::once("AGTERM_BACKUP_HOME")
+                .chain(agterm_backup_terminals::command_line::instance_vars());
+            let env: Vec<(String, String)> = vars
                 .filter_map(|k| {
                     std::env::var(k)
                         .ok()

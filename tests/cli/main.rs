@@ -15,6 +15,7 @@ mod cli_ecosystem;
 mod cli_restart;
 mod cli_start;
 mod cli_terminals_help;
+mod help_today;
 mod module_cycles;
 mod pane_identity_tty;
 mod plugin_route;

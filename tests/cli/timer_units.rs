@@ -104,3 +104,51 @@ fn install_without_systemctl_then_uninstall() {
     );
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The service passes on our state folder and what locates each terminal's instance where its records
+/// do not (agterm's `AGTERM_STATE_DIR`, its socket's folder), as set at install time: no pane's own
+/// variables (`$TMUX`, `$ZMX_SESSION`, `$AGTERM_SOCKET` name the pane `timer install` ran in), and
+/// nothing set empty.
+#[test]
+#[cfg(target_os = "linux")]
+fn the_service_passes_on_what_locates_each_terminal() {
+    let home = agterm_backup_testkit::scratch::tempdir();
+    let bin = home.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let fake = bin.join("systemctl");
+    std::fs::write(&fake, "#!/bin/sh\nexit 1\n").unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let units = home.path().join(".config/systemd/user");
+    let state_dir = home.path().join("agterm-state").display().to_string();
+    for (agterm_state_dir, passed) in [(state_dir.as_str(), true), ("", false)] {
+        let out = Command::new(agterm_backup_testkit::agterm_backup_bin!())
+            .args(["timer", "install"])
+            .env_clear()
+            .envs(agterm_backup_testkit::hermetic::places())
+            .env("HOME", home.path())
+            .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+            .env("TMPDIR", home.path().join("tmp"))
+            .env("AGTERM_BACKUP_HOME", home.path().join("state"))
+            .env("AGTERM_STATE_DIR", agterm_state_dir)
+            .env("AGTERM_SOCKET", "/pane/agterm.sock")
+            .env("TMUX", "/tmp/tmux-1/default,1,0")
+            .env("TMUX_PANE", "%1")
+            .env("ZMX_SESSION", "api")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        let service = std::fs::read_to_string(units.join("agterm-backup-snap.service")).unwrap();
+        let env: Vec<&str> = service
+            .lines()
+            .filter(|l| l.starts_with("Environment="))
+            .collect();
+        let mut want = vec![format!(
+            "Environment=\"AGTERM_BACKUP_HOME={}\"",
+            home.path().join("state").display()
+        )];
+        if passed {
+            want.push(format!("Environment=\"AGTERM_STATE_DIR={state_dir}\""));
+        }
+        assert_eq!(env, want, "{service}");
+    }
+}

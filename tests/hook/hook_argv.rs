@@ -223,7 +223,7 @@ fn any_word() -> impl Strategy<Value = OsString> {
 fn word_before_hook() -> impl Strategy<Value = OsString> {
     any_word().prop_filter("not a subcommand", |w| {
         !w.to_str()
-            .is_some_and(|w| agterm_backup::hook_call::SUBCOMMANDS.contains(&w))
+            .is_some_and(agterm_backup::hook_call::is_subcommand)
     })
 }
 

@@ -35,8 +35,9 @@ impl Platform {
     }
 }
 
-/// What the units run, and with which environment (`AGTERM_BACKUP_HOME`, `AGTERM_STATE_DIR` when set
-/// at install time, so the timer snapshots the same state as the person who installed it).
+/// What the units run, and with which environment (`AGTERM_BACKUP_HOME` and the variables that locate
+/// each terminal's instance, the registry rows' `command_line.instance_vars`, when set at install time,
+/// so the timer snapshots the same state and terminals as the person who installed it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TimerSpec {
     pub binary: PathBuf,
@@ -63,7 +64,7 @@ pub fn systemd_quote(word: &str) -> String {
 
 pub fn systemd_service(spec: &TimerSpec) -> String {
     let mut s = String::from(
-        "# Written by `agterm-backup timer install`; remove with `agterm-backup timer uninstall`.\n[Unit]\nDescription=agterm-backup: snapshot the agent sessions of every agterm pane\n\n[Service]\nType=oneshot\n",
+        "# Written by `agterm-backup timer install`; remove with `agterm-backup timer uninstall`.\n[Unit]\nDescription=agterm-backup: snapshot the agent sessions of every terminal's panes\n\n[Service]\nType=oneshot\n",
     );
     for (k, v) in &spec.env {
         s.push_str(&format!(

@@ -1,6 +1,7 @@
 //! What waits unread at the prompt `shell-start` was asked from, and what it means for the resume.
 //!
-//! Input someone typed (the user typing ahead, a line agterm typed) runs at this prompt, so no resume line
+//! Input someone typed (the user typing ahead, a line the terminal typed: its row's `pin`) runs at this
+//! prompt, so no resume line
 //! may run before it: it would land in the agent, as `restore` types nothing at a prompt that already
 //! holds text. The terminal's replies to a framework's start-up queries (ble.sh's DA2 and cursor-position
 //! requests; `core::tty_input` tells them apart) are no input: they are taken off the terminal right

@@ -19,8 +19,11 @@
 //!   how agterm meets the plan's rows (pins, Live daemons, replays).
 //! - [`report`]: its row's `report`: its `status` line, hint and warnings, its restart's words, the
 //!   record `snap --harvest` writes for one of its panes.
+//! - [`command_line`]: its row's `command_line`: what the help says about agterm, the variable that
+//!   locates it for the timer.
 
 pub mod client;
+pub mod command_line;
 pub mod features;
 pub mod found;
 pub mod join;

@@ -23,7 +23,10 @@
 //!   rows.
 //! - [`report`]: what a terminal says in `status`, restore's plan and `snap` beyond what every terminal
 //!   has (its row's `report`).
+//! - [`command_line`]: the rows' part of the command line: their phrases, hidden subcommands and the
+//!   variables the timer passes on.
 
+pub mod command_line;
 pub mod join;
 pub mod pane;
 pub mod pinning;
@@ -39,6 +42,7 @@ pub use report::Report;
 
 pub use scope::{first, scope_at, scope_of_record, single, sort, Scope};
 
+use agterm_backup_core::command_line::CommandLine;
 use agterm_backup_core::join::{CapturedPane, Join, JoinInput, PaneLaunch};
 use agterm_backup_core::own_pane::OwnPane;
 use agterm_backup_core::pane::{PaneKey, TerminalName};
@@ -128,6 +132,9 @@ pub struct Row {
     pub restore: RestoreFacts,
     /// What it says in `status`, restore's plan and `snap` of its own ([`report`]).
     pub report: Report,
+    /// What it brings to the command line: the phrases of the help, its hidden subcommands, the
+    /// variables that locate it for the timer ([`command_line`]).
+    pub command_line: CommandLine,
 }
 
 /// Every terminal, in the order they are shown. The first is the terminal whose panes a record's own
@@ -189,6 +196,7 @@ pub static ROWS: [Row; 3] = [
             },
             harvest: Some(agterm::report::harvest_record),
         },
+        command_line: agterm::command_line::COMMAND_LINE,
     },
     Row {
         name: tmux::pane::NAME,
@@ -222,6 +230,7 @@ pub static ROWS: [Row; 3] = [
             record_place: tmux::report::record_place,
             ..report::PLAIN
         },
+        command_line: tmux::command_line::COMMAND_LINE,
     },
     Row {
         name: zmx::session::NAME,
@@ -254,6 +263,7 @@ pub static ROWS: [Row; 3] = [
             record_place: zmx::report::record_place,
             ..report::PLAIN
         },
+        command_line: zmx::command_line::COMMAND_LINE,
     },
 ];
 

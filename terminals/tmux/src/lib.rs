@@ -21,8 +21,12 @@
 //!   the pane with its name for the hook's record.
 //! - [`restore_facts`]: its row's facts for restore's plan (the `not realized` words, a pane's place as
 //!   a name a person types).
+//! - [`command_line`]: its row's `command_line`: what the help says about tmux, and the hidden
+//!   subcommand `tmux-layout` its hooks run ([`layout_hook`]).
+//! - [`layout_hook`]: `agterm-backup tmux-layout`: keeps the server's layout (or notes a rebuild, a save).
 
 pub mod command;
+pub mod command_line;
 pub mod env;
 pub mod foreground;
 pub mod found;
@@ -31,6 +35,7 @@ pub mod join;
 pub mod join_fixtures;
 pub mod layout;
 pub mod layout_file;
+pub mod layout_hook;
 pub mod name;
 pub mod pane;
 pub mod panes;

@@ -16,9 +16,11 @@
 //! - [`scope`]: its row's scope rules (a socket directory: from the environment, `--socket`, a record).
 //! - [`found`]: its row's `found`: [`env::ZmxEnv`] as the registry's pane of the environment.
 //! - [`restore_facts`]: its row's facts for restore's plan (a session's name as a name a person types).
+//! - [`command_line`]: its row's `command_line`: what the help says about zmx.
 
 pub mod boot;
 pub mod command;
+pub mod command_line;
 pub mod env;
 pub mod found;
 pub mod join;
