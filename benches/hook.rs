@@ -199,7 +199,7 @@ fn main() {
         timed(hook_cmd(bin, &steady_state, &payload, Some(&socket)));
         timed(hook_cmd(bin, &gone_state, &payload, Some(&gone_socket)));
     }
-    let key = agterm_backup_terminals::agterm::key::key(PANE, PaneRole::Left).unwrap();
+    let key = agterm_backup_agterm::key::key(PANE, PaneRole::Left).unwrap();
     let state = StateDir::at(&steady_state);
     let record = state.read_record(&key).unwrap_or_else(|| {
         panic!(

@@ -95,8 +95,7 @@ fn main() {
     let planned = best_of(5, || {
         let captured: Vec<CapturedPane> = (0..PANES)
             .map(|p| CapturedPane {
-                key: agterm_backup_terminals::agterm::key::key(&session(p), PaneRole::Left)
-                    .unwrap(),
+                key: agterm_backup_agterm::key::key(&session(p), PaneRole::Left).unwrap(),
                 record: serde_json::from_str(&currents[p]).ok(),
                 journal: journal_tail(&journals[p], Some(launch)).0,
             })

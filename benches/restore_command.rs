@@ -32,7 +32,7 @@ const TARGET_MS: f64 = 100.0;
 fn capture(state: &StateDir, home: &Path, pane: (&str, PaneRole, &str), launch: DateTime<Utc>) {
     let start = launch - Duration::days(30);
     let record = |n, at| common::record(pane.0, pane.1, pane.2, n, home, at);
-    let key = agterm_backup_terminals::agterm::key::key(pane.0, pane.1).unwrap();
+    let key = agterm_backup_agterm::key::key(pane.0, pane.1).unwrap();
     let mut journal =
         std::io::BufWriter::new(std::fs::File::create(state.journal_path(&key)).unwrap());
     for n in 0..LINES {

@@ -27,7 +27,7 @@ use crate::target_report::TargetReport;
 use crate::tmux_lines::outside_block_lines;
 pub use crate::tmux_lines::{option_value, plugin_line};
 use agterm_backup_core::marked_block::{appended, find_block, BLOCK_END, BLOCK_START};
-use agterm_backup_terminals::tmux::resurrect::{
+use agterm_backup_tmux::resurrect::{
     hook_line, layout_hooks, processes_warning, save_hook_line, POST_RESTORE_OPTION,
     POST_SAVE_OPTION, PROCESSES_OPTION,
 };

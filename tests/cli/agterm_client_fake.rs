@@ -2,9 +2,9 @@
 //! version the suite cares about: feature detection, the launch identity, the pane view, typing, reading
 //! and pinning.
 
+use agterm_backup_agterm::{AgtermTerminal, Client, Launch, Timeouts};
 use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::terminal::{PaneRef, RestoreMode, ScreenRange, Terminal, TerminalError};
-use agterm_backup_terminals::agterm::{AgtermTerminal, Client, Launch, Timeouts};
 use agterm_backup_testkit::fake_agterm::{FakeAgterm, FakeConfig, RestartKind};
 use std::time::Duration;
 

@@ -1,12 +1,12 @@
 //! The agterm client against a tiny scripted Unix-socket server in the test: exact request bytes (as
 //! `agtermctl` sends them, research/agterm.md §1.3), agterm's answer quirks, and every failure mode.
 
-use agterm_backup_core::pane::PaneRole;
-use agterm_backup_core::terminal::{PaneRef, Terminal, TerminalError};
-use agterm_backup_terminals::agterm::{
+use agterm_backup_agterm::{
     AgtermError, AgtermTerminal, Client, Launch, PaneSelector, PinAction, Request, TextRange,
     Timeouts,
 };
+use agterm_backup_core::pane::PaneRole;
+use agterm_backup_core::terminal::{PaneRef, Terminal, TerminalError};
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::UnixListener;
 use std::path::PathBuf;

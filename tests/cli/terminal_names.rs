@@ -9,7 +9,8 @@
 //! Counted: every `.rs` file under a workspace member's `src/` (the binary's `src/` included), except the
 //! terminals' own folders (and the crates nested in them, like `terminals/agterm/denylist/`), the test kit, test-only files (`tests.rs`, `*_tests.rs`, `fixtures.rs`) and everything from a
 //! file's `#[cfg(test)]` on; in the registry, the `ROWS` literal is the one place they belong. Our own
-//! name (`agterm-backup`, `agterm_backup`, `AGTERM_BACKUP_…`) is not a terminal's.
+//! name (`agterm-backup`, `agterm_backup`, `AGTERM_BACKUP_…`, clap_complete's `agterm__backup`) is not a
+//! terminal's.
 
 use crate::module_cycles::graph::{members, rs_files, workspace_root};
 use agterm_backup_terminals::ROWS;
@@ -45,8 +46,10 @@ fn names(line: &str, name: &str) -> bool {
     let mut from = 0;
     while let Some(at) = lower[from..].find(name) {
         let end = from + at + name.len();
-        let rest = &lower[end..];
-        if !(rest.starts_with("-backup") || rest.starts_with("_backup")) {
+        // Our own name in any of its spellings: `agterm-backup`, `agterm_backup`, and clap_complete's
+        // `agterm__backup` (the bin name's hyphen escaped twice).
+        let rest = lower[end..].trim_start_matches(['-', '_']);
+        if !(rest.len() < lower.len() - end && rest.starts_with("backup")) {
             return true;
         }
         from = end;
@@ -170,4 +173,6 @@ fn the_counter_sees_names_in_any_case_but_not_our_own_and_stops_at_tests() {
     assert_eq!(naming_lines(text, &t), ["let a = TMUX_PANE;", "zmx::x();"]);
     assert!(names("agterm-backup runs in agterm", "agterm"));
     assert!(!names("agterm-backup and agterm_backup", "agterm"));
+    assert!(!names("agterm__backup__subcmd__installer", "agterm"));
+    assert!(names("agtermbackup", "agterm"));
 }

@@ -74,7 +74,7 @@ fn restart_then_restore(version: &str, mode: RestoreMode) {
 fn assert_record_names_the_resumed_process(world: &World) {
     for pane in &world.panes {
         let pid = world.fake.foreground_pid(&pane.session, pane.role);
-        let key = agterm_backup_terminals::agterm::key::key(&pane.session, pane.role).unwrap();
+        let key = agterm_backup_agterm::key::key(&pane.session, pane.role).unwrap();
         let path = StateDir::at(&world.rig.state_dir).record_path(&key);
         let read = || -> serde_json::Value {
             serde_json::from_slice(&std::fs::read(&path).unwrap_or_default()).unwrap_or_default()

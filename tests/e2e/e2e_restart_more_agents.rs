@@ -65,7 +65,7 @@ fn headless_runs_change_nothing(world: &World) {
             .filter(|(k, _)| k != "PWD")
             .chain([("PWD".to_string(), pane.dir.display().to_string())])
             .collect();
-        let key = agterm_backup_terminals::agterm::key::key(&pane.session, pane.role).unwrap();
+        let key = agterm_backup_agterm::key::key(&pane.session, pane.role).unwrap();
         let state = agterm_backup_core::state::StateDir::at(&world.rig.state_dir);
         // What a restore reads: the conversation, its process, directory and flags, and the journal
         // (the TUI's own later events may still refresh the record's `ts` and `event`).

@@ -8,11 +8,11 @@
 use crate::tmux_common;
 
 use crate::tmux_common::{git_worktree, TmuxRig, USER_TMUX_CONF};
-use agterm_backup_terminals::tmux::resurrect::RESTORE_LOG;
 use agterm_backup_testkit::layout::{
     rebuild, restore_process, run_post_restore_hook, save, tmuxp_load, tmuxp_workspace,
 };
 use agterm_backup_testkit::settle::wait_settled;
+use agterm_backup_tmux::resurrect::RESTORE_LOG;
 
 #[test]
 fn tmux_panes_come_back_resumed_after_a_reboot_and_a_resurrect_restore() {

@@ -10,9 +10,9 @@
 use crate::tmux_common::TmuxRig;
 use crate::tmux_common::COMEBACK;
 use agterm_backup_core::quote::quote;
-use agterm_backup_terminals::tmux::resurrect::RESTORE_LOG;
 use agterm_backup_testkit::layout::{rebuild, run_post_restore_hook, save};
 use agterm_backup_testkit::settle::wait_settled;
+use agterm_backup_tmux::resurrect::RESTORE_LOG;
 
 /// The user's tmux config: their panes run an interactive zsh.
 const TMUX_CONF: &str = "# my tmux\nset -g default-command \"zsh -i\"\nset -g history-limit 5000\n";

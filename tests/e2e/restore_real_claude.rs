@@ -66,8 +66,7 @@ fn one_conversation_one_pane_and_an_agent_refusing_its_flags_is_not_running() {
     // Edited after the quit (no agent is left to rewrite them), dated before this launch.
     let state = StateDir::at(&world.rig.state_dir);
     let key = |i: usize| {
-        agterm_backup_terminals::agterm::key::key(&world.panes[i].session, world.panes[i].role)
-            .unwrap()
+        agterm_backup_agterm::key::key(&world.panes[i].session, world.panes[i].role).unwrap()
     };
     let read = |i: usize| -> LiveRecord { state.read_record(&key(i)).expect("a record") };
     let ago = |secs: i64| (chrono::Utc::now() - chrono::Duration::seconds(secs)).to_rfc3339();

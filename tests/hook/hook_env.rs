@@ -111,11 +111,9 @@ fn the_right_pane_and_agterm_aliases_key_the_record() {
         "claude",
         &claude_payload("SessionStart", ID_A, "/w/p", "/w/p"),
     );
-    let key = agterm_backup_terminals::agterm::key::key(
-        PANE_SESSION,
-        agterm_backup_core::pane::PaneRole::Right,
-    )
-    .unwrap();
+    let key =
+        agterm_backup_agterm::key::key(PANE_SESSION, agterm_backup_core::pane::PaneRole::Right)
+            .unwrap();
     assert_eq!(
         w.state().read_record(&key).map(|r| r.session_id),
         Some(ID_A.to_string())

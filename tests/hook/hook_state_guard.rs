@@ -9,8 +9,8 @@ use crate::hook_common::*;
 use agterm_backup_core::record::LiveRecord;
 use agterm_backup_core::state::StateDir;
 use agterm_backup_restore::once::{Claim, LaunchId, Trigger};
-use agterm_backup_terminals::tmux::env::TmuxEnv;
-use agterm_backup_terminals::tmux::layout_file::{write_layout, ServerLayout};
+use agterm_backup_tmux::env::TmuxEnv;
+use agterm_backup_tmux::layout_file::{write_layout, ServerLayout};
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
@@ -35,7 +35,7 @@ fn claude_record_json() -> Vec<u8> {
 
 fn launch() -> LaunchId {
     LaunchId::new(
-        &agterm_backup_terminals::agterm::scope::the_instance(),
+        &agterm_backup_agterm::scope::the_instance(),
         Some("2026-12-01T00:00:00Z".parse().unwrap()),
     )
     .unwrap()
@@ -113,7 +113,7 @@ fn writers() -> Vec<Writer> {
             kind: "tmux layout",
             path: |s| {
                 let l = layout();
-                agterm_backup_terminals::tmux::layout_file::layout_path(
+                agterm_backup_tmux::layout_file::layout_path(
                     s.root(),
                     &l.socket,
                     l.server_pid,
@@ -125,33 +125,27 @@ fn writers() -> Vec<Writer> {
         Writer {
             kind: "tmux layout lock (per socket)",
             path: |s| {
-                agterm_backup_terminals::tmux::layout_file::lock_path(
-                    s.root(),
-                    "/nonexistent/tmux-socket",
-                )
+                agterm_backup_tmux::layout_file::lock_path(s.root(), "/nonexistent/tmux-socket")
             },
             write: |s| {
-                let server = agterm_backup_terminals::tmux::command::TmuxServer::new(
+                let server = agterm_backup_tmux::command::TmuxServer::new(
                     "/nonexistent/tmux-socket",
                     std::time::Duration::from_millis(200),
                 );
-                agterm_backup_terminals::tmux::layout::keep_coalesced(&server, s.root(), 1);
+                agterm_backup_tmux::layout::keep_coalesced(&server, s.root(), 1);
             },
         },
         Writer {
             kind: "tmux layout mark (per socket)",
             path: |s| {
-                agterm_backup_terminals::tmux::layout_file::dirty_path(
-                    s.root(),
-                    "/nonexistent/tmux-socket",
-                )
+                agterm_backup_tmux::layout_file::dirty_path(s.root(), "/nonexistent/tmux-socket")
             },
             write: |s| {
-                let server = agterm_backup_terminals::tmux::command::TmuxServer::new(
+                let server = agterm_backup_tmux::command::TmuxServer::new(
                     "/nonexistent/tmux-socket",
                     std::time::Duration::from_millis(200),
                 );
-                agterm_backup_terminals::tmux::layout::keep_coalesced(&server, s.root(), 1);
+                agterm_backup_tmux::layout::keep_coalesced(&server, s.root(), 1);
             },
         },
         Writer {
@@ -203,7 +197,7 @@ fn writers() -> Vec<Writer> {
             path: |s| {
                 let dir = s.root().join("tmux");
                 // The cache names its file by the server's fingerprint: find it by a first write.
-                agterm_backup_terminals::tmux::name::NameCache::new(s.root())
+                agterm_backup_tmux::name::NameCache::new(s.root())
                     .put(&tmux_env(s), &tmux_pane(s))
                     .ok();
                 let found = fs::read_dir(&dir)
@@ -216,7 +210,7 @@ fn writers() -> Vec<Writer> {
                 found
             },
             write: |s| {
-                let _ = agterm_backup_terminals::tmux::name::NameCache::new(s.root())
+                let _ = agterm_backup_tmux::name::NameCache::new(s.root())
                     .put(&tmux_env(s), &tmux_pane(s));
             },
         },
@@ -230,7 +224,7 @@ fn long_line() -> agterm_backup_core::resume::ResumeLine {
     agterm_backup_core::resume::ResumeLine::build(spec, ID_A, &[], &cwd, None).unwrap()
 }
 
-fn tmux_pane(s: &StateDir) -> agterm_backup_terminals::tmux::pane::TmuxPane {
+fn tmux_pane(s: &StateDir) -> agterm_backup_tmux::pane::TmuxPane {
     serde_json::from_value(serde_json::json!({
         "socket": tmux_env(s).socket, "server_pid": 4242, "session": "s",
         "window": 0, "pane": 0, "pane_id": "%3"
@@ -274,13 +268,13 @@ fn no_writer_writes_into_a_linked_folder() {
     let folders: [Folder; 4] = [
         ("tmux", |s| {
             drop(write_layout(s.root(), &layout()));
-            let _ = agterm_backup_terminals::tmux::name::NameCache::new(s.root())
-                .put(&tmux_env(s), &tmux_pane(s));
-            let server = agterm_backup_terminals::tmux::command::TmuxServer::new(
+            let _ =
+                agterm_backup_tmux::name::NameCache::new(s.root()).put(&tmux_env(s), &tmux_pane(s));
+            let server = agterm_backup_tmux::command::TmuxServer::new(
                 "/nonexistent/tmux-socket",
                 std::time::Duration::from_millis(200),
             );
-            agterm_backup_terminals::tmux::layout::keep_coalesced(&server, s.root(), 1);
+            agterm_backup_tmux::layout::keep_coalesced(&server, s.root(), 1);
         }),
         ("snapshots", |s| {
             let snap = serde_json::from_value(serde_json::json!({

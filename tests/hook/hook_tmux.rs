@@ -4,14 +4,14 @@
 //! that is no pane (`run-shell`) records nothing. Every run keeps the hook's promises (silent, exit 0).
 
 use crate::hook_common::*;
-use agterm_backup_terminals::tmux::pane::TmuxPart;
 use agterm_backup_testkit::tmux::Tmux;
+use agterm_backup_tmux::pane::TmuxPart;
 
 fn tmux_records(w: &World) -> Vec<agterm_backup_core::record::LiveRecord> {
     let state = w.state();
     agterm_backup_terminals::pane_keys(&state)
         .into_iter()
-        .filter(|k| k.terminal() == agterm_backup_terminals::tmux::pane::NAME)
+        .filter(|k| k.terminal() == agterm_backup_tmux::pane::NAME)
         .filter_map(|k| state.read_record(&k))
         .collect()
 }

@@ -6,13 +6,13 @@
 use crate::hook_common::*;
 
 use agterm_backup_core::own_pane::OwnPane;
-use agterm_backup_terminals::zmx::session::{ZmxPart, ZmxSession};
+use agterm_backup_zmx::session::{ZmxPart, ZmxSession};
 
 fn zmx_records(w: &World) -> Vec<agterm_backup_core::record::LiveRecord> {
     let state = w.state();
     agterm_backup_terminals::pane_keys(&state)
         .into_iter()
-        .filter(|k| k.terminal() == agterm_backup_terminals::zmx::session::NAME)
+        .filter(|k| k.terminal() == agterm_backup_zmx::session::NAME)
         .filter_map(|k| state.read_record(&k))
         .collect()
 }

@@ -125,7 +125,7 @@ impl Setup {
     }
 
     fn record(&self, session: &str, role: PaneRole) -> Value {
-        let key = agterm_backup_terminals::agterm::key::key(session, role).unwrap();
+        let key = agterm_backup_agterm::key::key(session, role).unwrap();
         let path = self.state().record_path(&key);
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
             let log = std::fs::read_to_string(self.state().log_path()).unwrap_or_default();

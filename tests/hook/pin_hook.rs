@@ -96,7 +96,7 @@ impl World {
     }
 
     fn record(&self, role: PaneRole) -> Value {
-        let key = agterm_backup_terminals::agterm::key::key(SID, role).unwrap();
+        let key = agterm_backup_agterm::key::key(SID, role).unwrap();
         let text = std::fs::read_to_string(self.state().record_path(&key))
             .unwrap_or_else(|e| panic!("no record for {key}: {e}; log: {}", self.log()));
         serde_json::from_str(&text).unwrap()
@@ -289,7 +289,7 @@ fn an_agterm_error_is_logged_once_per_backoff_step_and_retried_after_it() {
     );
     let record_path = w
         .state()
-        .record_path(&agterm_backup_terminals::agterm::key::key(SID, PaneRole::Left).unwrap());
+        .record_path(&agterm_backup_agterm::key::key(SID, PaneRole::Left).unwrap());
     let written = std::fs::read(&record_path).unwrap();
     for _ in 0..5 {
         w.hook(&sock.path, PaneRole::Left, "PreToolUse");

@@ -17,7 +17,7 @@ use std::time::Duration;
 const AGENT: Duration = Duration::from_secs(60);
 
 fn record(state: &StateDir, session: &str, role: PaneRole) -> Option<Value> {
-    let key = agterm_backup_terminals::agterm::key::key(session, role)?;
+    let key = agterm_backup_agterm::key::key(session, role)?;
     let text = std::fs::read_to_string(state.record_path(&key)).ok()?;
     serde_json::from_str(&text).ok()
 }

@@ -56,9 +56,7 @@ fn apply_wires_the_resurrect_hook_tmux_reads_and_remove_gives_back_the_bytes() {
     let hook = tmux_reads(&s, &s.tmux_conf(), "@resurrect-hook-post-restore-all");
     assert_eq!(
         hook,
-        agterm_backup_terminals::tmux::resurrect::hook_line(
-            &canonical_binary().display().to_string()
-        )
+        agterm_backup_tmux::resurrect::hook_line(&canonical_binary().display().to_string())
     );
     assert!(
         hook.contains(&format!(
@@ -69,9 +67,7 @@ fn apply_wires_the_resurrect_hook_tmux_reads_and_remove_gives_back_the_bytes() {
     );
     assert_eq!(
         tmux_reads(&s, &s.tmux_conf(), "@resurrect-hook-post-save-all"),
-        agterm_backup_terminals::tmux::resurrect::save_hook_line(
-            &canonical_binary().display().to_string()
-        )
+        agterm_backup_tmux::resurrect::save_hook_line(&canonical_binary().display().to_string())
     );
     let layout_hook = tmux_reads(&s, &s.tmux_conf(), "after-kill-pane[47]");
     assert!(layout_hook.contains("tmux-layout"), "{layout_hook:?}");

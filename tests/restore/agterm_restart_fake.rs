@@ -3,9 +3,9 @@
 //! unknown pane id), and a restart: the pane keeps its identity, a new shell replaces the old one and
 //! runs the line, and the reply says `restart.oldPid` / `newPid` / `paneID` and `pane`.
 
+use agterm_backup_agterm::{AgtermTerminal, Client, Timeouts};
 use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::terminal::{PaneRef, RestoreMode, Terminal, TerminalError};
-use agterm_backup_terminals::agterm::{AgtermTerminal, Client, Timeouts};
 use agterm_backup_testkit::fake_agterm::{FakeAgterm, FakeConfig};
 use serde_json::json;
 use std::time::Duration;

@@ -78,7 +78,7 @@ fn the_readme_json_schemas_match_what_the_commands_print() {
     let s = env.fake.add_session(None, None, env.home.path(), false);
     env.record(&s.id, PaneRole::Left, &id, &dir, &transcript, 30);
     // A broken record beside it, so `broken_files` has an entry to compare.
-    let broken = agterm_backup_terminals::agterm::key::key(&s.id, PaneRole::Right).unwrap();
+    let broken = agterm_backup_agterm::key::key(&s.id, PaneRole::Right).unwrap();
     std::fs::write(env.state().record_path(&broken), b"garbage").unwrap();
 
     let (out, restore) = env.restore_json(&["--dry-run"]);

@@ -42,15 +42,14 @@ fn broken_files_are_named_and_every_good_pane_is_restored() {
     let fallback = env.fake.add_session(None, None, env.home.path(), false);
     env.record(&good.id, PaneRole::Left, &good_id, &gd, &gt, 60);
     env.record(&fallback.id, PaneRole::Left, &fallback_id, &fd, &ft, 60);
-    let fallback_key =
-        agterm_backup_terminals::agterm::key::key(&fallback.id, PaneRole::Left).unwrap();
+    let fallback_key = agterm_backup_agterm::key::key(&fallback.id, PaneRole::Left).unwrap();
     fs::write(state.record_path(&fallback_key), b"{\"v\":1,").unwrap();
     // Each kind of broken file, as a record and as a journal of panes that are gone.
     let victim = env.home.path().join("victim.json");
     fs::write(&victim, b"{}").unwrap();
     let mut named: Vec<(PathBuf, &str)> = vec![(state.record_path(&fallback_key), "truncated")];
     for (i, (kind, says)) in KINDS.iter().enumerate() {
-        let key = agterm_backup_terminals::agterm::key::key(
+        let key = agterm_backup_agterm::key::key(
             &format!("6B1E0C2A-AAAA-BBBB-CCCC-0000000000{i:02}"),
             PaneRole::Left,
         )

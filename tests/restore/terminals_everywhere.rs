@@ -7,10 +7,10 @@
 use agterm_backup_core::pane::PaneRole;
 use agterm_backup_core::record::{LiveRecord, RECORD_VERSION};
 use agterm_backup_core::state::StateDir;
-use agterm_backup_terminals::tmux::pane::{TmuxPane, TmuxPart};
-use agterm_backup_terminals::zmx::session::{ZmxPart, ZmxSession};
 use agterm_backup_testkit::fake_zmx::FakeZmx;
 use agterm_backup_testkit::tmux::Tmux;
+use agterm_backup_tmux::pane::{TmuxPane, TmuxPart};
+use agterm_backup_zmx::session::{ZmxPart, ZmxSession};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -110,7 +110,7 @@ impl Rig {
 
 /// The kept layout of the server `socket` + `pid`, as `%N session:window.pane` lines, sorted.
 fn kept(state: &Path, socket: &str, pid: &str) -> Option<String> {
-    let layouts = agterm_backup_terminals::tmux::layout_file::read_layouts(state);
+    let layouts = agterm_backup_tmux::layout_file::read_layouts(state);
     let l = layouts
         .iter()
         .find(|l| l.socket == socket && l.server_pid.to_string() == pid)?;

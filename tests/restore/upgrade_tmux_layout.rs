@@ -35,8 +35,7 @@ fn install_today_tmux(r: &Rig, server: (&str, u32, i64), pane_a: &str, pane_b: &
         .replace("@PANE_A@", pane_a)
         .replace("@PANE_B@", pane_b)
         .replace("@DIR@", &r.dir());
-    let path =
-        agterm_backup_terminals::tmux::layout_file::layout_path(&r.state, socket, pid, started);
+    let path = agterm_backup_tmux::layout_file::layout_path(&r.state, socket, pid, started);
     std::fs::write(path, body).unwrap();
 }
 

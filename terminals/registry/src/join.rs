@@ -30,14 +30,14 @@ pub fn join(input: &JoinInput<'_>) -> Join {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tmux::join::TMUX_PLACE;
-    use crate::tmux::join_fixtures::{place, tmux_record, view};
-    use crate::zmx::join::ZMX_SESSION;
-    use crate::zmx::session::{ZmxPart, ZmxSession};
     use agterm_backup_core::fixtures::{pane, record, ID_A, ID_B};
     use agterm_backup_core::join::JoinedBy;
     use agterm_backup_core::pane::PaneRole;
     use agterm_backup_core::record::LiveRecord;
+    use agterm_backup_tmux::join::TMUX_PLACE;
+    use agterm_backup_tmux::join_fixtures::{place, tmux_record, view};
+    use agterm_backup_zmx::join::ZMX_SESSION;
+    use agterm_backup_zmx::session::{ZmxPart, ZmxSession};
 
     const AT: &str = "2026-11-30T10:00:00Z";
 

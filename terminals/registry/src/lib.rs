@@ -30,15 +30,15 @@ pub mod command_line;
 pub mod join;
 pub mod pane;
 pub mod pinning;
-pub mod restore_facts;
 pub mod report;
+pub mod restore_facts;
 mod scope;
 pub mod shell_pane_test;
 
 pub use pane::{FoundPane, HookPane};
 pub use pinning::Pinning;
-pub use restore_facts::RestoreFacts;
 pub use report::Report;
+pub use restore_facts::RestoreFacts;
 
 pub use scope::{first, scope_at, scope_of_record, single, sort, Scope};
 
@@ -51,13 +51,6 @@ use agterm_backup_core::state::StateDir;
 use agterm_backup_core::terminal::PaneView;
 use std::path::Path;
 use std::time::Duration;
-
-/// The terminals' own crates, for the code that speaks one terminal's language (a multiplexer's pane
-/// name cache, a terminal's pins, a multiplexer's config line): reached through the registry, never
-/// named elsewhere.
-pub use agterm_backup_agterm as agterm;
-pub use agterm_backup_tmux as tmux;
-pub use agterm_backup_zmx as zmx;
 
 pub use agterm_backup_core::scope::{Env, Opened};
 
@@ -142,128 +135,130 @@ pub struct Row {
 /// of none (before records said their `terminal`), is its.
 pub static ROWS: [Row; 3] = [
     Row {
-        name: agterm::key::NAME,
-        parse_key: agterm::key::parse_key,
-        record_key: agterm::key::record_key,
-        view_key: agterm::key::view_key,
+        name: agterm_backup_agterm::key::NAME,
+        parse_key: agterm_backup_agterm::key::parse_key,
+        record_key: agterm_backup_agterm::key::record_key,
+        view_key: agterm_backup_agterm::key::view_key,
         label: PaneView::session_label,
         one_instance: true,
-        of_record: agterm::scope::of_record,
-        here: agterm::scope::here,
-        named: agterm::scope::named,
-        open: agterm::scope::open,
+        of_record: agterm_backup_agterm::scope::of_record,
+        here: agterm_backup_agterm::scope::here,
+        named: agterm_backup_agterm::scope::named,
+        open: agterm_backup_agterm::scope::open,
         tty: |_, _, _| None,
         follow: |_, _| {},
         launch: |_, _| None,
-        join: agterm::join::join_record,
+        join: agterm_backup_agterm::join::join_record,
         takes_bare_socket: true,
-        may_come_up: agterm::scope::may_come_up,
+        may_come_up: agterm_backup_agterm::scope::may_come_up,
         shell_pane_vars: &["AGTERM_SESSION_ID", "AGTERM_PANE"],
-        found: agterm::found::found,
+        found: agterm_backup_agterm::found::found,
         multiplexer: None,
         always_looked_at: true,
         pin: Some(Pinning {
-            pin: agterm::pin::pin_pane,
-            retry_due: agterm::pin::retry_due,
+            pin: agterm_backup_agterm::pin::pin_pane,
+            retry_due: agterm_backup_agterm::pin::retry_due,
         }),
-        is_pane_var: agterm::pane_env::is_pane_var,
+        is_pane_var: agterm_backup_agterm::pane_env::is_pane_var,
         restore: RestoreFacts {
-            unrealized: agterm::restore_facts::UNREALIZED,
-            key_role: agterm::restore_facts::key_role,
+            unrealized: agterm_backup_agterm::restore_facts::UNREALIZED,
+            key_role: agterm_backup_agterm::restore_facts::key_role,
             ..restore_facts::NO_RESTORE_FACTS
         },
         report: Report {
             status_section: true,
-            running_line: |a, _| agterm::report::running_line(a.version, a.mode, a.restart),
-            not_running_hint: agterm::report::NOT_RUNNING_HINT,
+            running_line: |a, _| {
+                agterm_backup_agterm::report::running_line(a.version, a.mode, a.restart)
+            },
+            not_running_hint: agterm_backup_agterm::report::NOT_RUNNING_HINT,
             warnings: |f| {
-                agterm::report::warnings(
+                agterm_backup_agterm::report::warnings(
                     f.first.and_then(|a| a.mode),
                     f.denylist_ok,
                     f.pin_outcomes,
                 )
             },
             session_role: |k| {
-                agterm::key::split(k).map(|p| report::SessionRole {
+                agterm_backup_agterm::key::split(k).map(|p| report::SessionRole {
                     session: p.session,
                     role: p.role,
                 })
             },
             record_place: |_| None,
             restart_words: report::RestartWords {
-                how: agterm::report::RESTART_HOW,
-                why: agterm::report::RESTART_WHY,
+                how: agterm_backup_agterm::report::RESTART_HOW,
+                why: agterm_backup_agterm::report::RESTART_WHY,
             },
-            harvest: Some(agterm::report::harvest_record),
+            harvest: Some(agterm_backup_agterm::report::harvest_record),
         },
-        command_line: agterm::command_line::COMMAND_LINE,
+        command_line: agterm_backup_agterm::command_line::COMMAND_LINE,
     },
     Row {
-        name: tmux::pane::NAME,
-        parse_key: <tmux::pane::TmuxPane as OwnPane>::parse_key,
-        record_key: <tmux::pane::TmuxPane as OwnPane>::record_key,
-        view_key: <tmux::pane::TmuxPane as OwnPane>::view_key,
-        label: |v| tmux::pane::view_label(v).unwrap_or_else(|| v.session_label()),
+        name: agterm_backup_tmux::pane::NAME,
+        parse_key: <agterm_backup_tmux::pane::TmuxPane as OwnPane>::parse_key,
+        record_key: <agterm_backup_tmux::pane::TmuxPane as OwnPane>::record_key,
+        view_key: <agterm_backup_tmux::pane::TmuxPane as OwnPane>::view_key,
+        label: |v| agterm_backup_tmux::pane::view_label(v).unwrap_or_else(|| v.session_label()),
         one_instance: false,
-        of_record: tmux::scope::of_record,
-        here: tmux::scope::here,
-        named: tmux::scope::named,
-        open: tmux::scope::open,
-        tty: tmux::scope::tty,
-        follow: tmux::join::follow,
+        of_record: agterm_backup_tmux::scope::of_record,
+        here: agterm_backup_tmux::scope::here,
+        named: agterm_backup_tmux::scope::named,
+        open: agterm_backup_tmux::scope::open,
+        tty: agterm_backup_tmux::scope::tty,
+        follow: agterm_backup_tmux::join::follow,
         launch: |_, _| None,
-        join: tmux::join::join_record,
+        join: agterm_backup_tmux::join::join_record,
         takes_bare_socket: false,
         may_come_up: scope::place_exists,
         shell_pane_vars: &["TMUX_PANE"],
-        found: tmux::found::found,
-        multiplexer: Some(tmux::found::PROGRAM),
+        found: agterm_backup_tmux::found::found,
+        multiplexer: Some(agterm_backup_tmux::found::PROGRAM),
         always_looked_at: false,
         pin: None,
-        is_pane_var: tmux::env::is_pane_var,
+        is_pane_var: agterm_backup_tmux::env::is_pane_var,
         restore: RestoreFacts {
-            unrealized: tmux::restore_facts::UNREALIZED,
-            names_pane: tmux::restore_facts::names_pane,
+            unrealized: agterm_backup_tmux::restore_facts::UNREALIZED,
+            names_pane: agterm_backup_tmux::restore_facts::names_pane,
             ..restore_facts::NO_RESTORE_FACTS
         },
         report: Report {
-            record_place: tmux::report::record_place,
+            record_place: agterm_backup_tmux::report::record_place,
             ..report::PLAIN
         },
-        command_line: tmux::command_line::COMMAND_LINE,
+        command_line: agterm_backup_tmux::command_line::COMMAND_LINE,
     },
     Row {
-        name: zmx::session::NAME,
-        parse_key: <zmx::session::ZmxSession as OwnPane>::parse_key,
-        record_key: <zmx::session::ZmxSession as OwnPane>::record_key,
-        view_key: <zmx::session::ZmxSession as OwnPane>::view_key,
-        label: |v| zmx::session::view_label(v).unwrap_or_else(|| v.session_label()),
+        name: agterm_backup_zmx::session::NAME,
+        parse_key: <agterm_backup_zmx::session::ZmxSession as OwnPane>::parse_key,
+        record_key: <agterm_backup_zmx::session::ZmxSession as OwnPane>::record_key,
+        view_key: <agterm_backup_zmx::session::ZmxSession as OwnPane>::view_key,
+        label: |v| agterm_backup_zmx::session::view_label(v).unwrap_or_else(|| v.session_label()),
         one_instance: false,
-        of_record: zmx::scope::of_record,
-        here: zmx::scope::here,
-        named: zmx::scope::named,
-        open: zmx::scope::open,
-        tty: zmx::scope::tty,
+        of_record: agterm_backup_zmx::scope::of_record,
+        here: agterm_backup_zmx::scope::here,
+        named: agterm_backup_zmx::scope::named,
+        open: agterm_backup_zmx::scope::open,
+        tty: agterm_backup_zmx::scope::tty,
         follow: |_, _| {},
-        launch: zmx::join::launch_of,
-        join: zmx::join::join_record,
+        launch: agterm_backup_zmx::join::launch_of,
+        join: agterm_backup_zmx::join::join_record,
         takes_bare_socket: false,
         may_come_up: scope::place_exists,
         shell_pane_vars: &["ZMX_SESSION"],
-        found: zmx::found::found,
-        multiplexer: Some(zmx::found::PROGRAM),
+        found: agterm_backup_zmx::found::found,
+        multiplexer: Some(agterm_backup_zmx::found::PROGRAM),
         always_looked_at: false,
         pin: None,
-        is_pane_var: zmx::env::is_pane_var,
+        is_pane_var: agterm_backup_zmx::env::is_pane_var,
         restore: RestoreFacts {
-            names_pane: zmx::restore_facts::names_pane,
+            names_pane: agterm_backup_zmx::restore_facts::names_pane,
             ..restore_facts::NO_RESTORE_FACTS
         },
         report: Report {
-            record_place: zmx::report::record_place,
+            record_place: agterm_backup_zmx::report::record_place,
             ..report::PLAIN
         },
-        command_line: zmx::command_line::COMMAND_LINE,
+        command_line: agterm_backup_zmx::command_line::COMMAND_LINE,
     },
 ];
 
@@ -408,6 +403,9 @@ pub fn everywhere(explicit: Option<&Path>, env: Env, with_records: &[Scope]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use agterm_backup_agterm as agterm;
+    use agterm_backup_tmux as tmux;
+    use agterm_backup_zmx as zmx;
 
     #[test]
     fn every_variable_a_rows_pane_test_reads_is_a_pane_variable() {

@@ -1,8 +1,8 @@
 use super::*;
-use crate::agterm::pane_env::{NotAPane, PaneEnv};
-use crate::tmux::env::TmuxEnv;
-use crate::zmx::env::ZmxEnv;
+use agterm_backup_agterm::pane_env::{NotAPane, PaneEnv};
 use agterm_backup_core::process::FakeProcesses;
+use agterm_backup_tmux::env::TmuxEnv;
+use agterm_backup_zmx::env::ZmxEnv;
 
 /// The tmux pane `found` names, if it is one.
 fn tmux(found: &Result<FoundPane, NoPane>) -> Option<&TmuxEnv> {
@@ -20,7 +20,9 @@ fn agterm(found: &Result<FoundPane, NoPane>) -> Option<&PaneEnv> {
 /// Inside tmux but in none of its panes.
 fn no_tmux_pane(found: &Result<FoundPane, NoPane>) -> bool {
     found.as_ref().is_err_and(|e| {
-        e.terminal == crate::tmux::pane::NAME && e.why.contains("not in a pane") && !e.worth_logging
+        e.terminal == agterm_backup_tmux::pane::NAME
+            && e.why.contains("not in a pane")
+            && !e.worth_logging
     })
 }
 
@@ -118,7 +120,7 @@ fn a_panes_record_key_comes_from_files_alone_except_a_recorded_tmux_name() {
         (key.to_string(), scope),
         (
             "6B1E0C2A-AAAA-BBBB-CCCC-0123456789AB-left".to_string(),
-            crate::agterm::scope::the_instance()
+            agterm_backup_agterm::scope::the_instance()
         )
     );
     let zmx = find(
@@ -128,8 +130,11 @@ fn a_panes_record_key_comes_from_files_alone_except_a_recorded_tmux_name() {
     )
     .unwrap();
     let (key, scope) = zmx.recorded_key(&state).unwrap();
-    assert_eq!(key.terminal(), crate::zmx::session::NAME);
-    assert_eq!(scope, crate::zmx::scope::socket_dir_scope("/z".into()));
+    assert_eq!(key.terminal(), agterm_backup_zmx::session::NAME);
+    assert_eq!(
+        scope,
+        agterm_backup_zmx::scope::socket_dir_scope("/z".into())
+    );
     let mut tmux = env(&[("TMUX_PANE", "%3")]);
     let gone = tmp.path().join("no-such-server");
     tmux.insert("TMUX".into(), format!("{},42,0", gone.display()));

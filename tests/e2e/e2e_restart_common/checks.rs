@@ -155,8 +155,7 @@ pub fn assert_only_own_conversations(world: &World, mark: usize) {
 }
 
 fn record(world: &World, pane: &AgentPane) -> Option<Value> {
-    let key =
-        agterm_backup_terminals::agterm::key::key(&pane.session, pane.role).expect("pane key");
+    let key = agterm_backup_agterm::key::key(&pane.session, pane.role).expect("pane key");
     let path = StateDir::at(&world.rig.state_dir).record_path(&key);
     serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
 }

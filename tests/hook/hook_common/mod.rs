@@ -108,7 +108,7 @@ impl World {
     }
 
     pub fn key(&self) -> PaneKey {
-        agterm_backup_terminals::agterm::key::key(PANE_SESSION, PaneRole::Left).unwrap()
+        agterm_backup_agterm::key::key(PANE_SESSION, PaneRole::Left).unwrap()
     }
 
     pub fn record(&self) -> Option<LiveRecord> {
