@@ -23,6 +23,7 @@
 //!   everywhere), behind a trait so tests can swap it.
 //! - [`join`]: a record's pane after a restart: the plain data each terminal's join reads and returns.
 //! - [`marked_block`]: our marked block in a file the user owns (its markers, where it sits, appending it).
+//! - [`refusal`]: why and where we will not edit a file the user owns (its editors' one error).
 //! - [`tty_input`]: what waits unread on a shell's terminal: typed input, or only the terminal's replies.
 //! - [`found_pane`]: the pane a process runs in as each terminal reads it from the environment
 //!   ([`EnvPane`](found_pane::EnvPane)) and as the hook's record keeps it
@@ -46,6 +47,7 @@ pub mod printable;
 pub mod process;
 pub mod quote;
 pub mod record;
+pub mod refusal;
 pub mod restarting;
 pub mod resume;
 pub mod scope;
