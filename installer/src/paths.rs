@@ -313,6 +313,46 @@ mod tests {
     }
 
     #[test]
+    fn each_terminals_config_file_is_a_target_where_its_row_finds_it_unless_left_alone() {
+        let bin = Path::new("/b/agterm-backup");
+        let names = |f: &dyn Lookup, with: &dyn Fn(&TerminalConfigFile) -> bool| -> Vec<String> {
+            targets(f, bin, &[], with)
+                .unwrap()
+                .iter()
+                .map(|t| {
+                    format!(
+                        "{} {} {}",
+                        t.kind.target_name(),
+                        t.path.display(),
+                        t.command
+                    )
+                })
+                .collect()
+        };
+        let installed = fake(&[("HOME", "/h"), ("PATH", "/bin")], &[("/bin/tmux", "")]);
+        // The order `installer status` has always listed them in; the block names the binary where
+        // the file's entries do.
+        assert_eq!(
+            names(&installed, &|_| true),
+            [
+                "tmux /h/.tmux.conf /b/agterm-backup",
+                "denylist /h/.config/agterm/restore-denylist.conf "
+            ]
+        );
+        for file in config_file::all() {
+            let kept = names(&installed, &|f| f != file);
+            assert_eq!(kept.len(), 1, "{kept:?}");
+            assert!(!kept[0].starts_with(file.target), "{kept:?}");
+        }
+        // A terminal not set up here (no tmux, no block of ours) has no target; the denylist always.
+        let bare = fake(&[("HOME", "/h"), ("PATH", "/bin")], &[]);
+        assert_eq!(
+            names(&bare, &|_| true),
+            ["denylist /h/.config/agterm/restore-denylist.conf "]
+        );
+    }
+
+    #[test]
     fn env_overrides_home() {
         let f = fake(
             &[
