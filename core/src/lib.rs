@@ -23,6 +23,8 @@
 //!   everywhere), behind a trait so tests can swap it.
 //! - [`join`]: a record's pane after a restart: the plain data each terminal's join reads and returns.
 //! - [`marked_block`]: our marked block in a file the user owns (its markers, where it sits, appending it).
+//! - [`config_file`]: [`TerminalConfigFile`](config_file::TerminalConfigFile), a terminal's own config
+//!   file as the installer edits it (each terminal's crate defines its own; the registry's rows hand it on).
 //! - [`refusal`]: why and where we will not edit a file the user owns (its editors' one error).
 //! - [`tty_input`]: what waits unread on a shell's terminal: typed input, or only the terminal's replies.
 //! - [`found_pane`]: the pane a process runs in as each terminal reads it from the environment
@@ -34,6 +36,7 @@
 //!   crate under `terminals/`, the registry's rows list them).
 
 pub mod agent;
+pub mod config_file;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
 pub mod flags;

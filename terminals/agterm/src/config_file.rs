@@ -4,12 +4,35 @@
 //! restore resumes their conversations: our block lists them (`agterm_backup_denylist` reads and edits
 //! the file exactly as agterm parses it, and says where agterm keeps it).
 
+use agterm_backup_core::config_file::TerminalConfigFile;
 use agterm_backup_core::refusal::Refusal;
 use agterm_backup_denylist as denylist;
 use std::path::{Path, PathBuf};
 
 /// `text` without our block; what `apply` keeps of the user's that looks like ours.
 pub use denylist::{notes, without_our_block as remove};
+
+/// The restore denylist as the installer edits it: always a target (`--no-denylist` leaves it alone),
+/// our block names no binary.
+pub static RESTORE_DENYLIST: TerminalConfigFile = TerminalConfigFile {
+    target: "denylist",
+    file: denylist::FILE_NAME,
+    what: "restore denylist",
+    flag: "no-denylist",
+    flag_help: "Leave agterm's restore-denylist.conf alone",
+    apply_help: "claude/codex to agterm's restore denylist",
+    remove_help: Some("agterm's denylist block goes too"),
+    names_binary: false,
+    mode: 0o644,
+    path: installer_target,
+    apply,
+    remove,
+    has_ours,
+    notes,
+    state,
+    warnings: |_, _| Vec::new(),
+    denies: Some(denies),
+};
 
 /// Where the denylist is (`agterm_backup_denylist::denylist_path`): always a target, its file made when
 /// absent. The error says what to set.

@@ -120,7 +120,7 @@ pub struct Row {
     pub is_pane_var: fn(name: &str) -> bool,
     /// The terminal's own config file that the installer puts a block of ours into ([`config_file`]).
     /// `None`: the installer leaves the terminal's files alone.
-    pub config_file: Option<config_file::TerminalConfigFile>,
+    pub config_file: Option<&'static config_file::TerminalConfigFile>,
 }
 
 /// Every terminal, in the order they are shown. The first is the terminal whose panes a record's own
@@ -153,25 +153,7 @@ pub static ROWS: [Row; 3] = [
             retry_due: agterm::pin::retry_due,
         }),
         is_pane_var: agterm::pane_env::is_pane_var,
-        config_file: Some(config_file::TerminalConfigFile {
-            target: "denylist",
-            file: "restore-denylist.conf",
-            what: "restore denylist",
-            flag: "no-denylist",
-            flag_help: "Leave agterm's restore-denylist.conf alone",
-            apply_help: "claude/codex to agterm's restore denylist",
-            remove_help: Some("agterm's denylist block goes too"),
-            names_binary: false,
-            mode: 0o644,
-            path: agterm::config_file::installer_target,
-            apply: agterm::config_file::apply,
-            remove: agterm::config_file::remove,
-            has_ours: agterm::config_file::has_ours,
-            notes: agterm::config_file::notes,
-            state: agterm::config_file::state,
-            warnings: |_, _| Vec::new(),
-            denies: Some(agterm::config_file::denies),
-        }),
+        config_file: Some(&agterm::config_file::RESTORE_DENYLIST),
     },
     Row {
         name: tmux::pane::NAME,
@@ -196,25 +178,7 @@ pub static ROWS: [Row; 3] = [
         always_looked_at: false,
         pin: None,
         is_pane_var: tmux::env::is_pane_var,
-        config_file: Some(config_file::TerminalConfigFile {
-            target: "tmux",
-            file: "tmux.conf",
-            what: "tmux config",
-            flag: "no-tmux",
-            flag_help: "Leave the tmux config alone (no tmux-resurrect post-restore hook)",
-            apply_help: "restore to tmux-resurrect's post-restore hook",
-            remove_help: None,
-            names_binary: true,
-            mode: 0o644,
-            path: tmux::conf::installer_target,
-            apply: tmux::conf::apply,
-            remove: tmux::conf::remove,
-            has_ours: tmux::conf::has_ours,
-            notes: |_| Vec::new(),
-            state: tmux::conf::state,
-            warnings: tmux::conf::warnings,
-            denies: None,
-        }),
+        config_file: Some(&tmux::conf::CONFIG_FILE),
     },
     Row {
         name: zmx::session::NAME,

@@ -22,8 +22,7 @@
 //! block written above a line says so in its note, which is how `remove` knows to take out exactly its
 //! bytes (an appended block also takes the blank line before it).
 //!
-//! The installer edits this file through the registry row's `config_file` (target `tmux`, `--no-tmux`):
-//! [`installer_target`], [`apply`], [`remove`], [`has_ours`], [`state`] and [`warnings`].
+//! The installer edits this file through the registry row's `config_file`, [`CONFIG_FILE`].
 
 pub mod checks;
 pub mod lines;
@@ -32,11 +31,34 @@ use crate::resurrect::{
     hook_line, layout_hooks, processes_warning, save_hook_line, POST_RESTORE_OPTION,
     POST_SAVE_OPTION, PROCESSES_OPTION,
 };
+use agterm_backup_core::config_file::TerminalConfigFile;
 use agterm_backup_core::marked_block::{appended, find_block, BLOCK_END, BLOCK_START};
 use agterm_backup_core::refusal::Refusal;
 use lines::outside_block_lines;
 pub use lines::{option_value, plugin_line};
 use std::path::{Path, PathBuf};
+
+/// The tmux config as the installer edits it: a target where tmux is installed or our block is
+/// ([`installer_target`]; `--no-tmux` leaves it alone), our block naming the binary.
+pub static CONFIG_FILE: TerminalConfigFile = TerminalConfigFile {
+    target: "tmux",
+    file: "tmux.conf",
+    what: "tmux config",
+    flag: "no-tmux",
+    flag_help: "Leave the tmux config alone (no tmux-resurrect post-restore hook)",
+    apply_help: "restore to tmux-resurrect's post-restore hook",
+    remove_help: None,
+    names_binary: true,
+    mode: 0o644,
+    path: installer_target,
+    apply,
+    remove,
+    has_ours,
+    notes: |_| Vec::new(),
+    state,
+    warnings,
+    denies: None,
+};
 
 const BLOCK_NOTE: &str = "# agterm-backup resumes agent conversations after tmux-resurrect restores the panes; `agterm-backup installer remove` takes this block out.";
 /// The note of a block written above the plugin lines (and so removed without a blank line).
