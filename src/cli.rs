@@ -108,11 +108,14 @@ pub enum Command {
     Man,
 }
 
+mod left_alone;
+pub use left_alone::LeftAlone;
+
 #[derive(Debug, Subcommand)]
 pub enum InstallerCommand {
-    /// Add the hook to each agent's config, claude/codex to agterm's restore denylist, restore to
-    /// tmux-resurrect's post-restore hook and (asked) the shell line
+    // What it wires, from the registry's rows (each terminal's config file says its part).
     #[command(
+        about = left_alone::apply_about(),
         alias = "install",
         after_help = "Examples:\n  agterm-backup installer apply --dry-run\n  agterm-backup installer apply --agents claude\n  agterm-backup installer apply --shell      # also the line in your shell's rc file"
     )]
@@ -136,12 +139,9 @@ pub struct ApplyArgs {
     /// Which agents to wire (comma-separated); all but claude and codex only where installed or set up
     #[arg(long, value_delimiter = ',', default_values_t = agterm_backup_installer::ALL_AGENTS.map(String::from))]
     pub agents: Vec<String>,
-    /// Leave agterm's restore-denylist.conf alone
-    #[arg(long)]
-    pub no_denylist: bool,
-    /// Leave the tmux config alone (no tmux-resurrect post-restore hook)
-    #[arg(long)]
-    pub no_tmux: bool,
+    // `--no-<file>`: leave that terminal's config file alone (one per registry row with one).
+    #[command(flatten)]
+    pub left_alone: LeftAlone,
     /// Add the shell integration's line to your login shell's rc file (zsh, bash, fish: it sources the
     /// snippet apply writes into the state dir, or runs `agterm-backup init <shell>`) without asking; without it an interactive apply asks, and any other apply only refreshes a line
     /// already there
@@ -161,8 +161,8 @@ pub struct RemoveArgs {
     /// Print a unified diff of each change and write nothing
     #[arg(long)]
     pub dry_run: bool,
-    /// Which agents to unwire (comma-separated); agterm's denylist block goes too
-    #[arg(long, value_delimiter = ',', default_values_t = agterm_backup_installer::ALL_AGENTS.map(String::from))]
+    // What goes besides the agents' hooks, from the registry's rows.
+    #[arg(long, value_delimiter = ',', default_values_t = agterm_backup_installer::ALL_AGENTS.map(String::from), help = left_alone::remove_agents_help())]
     pub agents: Vec<String>,
 }
 

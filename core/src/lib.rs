@@ -23,6 +23,9 @@
 //!   everywhere), behind a trait so tests can swap it.
 //! - [`join`]: a record's pane after a restart: the plain data each terminal's join reads and returns.
 //! - [`marked_block`]: our marked block in a file the user owns (its markers, where it sits, appending it).
+//! - [`config_file`]: [`TerminalConfigFile`](config_file::TerminalConfigFile), a terminal's own config
+//!   file as the installer edits it (each terminal's crate defines its own; the registry's rows hand it on).
+//! - [`refusal`]: why and where we will not edit a file the user owns (its editors' one error).
 //! - [`tty_input`]: what waits unread on a shell's terminal: typed input, or only the terminal's replies.
 //! - [`found_pane`]: the pane a process runs in as each terminal reads it from the environment
 //!   ([`EnvPane`](found_pane::EnvPane)) and as the hook's record keeps it
@@ -36,6 +39,7 @@
 
 pub mod agent;
 pub mod command_line;
+pub mod config_file;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
 pub mod flags;
@@ -49,6 +53,7 @@ pub mod printable;
 pub mod process;
 pub mod quote;
 pub mod record;
+pub mod refusal;
 pub mod restarting;
 pub mod resume;
 pub mod scope;

@@ -14,8 +14,7 @@ use crate::fsio::{self, CommitError, FileState};
 use crate::refusal::{decode_utf8, FileRefusal, Refusal};
 use crate::shell_rc;
 pub use crate::target::{Target, TargetKind};
-use crate::{codex_toml, json_hooks, kimi_toml, opencode_plugin, tmux_conf, unapply};
-use agterm_backup_denylist as denylist;
+use crate::{codex_toml, json_hooks, kimi_toml, opencode_plugin, unapply};
 use std::path::Path;
 
 impl Target {
@@ -25,8 +24,7 @@ impl Target {
             TargetKind::ClaudeSettings => json_hooks::apply(original, "claude", &self.command),
             TargetKind::CodexHooksJson => json_hooks::apply(original, "codex", &self.command),
             TargetKind::CodexConfig => codex_toml::apply(original, &self.command),
-            TargetKind::Denylist => Ok(denylist::with_our_block(original)),
-            TargetKind::TmuxConf => tmux_conf::apply(original, &self.command),
+            TargetKind::ConfigFile(file) => (file.apply)(original, &self.command),
             TargetKind::AgentHooks(row) => agent_hooks::apply(row, original, &self.command),
             TargetKind::OpencodePlugin => opencode_plugin::apply(original, &self.command),
             TargetKind::KimiConfig => kimi_toml::apply(original, &self.command),
@@ -42,8 +40,7 @@ impl Target {
             TargetKind::CodexConfig => {
                 codex_toml::remove(current, &codex_toml::trust_sources(&self.path))
             }
-            TargetKind::Denylist => Ok(denylist::without_our_block(current)),
-            TargetKind::TmuxConf => Ok(tmux_conf::remove(current)),
+            TargetKind::ConfigFile(file) => Ok((file.remove)(current)),
             TargetKind::AgentHooks(row) => agent_hooks::remove(row, current),
             TargetKind::OpencodePlugin => opencode_plugin::remove(current),
             TargetKind::KimiConfig => kimi_toml::remove(current),
@@ -55,13 +52,12 @@ impl Target {
     pub fn notes(&self, text: &str) -> Vec<String> {
         match self.kind {
             TargetKind::CodexConfig => codex_toml::notes(text),
-            TargetKind::Denylist => denylist::notes(text),
+            TargetKind::ConfigFile(file) => (file.notes)(text),
             TargetKind::ClaudeSettings
             | TargetKind::CodexHooksJson
             | TargetKind::AgentHooks(_)
             | TargetKind::OpencodePlugin
             | TargetKind::KimiConfig
-            | TargetKind::TmuxConf
             | TargetKind::ShellRc(_) => Vec::new(),
         }
     }
@@ -97,8 +93,7 @@ impl Target {
             TargetKind::ClaudeSettings => inspect_json(text, "claude"),
             TargetKind::CodexHooksJson => inspect_json(text, "codex"),
             TargetKind::CodexConfig => codex_toml::has_ours(text),
-            TargetKind::Denylist => denylist::find_block(text).is_some(),
-            TargetKind::TmuxConf => tmux_conf::has_ours(text),
+            TargetKind::ConfigFile(file) => (file.has_ours)(text),
             TargetKind::AgentHooks(row) => agent_hooks::has_ours(row, text),
             TargetKind::OpencodePlugin => opencode_plugin::is_ours(text),
             TargetKind::KimiConfig => kimi_toml::has_ours(text),

@@ -113,7 +113,8 @@ pub fn apply(original: Option<&str>, agent: &str, command: &str) -> Result<Strin
     Ok(format!("{bom}{}", keep_on_one_line(body, doc.body()?)))
 }
 
-/// The text to edit: an empty or whitespace-only file counts as `{}`, as agterm and the agents treat it;
+/// The text to edit: an empty or whitespace-only file counts as `{}`, as the agents (and the terminals
+/// whose JSON settings we read) treat it;
 /// its whitespace stays after the object. No file at all is `{}` and a newline.
 pub(crate) fn object_text(original: Option<&str>) -> std::borrow::Cow<'_, str> {
     match original {

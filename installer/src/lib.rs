@@ -1,11 +1,11 @@
 //! The installer: wires `agterm-backup hook <agent>` into Claude Code's `settings.json`, Codex's
-//! `config.toml` (or `hooks.json`) and agterm's `restore-denylist.conf`, and takes it out again, without
-//! losing a byte of the user's files.
+//! `config.toml` (or `hooks.json`), the other agents' configs and each terminal's own config file (its
+//! registry row's `config_file`), and takes it out again, without losing a byte of the user's files.
 //!
 //! Shape: the editors are pure functions from the file's text to the new text
 //! ([`json_hooks`] for Claude's `settings.json` and Codex's `hooks.json`, [`codex_toml`] for
-//! `config.toml`, [`kimi_toml`] for Kimi Code's `config.toml`, `agterm_backup_denylist` for the denylist, [`tmux_conf`] and [`shell_rc`] for the marked
-//! blocks in the tmux config and the login shell's rc files). [`engine`] plans a change per target (what
+//! `config.toml`, [`kimi_toml`] for Kimi Code's `config.toml`, a terminal's row's `config_file` for the
+//! marked block in that terminal's file, [`shell_rc`] for the one in the login shell's rc files). [`engine`] plans a change per target (what
 //! to write, or nothing) and commits it through [`fsio`]: atomic, mode-keeping, symlink-following, with a
 //! `.agterm-backup.bak` and a check that nobody changed the file while we worked. [`paths`] finds the
 //! targets from the environment, [`status`] reports them, [`trust`] asks Codex's app-server to trust our
@@ -31,12 +31,10 @@ pub mod shell_rc;
 pub mod status;
 pub mod target;
 pub mod target_report;
-pub mod tmux_checks;
-pub mod tmux_conf;
-pub mod tmux_lines;
 pub mod trust;
 pub mod unapply;
 
+pub use agterm_backup_terminals::config_file::{self, TerminalConfigFile};
 pub use engine::{Change, Problem};
 pub use refusal::{FileRefusal, Refusal};
 pub use target::{Target, TargetKind};

@@ -1,10 +1,10 @@
-//! Where the three targets live, from the environment (an injected lookup, so tests need no real HOME).
+//! Where the targets live, from the environment (an injected lookup, so tests need no real HOME).
 //!
 //! - Claude Code: `$CLAUDE_CONFIG_DIR/settings.json`, else `~/.claude/settings.json`.
 //! - Codex: `$CODEX_HOME` else `~/.codex`; `config.toml`, or `hooks.json` when the user already keeps hooks
 //!   there (and our block is not already in `config.toml`): Codex warns when one layer uses both, and
 //!   runs the hooks of both, so ours found in the other file is taken out (`stray_codex_target`).
-//! - agterm's denylist: see `agterm_backup_denylist::config_dir`.
+//! - A terminal's own config file: its registry row's `config_file` says where ([`config_file_path`]).
 //! - Gemini CLI, Copilot CLI, Qwen Code: their [`HookFile`] rows; each only where the agent is installed
 //!   (on `PATH`) or its config folder exists ([`absence`] says why one is left out).
 //! - Kimi Code: `$KIMI_CODE_HOME/config.toml`, else `~/.kimi-code/config.toml`, on the same condition.
@@ -14,6 +14,7 @@ use crate::command::hook_command;
 pub use crate::lookup::{system_root, Lookup};
 use crate::opencode_plugin;
 use crate::target::{Target, TargetKind};
+use agterm_backup_terminals::config_file::{self, TerminalConfigFile};
 use std::path::{Path, PathBuf};
 
 /// The real process environment and file system.
@@ -126,34 +127,39 @@ pub fn stray_codex_target(lookup: &dyn Lookup, binary: &Path) -> Result<Option<T
         .then_some(stray))
 }
 
-/// agterm's `restore-denylist.conf`.
-pub fn denylist(lookup: &dyn Lookup) -> Result<PathBuf, String> {
-    agterm_backup_denylist::denylist_path(|k| lookup.env(k), |p| lookup.read(p))
-        .ok_or_else(|| "HOME is not set; set HOME or AGTERM_STATE_DIR".into())
+/// A terminal's config `file` here: `Ok(None)` when the terminal is not set up here (its row's rule).
+pub fn config_file_path(
+    lookup: &dyn Lookup,
+    file: &TerminalConfigFile,
+) -> Result<Option<PathBuf>, String> {
+    (file.path)(&|k| lookup.env(k), &|p| lookup.read(p), &|p| {
+        lookup.exists(p)
+    })
 }
 
-/// The user's tmux config, when tmux is installed (on `PATH`) or the config already holds our block.
-pub fn tmux_target(lookup: &dyn Lookup) -> Option<PathBuf> {
-    let path = crate::tmux_conf::target_path(|k| lookup.env(k), |p| lookup.exists(p))?;
-    let on_path = lookup
-        .env("PATH")
-        .unwrap_or_default()
-        .split(':')
-        .filter(|d| !d.is_empty())
-        .any(|d| lookup.exists(&Path::new(d).join("tmux")));
-    let ours = lookup
-        .read(&path)
-        .is_some_and(|t| crate::tmux_conf::has_ours(&t));
-    (on_path || ours).then_some(path)
+/// The target of a terminal's config `file` at `path`, for `binary`.
+pub fn config_file_target(
+    file: &'static TerminalConfigFile,
+    path: PathBuf,
+    binary: &Path,
+) -> Target {
+    Target {
+        kind: TargetKind::ConfigFile(file),
+        path,
+        command: match file.names_binary {
+            true => binary.display().to_string(),
+            false => String::new(),
+        },
+    }
 }
 
-/// The targets for `agents` (`claude`, `codex`) plus the denylist unless left out. Unknown agents are
-/// an error naming the agent.
+/// The targets for `agents` (`claude`, `codex`), plus each terminal's config file that is set up here
+/// and `with_file` keeps. Unknown agents are an error naming the agent.
 pub fn targets(
     lookup: &dyn Lookup,
     binary: &Path,
     agents: &[String],
-    with_denylist: bool,
+    with_file: &dyn Fn(&TerminalConfigFile) -> bool,
 ) -> Result<Vec<Target>, String> {
     let mut out = Vec::new();
     for agent in agents {
@@ -209,19 +215,11 @@ pub fn targets(
         }
     }
     out.dedup();
-    if let Some(path) = tmux_target(lookup) {
-        out.push(Target {
-            kind: TargetKind::TmuxConf,
-            path,
-            command: binary.display().to_string(),
-        });
-    }
-    if with_denylist {
-        out.push(Target {
-            kind: TargetKind::Denylist,
-            path: denylist(lookup)?,
-            command: String::new(),
-        });
+    // The last row's file first: the order `installer status` has always listed them in.
+    for file in config_file::all().rev().filter(|f| with_file(f)) {
+        if let Some(path) = config_file_path(lookup, file)? {
+            out.push(config_file_target(file, path, binary));
+        }
     }
     Ok(out)
 }
@@ -294,7 +292,7 @@ mod tests {
         let bin = Path::new("/b/agterm-backup");
         let agents = vec!["kimi".to_string()];
         let kinds = |f: &dyn Lookup| -> Vec<PathBuf> {
-            targets(f, bin, &agents, false)
+            targets(f, bin, &agents, &|_| false)
                 .unwrap()
                 .into_iter()
                 .filter(|t| t.kind == TargetKind::KimiConfig)
@@ -312,6 +310,46 @@ mod tests {
         );
         assert_eq!(kinds(&moved), [PathBuf::from("/k/config.toml")]);
         assert!(absent_agents(&moved, &agents).is_empty());
+    }
+
+    #[test]
+    fn each_terminals_config_file_is_a_target_where_its_row_finds_it_unless_left_alone() {
+        let bin = Path::new("/b/agterm-backup");
+        let names = |f: &dyn Lookup, with: &dyn Fn(&TerminalConfigFile) -> bool| -> Vec<String> {
+            targets(f, bin, &[], with)
+                .unwrap()
+                .iter()
+                .map(|t| {
+                    format!(
+                        "{} {} {}",
+                        t.kind.target_name(),
+                        t.path.display(),
+                        t.command
+                    )
+                })
+                .collect()
+        };
+        let installed = fake(&[("HOME", "/h"), ("PATH", "/bin")], &[("/bin/tmux", "")]);
+        // The order `installer status` has always listed them in; the block names the binary where
+        // the file's entries do.
+        assert_eq!(
+            names(&installed, &|_| true),
+            [
+                "tmux /h/.tmux.conf /b/agterm-backup",
+                "denylist /h/.config/agterm/restore-denylist.conf "
+            ]
+        );
+        for file in config_file::all() {
+            let kept = names(&installed, &|f| f != file);
+            assert_eq!(kept.len(), 1, "{kept:?}");
+            assert!(!kept[0].starts_with(file.target), "{kept:?}");
+        }
+        // A terminal not set up here (no tmux, no block of ours) has no target; the denylist always.
+        let bare = fake(&[("HOME", "/h"), ("PATH", "/bin")], &[]);
+        assert_eq!(
+            names(&bare, &|_| true),
+            ["denylist /h/.config/agterm/restore-denylist.conf "]
+        );
     }
 
     #[test]
@@ -335,8 +373,8 @@ mod tests {
             PathBuf::from("/h/.claude/settings.json")
         );
         assert_eq!(
-            denylist(&f).unwrap(),
-            PathBuf::from("/h/.config/agterm/restore-denylist.conf")
+            config_file_path(&f, config_file::named("denylist").unwrap()).unwrap(),
+            Some(PathBuf::from("/h/.config/agterm/restore-denylist.conf"))
         );
     }
 
@@ -366,13 +404,16 @@ mod tests {
     #[test]
     fn unknown_agent_is_named() {
         let f = fake(&[("HOME", "/h")], &[]);
-        let err = targets(&f, Path::new("/b/agterm-backup"), &["vim".into()], true).unwrap_err();
+        let err = targets(&f, Path::new("/b/agterm-backup"), &["vim".into()], &|_| {
+            true
+        })
+        .unwrap_err();
         assert!(err.contains("vim") && err.contains("gemini"), "{err}");
         let t = targets(
             &f,
             Path::new("/b/agterm-backup"),
             &["claude".into(), "codex".into()],
-            false,
+            &|_| false,
         )
         .unwrap();
         assert_eq!(t.len(), 2);
@@ -387,7 +428,7 @@ mod tests {
         let bin = Path::new("/b/agterm-backup");
         // Nothing of theirs here: only Claude, and each of the others named with why.
         let f = fake(&[("HOME", "/h"), ("PATH", "/usr/bin")], &[]);
-        let t = targets(&f, bin, &all, false).unwrap();
+        let t = targets(&f, bin, &all, &|_| false).unwrap();
         assert_eq!(t.len(), 1);
         let skipped = absent_agents(&f, &all);
         assert_eq!(
@@ -406,7 +447,7 @@ mod tests {
             ],
             &[("/opt/g/bin/gemini", ""), ("/h/.qwen", ""), ("/c", "")],
         );
-        let t = targets(&f, bin, &all, false).unwrap();
+        let t = targets(&f, bin, &all, &|_| false).unwrap();
         let paths: Vec<String> = t.iter().map(|t| t.path.display().to_string()).collect();
         assert_eq!(
             paths,
@@ -428,7 +469,7 @@ mod tests {
         assert_eq!(absent_agents(&f, &agy).len(), 1);
         for present in ["/h/.gemini/config", "/usr/bin/agy"] {
             let f = fake(&[("HOME", "/h"), ("PATH", "/usr/bin")], &[(present, "")]);
-            let t = targets(&f, bin, &agy, false).unwrap();
+            let t = targets(&f, bin, &agy, &|_| false).unwrap();
             assert_eq!(
                 t[0].path,
                 Path::new("/h/.gemini/config/hooks.json"),

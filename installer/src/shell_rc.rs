@@ -25,8 +25,8 @@
 //! to today's, `remove` takes them out. So are lines whose pane test names other terminals (a release
 //! with fewer or more rows): the condition is not what makes a line ours.
 //!
-//! [`files`] says which files take the block. The block has the markers of the denylist's and the tmux
-//! config's. Unlike those, a file whose markers do not pair up (a lone marker, a second block) is refused
+//! [`files`] says which files take the block. The block has the markers of our blocks in the terminals'
+//! config files. Unlike those, a file whose markers do not pair up (a lone marker, a second block) is refused
 //! with the line to fix: the file runs at every shell start, so nothing is guessed. Between our markers,
 //! comments and blank lines the user adds stay where they are (a refresh replaces only our line, `remove`
 //! keeps them); a command of the user's there is refused by `apply` (it may be our line edited, which

@@ -8,12 +8,12 @@
 //!   "binary": "/usr/local/bin/agterm-backup",
 //!   "targets": [
 //!     {
-//!       "target": "claude",                // "claude" | "codex" | … | "denylist" | "tmux" | "shell"
+//!       "target": "claude",                // "claude" | "codex" | … | a terminal's file's (its row's) | "shell"
 //!       "file": "settings.json",           // "settings.json" | "config.toml" | "hooks.json" | "restore-denylist.conf" | ".zshrc" | ".bashrc" | ".bash_profile" | "config.fish" | …
 //!       "path": "/Users/me/.claude/settings.json",
 //!       "state": "present",                // "present" | "outdated" | "partial" | "duplicate" | "absent" | "unreadable"
 //!       "error": null,                     // the reason when "unreadable" (path:line:col: …)
-//!       "hooks": [                         // one per event, empty for the denylist
+//!       "hooks": [                         // one per event, empty for a terminal's file
 //!         {
 //!           "event": "SessionStart",
 //!           "state": "present",            // "present" | "outdated" (names another binary) | "duplicate" | "absent"
@@ -22,7 +22,7 @@
 //!           "trusted": null                // Codex only: a hooks.state entry with a trusted_hash exists
 //!         }
 //!       ],
-//!       "denies": null,                    // denylist only: {"claude": true, "codex": true} as agterm reads it
+//!       "denies": null,                    // a terminal's denylist only: {"claude": true, "codex": true} as the terminal reads it
 //!       "route": "settings",               // claude only: "settings" | "plugin" | "both" | "none"
 //!       "plugin": null,                    // claude only: the enabled plugin's key, e.g. "agterm-backup@agterm-backup"
 //!       "read_by": null,                   // shell only: the shell that reads the file and how we know, e.g. "zsh: ZDOTDIR=/Users/me/.config/zsh, as /bin/zsh's start-up files set it"; null when none does
@@ -49,10 +49,8 @@ use crate::paths::{self, Lookup};
 use crate::refusal::Refusal;
 use crate::target::{Target, TargetKind};
 pub use crate::target_report::{HookReport, TargetReport};
-use crate::{
-    claude_plugin, codex_event_label, codex_toml, gate, json_hooks, tmux_conf, EventState,
-};
-use agterm_backup_denylist as denylist;
+use crate::{claude_plugin, codex_event_label, codex_toml, gate, json_hooks, EventState};
+use agterm_backup_terminals::config_file::{self, TerminalConfigFile};
 use serde::Serialize;
 use std::path::Path;
 
@@ -69,8 +67,7 @@ fn file_name(kind: TargetKind) -> &'static str {
         TargetKind::ClaudeSettings => "settings.json",
         TargetKind::CodexConfig => "config.toml",
         TargetKind::CodexHooksJson => "hooks.json",
-        TargetKind::Denylist => "restore-denylist.conf",
-        TargetKind::TmuxConf => "tmux.conf",
+        TargetKind::ConfigFile(file) => file.file,
         TargetKind::AgentHooks(row) => row.file_name,
         TargetKind::OpencodePlugin => "plugins/agterm-backup.js",
         TargetKind::KimiConfig => "config.toml",
@@ -98,7 +95,7 @@ fn event_states(target: &Target, text: Option<&str>) -> Result<Vec<EventState>, 
         TargetKind::ClaudeSettings => json_hooks::inspect(text, "claude", &target.command),
         TargetKind::CodexHooksJson => json_hooks::inspect(text, "codex", &target.command),
         TargetKind::CodexConfig => codex_toml::inspect(text, &target.command),
-        TargetKind::Denylist | TargetKind::TmuxConf | TargetKind::ShellRc(_) => Ok(Vec::new()),
+        TargetKind::ConfigFile(_) | TargetKind::ShellRc(_) => Ok(Vec::new()),
         TargetKind::AgentHooks(row) => crate::agent_hooks::inspect(row, text, &target.command),
         TargetKind::KimiConfig => crate::kimi_toml::inspect(text, &target.command),
         // One plugin serves every moment: each of the four is where the plugin is.
@@ -141,12 +138,8 @@ pub fn target_report(
         warnings: Vec::new(),
         switched_off: None,
     };
-    if target.kind == TargetKind::Denylist {
-        return denylist_report(report, text.unwrap_or(""));
-    }
-    if target.kind == TargetKind::TmuxConf {
-        tmux_conf::report(&mut report, text, &target.command);
-        return report;
+    if let TargetKind::ConfigFile(file) = target.kind {
+        return config_file_report(report, file, text.unwrap_or(""), &target.command);
     }
     if let TargetKind::ShellRc(rc) = target.kind {
         crate::shell_rc::report(&mut report, rc, text, &target.command);
@@ -206,19 +199,17 @@ pub fn target_report(
     report
 }
 
-/// The denylist's row: our block, and what agterm denies as it reads the file.
-fn denylist_report(mut report: TargetReport, text: &str) -> TargetReport {
-    report.state = if denylist::has_our_block(text) {
-        "present"
-    } else {
-        "absent"
-    };
-    report.denies = Some(
-        denylist::OUR_ENTRIES
-            .iter()
-            .map(|e| (*e, denylist::denies(text, e)))
-            .collect(),
-    );
+/// A terminal's file's row: our block for `binary`, what the terminal denies as it reads the file (a
+/// denylist), and why our block may not do its work.
+fn config_file_report(
+    mut report: TargetReport,
+    file: &TerminalConfigFile,
+    text: &str,
+    binary: &str,
+) -> TargetReport {
+    report.state = (file.state)(text, binary);
+    report.denies = file.denies.map(|denies| denies(text).into_iter().collect());
+    report.warnings = (file.warnings)(text, binary);
     report
 }
 
@@ -303,7 +294,7 @@ pub fn report(lookup: &dyn Lookup, binary: &Path, targets: &[Target]) -> Report 
 /// project's), by [`gate::check`] on this machine.
 pub fn switched_off(lookup: &dyn Lookup, report: &TargetReport) -> Option<gate::Off> {
     if !crate::ALL_AGENTS.contains(&report.target) {
-        return None; // the denylist, tmux, a shell
+        return None; // a terminal's file, a shell
     }
     let facts = gate::Facts {
         claude_plugin: report.plugin.is_some(),
@@ -343,8 +334,9 @@ pub fn render(report: &Report) -> String {
         }
         if let Some(denies) = &t.denies {
             let listed: Vec<String> = denies.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let terminal = config_file::named(t.target).map_or("", config_file::terminal_of);
             out.push_str(&format!(
-                "          denied by agterm: {}\n",
+                "          denied by {terminal}: {}\n",
                 listed.join(" ")
             ));
         }

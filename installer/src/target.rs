@@ -4,6 +4,7 @@
 
 use crate::agent_hooks::HookFile;
 use crate::rc_file::RcFile;
+use agterm_backup_terminals::config_file::TerminalConfigFile;
 use std::path::PathBuf;
 
 /// What kind of file a target is.
@@ -15,10 +16,8 @@ pub enum TargetKind {
     CodexConfig,
     /// Codex's `hooks.json`.
     CodexHooksJson,
-    /// agterm's `restore-denylist.conf`.
-    Denylist,
-    /// The user's tmux config (tmux-resurrect's post-restore hook).
-    TmuxConf,
+    /// A terminal's own config file, given by its registry row (a restore hook, a restore denylist).
+    ConfigFile(&'static TerminalConfigFile),
     /// The hook file of another agent, given by its row (Gemini, Copilot, Qwen).
     AgentHooks(&'static HookFile),
     /// opencode's `plugins/agterm-backup.js`: a whole file of ours.
@@ -30,13 +29,12 @@ pub enum TargetKind {
 }
 
 impl TargetKind {
-    /// The name used in messages and `status --json` (`claude`, `codex`, `denylist`).
+    /// The name used in messages and `status --json` (`claude`, `codex`, a terminal's file's own).
     pub fn target_name(self) -> &'static str {
         match self {
             TargetKind::ClaudeSettings => "claude",
             TargetKind::CodexConfig | TargetKind::CodexHooksJson => "codex",
-            TargetKind::Denylist => "denylist",
-            TargetKind::TmuxConf => "tmux",
+            TargetKind::ConfigFile(file) => file.target,
             TargetKind::AgentHooks(row) => row.agent,
             TargetKind::OpencodePlugin => "opencode",
             TargetKind::KimiConfig => "kimi",
@@ -44,17 +42,18 @@ impl TargetKind {
         }
     }
 
-    /// Mode of a file we create: agent configs may hold secrets, the denylist does not.
+    /// Mode of a file we create: agent configs may hold secrets, a terminal's file says its own.
     pub(crate) fn new_file_mode(self) -> u32 {
         match self {
-            TargetKind::Denylist | TargetKind::TmuxConf | TargetKind::ShellRc(_) => 0o644,
+            TargetKind::ConfigFile(file) => file.mode,
+            TargetKind::ShellRc(_) => 0o644,
             _ => 0o600,
         }
     }
 }
 
-/// One file to wire, with the hook command that goes into it (empty for the denylist; the binary's path
-/// for the tmux config and the shell rc files).
+/// One file to wire, with the hook command that goes into it (the binary's path for a terminal's file
+/// whose entries name it and the shell rc files; empty for one whose entries do not).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Target {
     pub kind: TargetKind,

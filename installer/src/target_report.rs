@@ -1,6 +1,6 @@
 //! One target's line of `installer status` (and `status --json`'s `hooks`), as plain data: the report
-//! [`crate::status`] builds, filled in by the editors that know their files ([`crate::shell_rc`],
-//! [`crate::tmux_conf`]), which so import it from below and never the status module.
+//! [`crate::status`] builds, filled in by the editors that know their files ([`crate::shell_rc`]), which
+//! so import it from below and never the status module.
 
 use crate::gate;
 use serde::Serialize;

@@ -6,7 +6,7 @@
 use agterm_backup_installer::command::hook_command;
 use agterm_backup_installer::engine::{plan_apply, plan_remove};
 use agterm_backup_installer::shell_rc::files;
-use agterm_backup_installer::{Target, TargetKind};
+use agterm_backup_installer::{config_file, Target, TargetKind};
 use proptest::prelude::*;
 use similar::{capture_diff_slices, Algorithm, DiffOp};
 use std::path::{Path, PathBuf};
@@ -28,8 +28,8 @@ fn eligible() -> Vec<(TargetKind, String, String)> {
             "claude" => TargetKind::ClaudeSettings,
             "codex-toml" => TargetKind::CodexConfig,
             "codex-hooks-json" => TargetKind::CodexHooksJson,
-            "denylist" => TargetKind::Denylist,
-            "tmux" => TargetKind::TmuxConf,
+            "denylist" => TargetKind::ConfigFile(config_file::named("denylist").unwrap()),
+            "tmux" => TargetKind::ConfigFile(config_file::named("tmux").unwrap()),
             "zshrc" => TargetKind::ShellRc(files::ZSHRC),
             "bashrc" => TargetKind::ShellRc(files::BASHRC),
             "fish" => TargetKind::ShellRc(files::FISH_CONFIG),
@@ -60,8 +60,8 @@ fn target(kind: TargetKind, path: &Path) -> Target {
     let agent = match kind {
         TargetKind::ClaudeSettings => "claude",
         TargetKind::CodexConfig | TargetKind::CodexHooksJson => "codex",
-        TargetKind::Denylist => "",
-        TargetKind::TmuxConf | TargetKind::ShellRc(_) => {
+        TargetKind::ConfigFile(file) if !file.names_binary => "",
+        TargetKind::ConfigFile(_) | TargetKind::ShellRc(_) => {
             return Target {
                 kind,
                 path: path.to_path_buf(),
@@ -135,8 +135,8 @@ fn splice_for(edit: Edit, kind: TargetKind, text: &str) -> Option<Splice> {
             len: 0,
             with: match kind {
                 TargetKind::CodexConfig | TargetKind::KimiConfig => "# edited by hand\n".into(),
-                TargetKind::Denylist => "htop\n".into(),
-                TargetKind::TmuxConf => "set -g mouse on\n".into(),
+                TargetKind::ConfigFile(f) if f.target == "denylist" => "htop\n".into(),
+                TargetKind::ConfigFile(f) if f.target == "tmux" => "set -g mouse on\n".into(),
                 TargetKind::ShellRc(_) => "alias g=git\n".into(),
                 _ => "\n".into(),
             },

@@ -24,9 +24,9 @@ pub fn run(args: CompletionsArgs) -> CliResult {
         .map_err(|e| CliError::failure(format!("could not write the completion script: {e}")))
 }
 
-/// clap_complete's bash script tracks the subcommand typed so far in `$cmd` as
-/// `agterm__backup__subcmd__installer`, but labels the arms that offer each subcommand's words
-/// `agterm__subcmd__backup__subcmd__installer`: it escapes the bin name's hyphen twice
+/// clap_complete's bash script tracks the subcommand typed so far in `$cmd` as, for a bin named
+/// `my-tool`, `my__tool__subcmd__installer`, but labels the arms that offer each subcommand's words
+/// `my__subcmd__tool__subcmd__installer`: it escapes the bin name's hyphen twice
 /// (clap-rs/clap#6421, open). No arm ever matches, so nothing past the first word completes.
 /// Relabel the arms the way `$cmd` is built; a no-op once clap_complete spells both alike.
 fn fix_bash_state_labels(script: &str, bin_name: &str) -> String {

@@ -118,8 +118,10 @@ fn report_or_write(changes: &[Change], dry_run: bool, problems: &mut Problems) -
 
 pub fn apply(args: ApplyArgs) -> CliResult {
     let binary = this_binary()?;
-    let mut targets = paths::targets(&Process, &binary, &args.agents, !args.no_denylist)
-        .map_err(CliError::refused)?;
+    let mut targets = paths::targets(&Process, &binary, &args.agents, &|f| {
+        !args.left_alone.contains(f)
+    })
+    .map_err(CliError::refused)?;
     for (agent, why) in paths::absent_agents(&Process, &args.agents) {
         say!("{agent:<9} skipped: {why}");
     }
@@ -136,18 +138,18 @@ pub fn apply(args: ApplyArgs) -> CliResult {
         }
         plugin.is_none()
     });
-    // The tmux config is an extra: a user's own post-restore hook keeps ours out (with a warning), and
-    // the agents are wired all the same.
+    // A terminal's config file is an extra: a setting of the user's that keeps ours out (their own
+    // restore hook) is a warning, and the agents are wired all the same.
     targets.retain(|t| {
-        if t.kind != TargetKind::TmuxConf {
+        let TargetKind::ConfigFile(file) = t.kind else {
             return true;
-        }
-        if args.no_tmux {
-            return false;
-        }
+        };
         match engine::plan_apply(t) {
             Err(engine::Problem::Refused(r)) => {
-                eprintln!("agterm-backup: warning: {r}; the tmux config is left alone");
+                eprintln!(
+                    "agterm-backup: warning: {r}; the {} is left alone",
+                    file.what
+                );
                 false
             }
             _ => true,
@@ -323,7 +325,8 @@ fn targets_for(
     shell_files: fn(&Path) -> Vec<engine::Target>,
 ) -> Result<(PathBuf, Vec<engine::Target>), CliError> {
     let binary = this_binary()?;
-    let mut targets = paths::targets(&Process, &binary, agents, true).map_err(CliError::refused)?;
+    let mut targets =
+        paths::targets(&Process, &binary, agents, &|_| true).map_err(CliError::refused)?;
     targets.extend(shell_files(&binary));
     Ok((binary, targets))
 }

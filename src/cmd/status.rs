@@ -1,5 +1,5 @@
-//! `agterm-backup status [--json]`: hooks, each terminal (agterm, every tmux server and zmx socket
-//! directory with records or named by the environment), and what is captured per pane.
+//! `agterm-backup status [--json]`: hooks, each terminal (every instance of each registry row with
+//! records, named by the environment, or always looked at), and what is captured per pane.
 
 use crate::cli::StatusArgs;
 use crate::cmd::restore::state_dir;
@@ -89,7 +89,7 @@ pub fn run(args: StatusArgs, socket: Option<PathBuf>) -> CliResult {
 
     report.warnings.extend(unattributed_codex(&state));
     report.warnings.extend(dropped_flags(&state));
-    report.warnings.extend(tmux_config_warnings());
+    report.warnings.extend(config_file_warnings());
     report.broken_files = state.broken_files(&agterm_backup_terminals::parse_key);
     report.warnings.extend(
         report
@@ -137,8 +137,8 @@ fn hook_off(off: agterm_backup_installer::gate::Off) -> HookOff {
     }
 }
 
-/// The installer's view of our hooks (per agent) and of agterm's denylist; whether our Claude Code plugin
-/// is enabled.
+/// The installer's view of our hooks (per agent) and of a terminal's restore denylist (its `denies`);
+/// whether our Claude Code plugin is enabled.
 fn hook_states() -> (Vec<HookState>, Option<bool>, bool) {
     // The same path `installer apply` writes, so a hook it wrote never reads as "outdated".
     let binary = std::env::current_exe()
@@ -153,7 +153,7 @@ fn hook_states() -> (Vec<HookState>, Option<bool>, bool) {
     let agents: Vec<String> = agterm_backup_installer::ALL_AGENTS
         .map(String::from)
         .to_vec();
-    let Ok(targets) = paths::targets(&Process, &binary, &agents, true) else {
+    let Ok(targets) = paths::targets(&Process, &binary, &agents, &|_| true) else {
         return (Vec::new(), None, false);
     };
     let report = installer_status::report(&Process, &binary, &targets);
@@ -162,8 +162,8 @@ fn hook_states() -> (Vec<HookState>, Option<bool>, bool) {
     let mut claude_plugin = false;
     for t in report.targets {
         claude_plugin |= t.plugin.is_some();
-        if t.target == "denylist" {
-            denylist_ok = t.denies.map(|d| d.values().all(|v| *v));
+        if let Some(denies) = &t.denies {
+            denylist_ok = Some(denies.values().all(|v| *v));
             continue;
         }
         // Trust matters only for Codex hooks that are there.
@@ -187,30 +187,29 @@ fn hook_states() -> (Vec<HookState>, Option<bool>, bool) {
     (hooks, denylist_ok, claude_plugin)
 }
 
-/// `installer status`'s warnings about the tmux config that holds our block: a post-restore hook that
-/// cannot fire (below the plugin line, tmux-resurrect missing, continuum's restore off or halted), an
-/// agent on `@resurrect-processes`.
-fn tmux_config_warnings() -> Vec<String> {
+/// `installer status`'s warnings about each terminal's config file that holds our block, each with the
+/// file's path: why our block there may not do its work (each row's `warnings`: a restore hook that
+/// cannot fire, an agent the terminal would start anew).
+fn config_file_warnings() -> Vec<String> {
     use agterm_backup_installer::paths::Lookup;
-    let Some(path) = paths::tmux_target(&Process) else {
-        return Vec::new();
-    };
-    let Some(text) = Process.read(&path) else {
-        return Vec::new();
-    };
-    if !agterm_backup_installer::tmux_conf::has_ours(&text) {
-        return Vec::new();
+    let mut out = Vec::new();
+    for file in agterm_backup_installer::config_file::all().rev() {
+        let Ok(Some(path)) = paths::config_file_path(&Process, file) else {
+            continue;
+        };
+        let Some(text) = Process.read(&path).filter(|t| (file.has_ours)(t)) else {
+            continue;
+        };
+        let target =
+            paths::config_file_target(file, path.clone(), std::path::Path::new("agterm-backup"));
+        out.extend(
+            installer_status::target_report(&target, Some(&text), None)
+                .warnings
+                .into_iter()
+                .map(|w| format!("{}: {w}", path.display())),
+        );
     }
-    let target = agterm_backup_installer::Target {
-        kind: agterm_backup_installer::TargetKind::TmuxConf,
-        path: path.clone(),
-        command: "agterm-backup".to_string(),
-    };
-    installer_status::target_report(&target, Some(&text), None)
-        .warnings
-        .into_iter()
-        .map(|w| format!("{}: {w}", path.display()))
-        .collect()
+    out
 }
 
 /// Codex conversations that ran under Codex's shared daemon where the hook could not tell which pane

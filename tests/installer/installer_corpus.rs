@@ -12,6 +12,11 @@ use agterm_backup_installer::shell_rc::{files, RcFile, Shell};
 use agterm_backup_installer::{Target, TargetKind};
 use std::path::{Path, PathBuf};
 
+/// The target kind of the terminal config file `target` (its registry row's).
+fn config_file(target: &str) -> TargetKind {
+    TargetKind::ConfigFile(agterm_backup_installer::config_file::named(target).unwrap())
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Kind {
     Claude,
@@ -89,8 +94,8 @@ impl Kind {
             Kind::Claude => (TargetKind::ClaudeSettings, "claude"),
             Kind::CodexToml => (TargetKind::CodexConfig, "codex"),
             Kind::CodexHooksJson => (TargetKind::CodexHooksJson, "codex"),
-            Kind::Denylist => (TargetKind::Denylist, ""),
-            Kind::Tmux => (TargetKind::TmuxConf, ""),
+            Kind::Denylist => (config_file("denylist"), ""),
+            Kind::Tmux => (config_file("tmux"), ""),
             Kind::Shell(rc) => (TargetKind::ShellRc(rc), ""),
         };
         let command = if matches!(self, Kind::Tmux | Kind::Shell(_)) {

@@ -333,7 +333,7 @@ fn status_warns_when_the_hook_cannot_fire() {
     let bin = PathBuf::from(agterm_backup_testkit::agterm_backup_bin!());
     let conf = format!(
         "set -g @plugin 'tmux-plugins/tmux-resurrect'\nrun '~/.tmux/plugins/tpm/tpm'\n\n{}",
-        agterm_backup_installer::tmux_conf::our_block(&bin.display().to_string())
+        agterm_backup_tmux::conf::our_block(&bin.display().to_string())
     );
     let r = Rig::new(&conf);
     std::fs::write(r.home.join("tmux_no_auto_restore"), "").unwrap();

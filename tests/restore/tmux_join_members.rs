@@ -41,7 +41,7 @@ impl Rig {
         // that restore, looking at once, would read as a busy program.
         let conf = format!(
             "set -g default-command \"PS1='pane$ ' exec /bin/bash --noprofile --norc -i\"\n{extra}{}",
-            agterm_backup_installer::tmux_conf::our_block(&bin.display().to_string())
+            agterm_backup_tmux::conf::our_block(&bin.display().to_string())
         );
         std::fs::write(home.join(".tmux.conf"), conf).unwrap();
         let env = vec![

@@ -32,7 +32,7 @@ impl Rig {
         // that restore, looking at once, would read as a busy program.
         let conf = format!(
             "set -g default-command \"PS1='pane$ ' exec /bin/bash --noprofile --norc -i\"\n{}",
-            agterm_backup_installer::tmux_conf::our_block(bin)
+            agterm_backup_tmux::conf::our_block(bin)
         );
         std::fs::write(home.join(".tmux.conf"), conf).unwrap();
         let env = vec![

@@ -1,4 +1,4 @@
-//! An rc file that `exec`s: the shell reading it stops at the `exec` (another shell, tmux, `"$SHELL"`)
+//! An rc file that `exec`s: the shell reading it stops at the `exec` (another shell, a multiplexer, `"$SHELL"`)
 //! and never reaches what follows. Our block goes before the statement holding the first such `exec`
 //! (a conditional one, `[ -x /bin/zsh ] && exec zsh`, too: where it is not run the shell goes on), and
 //! the shell it starts gets its own block in the file that shell reads ([`super::files`]).

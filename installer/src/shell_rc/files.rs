@@ -5,7 +5,7 @@
 //! - zsh: `$ZDOTDIR/.zshrc` with ZDOTDIR as zsh's own start-up files set it, else `~/.zshrc` (every
 //!   interactive zsh reads it, login shell or not; [`super::zdotdir`] asks the user's zsh).
 //! - bash: `~/.bashrc`, which only a non-login interactive bash reads. A login bash (every terminal on
-//!   macOS, tmux's panes, agterm's) reads the first of `~/.bash_profile`, `~/.bash_login`, `~/.profile`
+//!   macOS, a multiplexer's panes, a terminal's that starts login shells) reads the first of `~/.bash_profile`, `~/.bash_login`, `~/.profile`
 //!   and not `~/.bashrc`; when that file does not source `~/.bashrc` ([`sources_bashrc`]) it takes the
 //!   block too, and when none of the three exists a new `~/.bash_profile` does (bash then reads it where it
 //!   read nothing). A profile that sources `~/.bashrc` gets nothing: the snippet would run twice.

@@ -1,5 +1,8 @@
 //! agterm's control socket client, and agterm as a [`agterm_backup_core::terminal::Terminal`].
 //!
+//! agterm starts its panes' shells as login shells, so a login bash there reads `~/.bash_profile` (or
+//! `~/.bash_login`, `~/.profile`), not `~/.bashrc`: why the installer's rc files cover the profiles too.
+//!
 //! - [`socket_path`]: where the socket is (`--socket`, `$AGTERM_SOCKET`, `$AGTERM_STATE_DIR`, the platform's default).
 //! - [`wire`]: requests exactly as `agtermctl` sends them; [`response`]: lenient typed answers.
 //! - [`client`]: one JSON line out, one in, with timeouts and clear errors.
@@ -14,6 +17,7 @@
 //! - [`running`]: whether an agterm runs (by its process's name), its socket answering or not.
 //! - [`panes`], [`terminal`]: the [`AgtermTerminal`] implementation of the terminal seam.
 //! - [`scope`]: its row's scope rules (one instance, opened behind its socket, may it come up).
+//! - [`config_file`]: its row's `config_file`: the restore denylist as the installer edits it.
 //! - [`found`]: its row's `found`: [`pane_env::PaneEnv`] as the registry's pane of the environment.
 //! - [`restore_facts`]: its row's facts for restore's plan (the `not realized` words, a key's role), and
 //!   how agterm meets the plan's rows (pins, Live daemons, replays).
@@ -24,6 +28,7 @@
 
 pub mod client;
 pub mod command_line;
+pub mod config_file;
 pub mod features;
 pub mod found;
 pub mod join;

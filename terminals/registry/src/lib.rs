@@ -19,6 +19,7 @@
 //!   asked by the hook.
 //! - [`restore_facts`]: what restore's plan and texts ask of a row beyond its join (its words for a pane
 //!   not up, the names a person may type for a pane, a key's role).
+//! - [`config_file`]: a terminal's own config file the installer edits (its row's `config_file`).
 //! - [`shell_pane_test`]: the shell's "in a pane" test of the `init` snippets and the rc line, from the
 //!   rows.
 //! - [`report`]: what a terminal says in `status`, restore's plan and `snap` beyond what every terminal
@@ -27,6 +28,7 @@
 //!   variables the timer passes on.
 
 pub mod command_line;
+pub mod config_file;
 pub mod join;
 pub mod pane;
 pub mod pinning;
@@ -128,6 +130,9 @@ pub struct Row {
     /// What it brings to the command line: the phrases of the help, its hidden subcommands, the
     /// variables that locate it for the timer ([`command_line`]).
     pub command_line: CommandLine,
+    /// The terminal's own config file that the installer puts a block of ours into ([`config_file`]).
+    /// `None`: the installer leaves the terminal's files alone.
+    pub config_file: Option<&'static config_file::TerminalConfigFile>,
 }
 
 /// Every terminal, in the order they are shown. The first is the terminal whose panes a record's own
@@ -192,6 +197,7 @@ pub static ROWS: [Row; 3] = [
             harvest: Some(agterm_backup_agterm::report::harvest_record),
         },
         command_line: agterm_backup_agterm::command_line::COMMAND_LINE,
+        config_file: Some(&agterm_backup_agterm::config_file::RESTORE_DENYLIST),
     },
     Row {
         name: agterm_backup_tmux::pane::NAME,
@@ -226,6 +232,7 @@ pub static ROWS: [Row; 3] = [
             ..report::PLAIN
         },
         command_line: agterm_backup_tmux::command_line::COMMAND_LINE,
+        config_file: Some(&agterm_backup_tmux::conf::CONFIG_FILE),
     },
     Row {
         name: agterm_backup_zmx::session::NAME,
@@ -259,6 +266,7 @@ pub static ROWS: [Row; 3] = [
             ..report::PLAIN
         },
         command_line: agterm_backup_zmx::command_line::COMMAND_LINE,
+        config_file: None,
     },
 ];
 

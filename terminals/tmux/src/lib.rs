@@ -1,5 +1,8 @@
 //! tmux as a terminal of agterm-backup, beside agterm.
 //!
+//! tmux starts each pane's shell as a login shell, so a login bash there reads `~/.bash_profile` (or
+//! `~/.bash_login`, `~/.profile`), not `~/.bashrc`: why the installer's rc files cover the profiles too.
+//!
 //! - [`env`]: the pane of the hook's environment (`$TMUX`, `$TMUX_PANE`), for free.
 //! - [`name`]: the pane's name (session, window index, pane index) learned from the server once, cached
 //!   while the pane id and the server are the same.
@@ -14,6 +17,8 @@
 //! - [`panes`]: every pane of a server with its foreground (pure over tmux's and `/proc`'s answers).
 //! - [`terminal`]: the server as restore uses it: panes, typing (`send-keys -l`), screens.
 //! - [`resurrect`]: the post-restore hook line and the `@resurrect-processes` check.
+//! - [`conf`]: the user's tmux config as the installer edits it (our marked block with the resurrect
+//!   hooks, where it goes, and whether its hook can fire): its row's `config_file`.
 //! - [`tty`]: a pane's terminal device (`#{pane_tty}`), the proof a shell is the pane's own.
 //! - [`report`]: its row's `report`: a gone pane named by its record's place in `status`.
 //! - [`scope`]: its row's scope rules (a server by its socket: from `$TMUX`, `--socket`, a record).
@@ -27,6 +32,7 @@
 
 pub mod command;
 pub mod command_line;
+pub mod conf;
 pub mod env;
 pub mod foreground;
 pub mod found;

@@ -1,6 +1,6 @@
 //! Reading a tmux config's lines outside our block: the line that loads the plugins and the value the
-//! user gives an option. Below both the editor ([`crate::tmux_conf`]) and the hook checks
-//! ([`crate::tmux_checks`]), which read the config the same way.
+//! user gives an option. Below both the editor ([`super`]) and the hook checks ([`super::checks`]), which
+//! read the config the same way.
 
 use agterm_backup_core::marked_block::find_block;
 

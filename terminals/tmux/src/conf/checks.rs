@@ -1,13 +1,13 @@
 //! Whether tmux-resurrect's post-restore hook can fire, read from the config and the disk: our block
 //! below the line that loads the plugins, tmux-resurrect missing, tmux-continuum's auto-restore off, or
-//! its halt file present. Each is a warning of `installer status` (and `status`).
+//! its halt file present. Each is a warning of `installer status` (and `status`), through [`super::warnings`].
 //!
 //! From the plugins' sources (tmux-continuum 0698e8f `scripts/continuum_restore.sh` and `variables.sh`,
 //! tmux-resurrect cff343c): continuum restores at tmux start only when `@continuum-restore` is `on` and
 //! `~/tmux_no_auto_restore` does not exist, by running the script resurrect published in
 //! `@resurrect-restore-script-path`, one second after its own plugin line ran.
 
-use crate::tmux_lines::{option_value, plugin_line};
+use super::lines::{option_value, plugin_line};
 use agterm_backup_core::marked_block::find_block;
 use std::path::{Path, PathBuf};
 
@@ -96,7 +96,7 @@ pub fn hook_warnings(text: &str, facts: &PluginFacts) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tmux_conf::apply;
+    use crate::conf::apply;
 
     const BIN: &str = "/usr/local/bin/agterm-backup";
     const TPM: &str = "set -g @plugin 'tmux-plugins/tmux-resurrect'\n\
@@ -126,7 +126,7 @@ mod tests {
 
     #[test]
     fn each_reason_the_hook_cannot_fire_is_a_warning() {
-        let below = format!("{TPM}\n{}", crate::tmux_conf::our_block(BIN));
+        let below = format!("{TPM}\n{}", crate::conf::our_block(BIN));
         let none = PluginFacts::default();
         let w = hook_warnings(&below, &none).join("\n");
         assert!(

@@ -21,17 +21,44 @@
 //! reading the file. Without such a line the block is appended (after one blank line), as before. The
 //! block written above a line says so in its note, which is how `remove` knows to take out exactly its
 //! bytes (an appended block also takes the blank line before it).
+//!
+//! The installer edits this file through the registry row's `config_file`, [`CONFIG_FILE`].
 
-use crate::refusal::Refusal;
-use crate::target_report::TargetReport;
-use crate::tmux_lines::outside_block_lines;
-pub use crate::tmux_lines::{option_value, plugin_line};
-use agterm_backup_core::marked_block::{appended, find_block, BLOCK_END, BLOCK_START};
-use agterm_backup_tmux::resurrect::{
+pub mod checks;
+pub mod lines;
+
+use crate::resurrect::{
     hook_line, layout_hooks, processes_warning, save_hook_line, POST_RESTORE_OPTION,
     POST_SAVE_OPTION, PROCESSES_OPTION,
 };
+use agterm_backup_core::config_file::TerminalConfigFile;
+use agterm_backup_core::marked_block::{appended, find_block, BLOCK_END, BLOCK_START};
+use agterm_backup_core::refusal::Refusal;
+use lines::outside_block_lines;
+pub use lines::{option_value, plugin_line};
 use std::path::{Path, PathBuf};
+
+/// The tmux config as the installer edits it: a target where tmux is installed or our block is
+/// ([`installer_target`]; `--no-tmux` leaves it alone), our block naming the binary.
+pub static CONFIG_FILE: TerminalConfigFile = TerminalConfigFile {
+    target: "tmux",
+    file: "tmux.conf",
+    what: "tmux config",
+    flag: "no-tmux",
+    flag_help: "Leave the tmux config alone (no tmux-resurrect post-restore hook)",
+    apply_help: "restore to tmux-resurrect's post-restore hook",
+    remove_help: None,
+    names_binary: true,
+    mode: 0o644,
+    path: installer_target,
+    apply,
+    remove,
+    has_ours,
+    notes: |_| Vec::new(),
+    state,
+    warnings,
+    denies: None,
+};
 
 const BLOCK_NOTE: &str = "# agterm-backup resumes agent conversations after tmux-resurrect restores the panes; `agterm-backup installer remove` takes this block out.";
 /// The note of a block written above the plugin lines (and so removed without a blank line).
@@ -62,6 +89,25 @@ pub fn target_path(
             .unwrap_or(&files[0])
             .clone(),
     )
+}
+
+/// The config `installer apply` writes to: [`target_path`], when tmux is installed (`tmux` in a `$PATH`
+/// folder) or the file already holds our block; `Ok(None)` otherwise, or without a `HOME`.
+pub fn installer_target(
+    env: &dyn Fn(&str) -> Option<String>,
+    read: &dyn Fn(&Path) -> Option<String>,
+    exists: &dyn Fn(&Path) -> bool,
+) -> Result<Option<PathBuf>, String> {
+    let Some(path) = target_path(env, exists) else {
+        return Ok(None);
+    };
+    let on_path = env("PATH")
+        .unwrap_or_default()
+        .split(':')
+        .filter(|d| !d.is_empty())
+        .any(|d| exists(&Path::new(d).join("tmux")));
+    let ours = read(&path).is_some_and(|t| has_ours(&t));
+    Ok((on_path || ours).then_some(path))
 }
 
 /// Our block for `binary` as appended at the end of a config, exactly as written (LF, ending with a
@@ -186,18 +232,15 @@ fn user_setting(text: &str, option: &str) -> Option<usize> {
         .map(|(offset, _)| offset)
 }
 
-/// Fills `installer status`'s report of the tmux config `text` for `binary`: `present` (our block, this
-/// binary), `outdated` (our block, another binary), `absent`; warnings when `@resurrect-processes` would
-/// re-run an agent, the user's own post-restore hook keeps ours out, or the hook cannot fire
-/// ([`crate::tmux_checks`]).
-pub fn report(report: &mut TargetReport, text: Option<&str>, binary: &str) {
-    let text = text.unwrap_or("");
+/// `installer status`'s word for the tmux config `text` and `binary`: `present` (our block, this
+/// binary), `outdated` (our block, another binary), `absent`.
+pub fn state(text: &str, binary: &str) -> &'static str {
     let with_save = user_setting(text, POST_SAVE_OPTION).is_none();
     let ours = [
         block(binary, BLOCK_NOTE, with_save),
         block(binary, BLOCK_NOTE_ABOVE, with_save),
     ];
-    report.state = match find_block(text) {
+    match find_block(text) {
         Some(range)
             if ours
                 .iter()
@@ -207,26 +250,30 @@ pub fn report(report: &mut TargetReport, text: Option<&str>, binary: &str) {
         }
         Some(_) => "outdated",
         None => "absent",
-    };
-    if report.state != "absent" {
+    }
+}
+
+/// `installer status`'s warnings about the tmux config `text` for `binary`: the hook cannot fire
+/// ([`checks`], asked of this process's `HOME`, environment and disk) when our block is there,
+/// `@resurrect-processes` would re-run an agent, or the user's own hook keeps ours out.
+pub fn warnings(text: &str, binary: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if state(text, binary) != "absent" {
         let home = std::env::var_os("HOME")
             .map(PathBuf::from)
             .unwrap_or_default();
-        let facts =
-            crate::tmux_checks::facts(text, &home, |k| std::env::var(k).ok(), |p| p.exists());
-        report
-            .warnings
-            .extend(crate::tmux_checks::hook_warnings(text, &facts));
+        let facts = checks::facts(text, &home, |k| std::env::var(k).ok(), |p| p.exists());
+        out.extend(checks::hook_warnings(text, &facts));
     }
     if let Some(warning) = option_value(text, PROCESSES_OPTION).and_then(|v| processes_warning(&v))
     {
-        report.warnings.push(warning);
+        out.push(warning);
     }
     for (option, line) in resurrect_hooks(binary) {
         if user_setting(text, option).is_none() {
             continue;
         }
-        report.warnings.push(if option == POST_SAVE_OPTION {
+        out.push(if option == POST_SAVE_OPTION {
             format!(
                 "{option} is set by you, so our block goes without it and a restore follows the last \
                  layout instead of the one resurrect saved: add `; {line}` to your hook"
@@ -238,6 +285,7 @@ pub fn report(report: &mut TargetReport, text: Option<&str>, binary: &str) {
             )
         });
     }
+    out
 }
 
 /// Escapes for a tmux double-quoted string: `\`, `"` and `$` (tmux expands `$VAR` inside `"…"`).

@@ -116,3 +116,34 @@ fn the_file_tmux_reads_first_that_exists() {
     assert_eq!(target_path(env, both), Some("/h/.tmux.conf".into()));
     assert_eq!(target_path(|_| None, |_| true), None);
 }
+
+#[test]
+fn the_installer_writes_the_config_where_tmux_is_installed_or_our_block_already_is() {
+    let env = |path: &'static str| {
+        move |k: &str| match k {
+            "HOME" => Some("/h".to_string()),
+            "PATH" => Some(path.to_string()),
+            _ => None,
+        }
+    };
+    let nothing = |_: &Path| None;
+    let installed = |p: &Path| p == Path::new("/usr/bin/tmux");
+    assert_eq!(
+        installer_target(&env("/opt:/usr/bin"), &nothing, &installed),
+        Ok(Some("/h/.tmux.conf".into()))
+    );
+    assert_eq!(
+        installer_target(&env("/opt"), &nothing, &installed),
+        Ok(None)
+    );
+    let ours = our_block(BIN);
+    let with_block = |p: &Path| (p == Path::new("/h/.tmux.conf")).then(|| ours.clone());
+    assert_eq!(
+        installer_target(&env("/opt"), &with_block, &|_| false),
+        Ok(Some("/h/.tmux.conf".into()))
+    );
+    assert_eq!(
+        installer_target(&|_| None, &with_block, &installed),
+        Ok(None)
+    );
+}
