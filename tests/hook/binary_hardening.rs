@@ -128,3 +128,23 @@ fn the_reader_sees_each_measure_lost() {
     let found = read_hardening(&elf);
     assert!(!found.stack_not_executable && !found.relro);
 }
+
+/// CI runs the hook's and restore's tests against its musl and release builds by naming them in
+/// `$AGTERM_BACKUP_TEST_BINARY`. The sandbox each test binary enters before `main` unsets the machine's
+/// `AGTERM_*` variables; had it unset this one too, those runs would test the debug build and prove
+/// nothing. `/proc/self/environ` still holds the environment the process was started with.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_binary_the_run_names_is_the_one_tested() {
+    let started_with = std::fs::read("/proc/self/environ").expect("/proc/self/environ");
+    let named = started_with
+        .split(|b| *b == 0)
+        .filter_map(|kv| kv.strip_prefix(b"AGTERM_BACKUP_TEST_BINARY="))
+        .map(|v| String::from_utf8_lossy(v).into_owned())
+        .find(|v| !v.is_empty());
+    let tested = agterm_backup_testkit::agterm_backup_bin!();
+    match named {
+        Some(named) => assert_eq!(tested, named, "the run named {named}, the tests ran {tested}"),
+        None => assert_eq!(tested, env!("CARGO_BIN_EXE_agterm-backup")),
+    }
+}

@@ -71,8 +71,13 @@ fn names_a_machine_place(name: &str) -> bool {
     EXACT.contains(&name)
         || name.starts_with("XDG_")
         || name.starts_with("ZMX_")
-        || (name.starts_with("AGTERM_") && name != "AGTERM_BACKUP_AGENT_CLIS")
+        || (name.starts_with("AGTERM_") && !KEPT.contains(&name))
 }
+
+/// The suite's own settings, which name no place of the machine: the tools folder and the binary under
+/// test (`$AGTERM_BACKUP_TEST_BINARY`: CI's musl and release builds; unset here, every test would run
+/// the debug build instead, silently).
+const KEPT: &[&str] = &["AGTERM_BACKUP_AGENT_CLIS", "AGTERM_BACKUP_TEST_BINARY"];
 
 /// The sandbox of this test process: `/tmp/agb-<hash>-env-<pid>` beside [`crate::scratch::suite_root`]
 /// (the run's last test finds leftovers there too).
@@ -226,6 +231,7 @@ mod tests {
         for name in [
             "PATH",
             "AGTERM_BACKUP_AGENT_CLIS",
+            "AGTERM_BACKUP_TEST_BINARY",
             "CARGO_HOME",
             "LANG",
             "CI",
