@@ -26,9 +26,23 @@ pub fn members() -> Vec<PathBuf> {
     let list = doc["workspace"]["members"]
         .as_array()
         .expect("workspace members");
-    list.iter()
-        .map(|m| workspace_root().join(m.as_str().unwrap()))
-        .collect()
+    let mut out = Vec::new();
+    for m in list.iter().map(|m| m.as_str().unwrap()) {
+        match m.strip_suffix("/*") {
+            // A glob member (`terminals/*`): each folder there with a manifest, as cargo reads it.
+            Some(dir) => {
+                let mut found: Vec<PathBuf> = std::fs::read_dir(workspace_root().join(dir))
+                    .unwrap()
+                    .map(|e| e.unwrap().path())
+                    .filter(|p| p.join("Cargo.toml").is_file())
+                    .collect();
+                found.sort();
+                out.extend(found);
+            }
+            None => out.push(workspace_root().join(m)),
+        }
+    }
+    out
 }
 
 /// Every `.rs` file below `dir`.
