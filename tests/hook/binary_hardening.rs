@@ -144,7 +144,10 @@ fn the_binary_the_run_names_is_the_one_tested() {
         .find(|v| !v.is_empty());
     let tested = agterm_backup_testkit::agterm_backup_bin!();
     match named {
-        Some(named) => assert_eq!(tested, named, "the run named {named}, the tests ran {tested}"),
+        Some(named) => assert_eq!(
+            tested, named,
+            "the run named {named}, the tests ran {tested}"
+        ),
         None => assert_eq!(tested, env!("CARGO_BIN_EXE_agterm-backup")),
     }
 }

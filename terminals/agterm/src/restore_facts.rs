@@ -15,13 +15,5 @@
 //!   program such as `sudo` holds a pane with neither a foreground nor a shell agterm can read.
 //! - **Not realized (row 11).** A pane of a window agterm has not realized yet has no shell to type into.
 
-use crate::key::split;
-use agterm_backup_core::pane::{PaneKey, PaneRole};
-
 /// The `not realized` skip's words for an agterm pane that is not up.
 pub const UNREALIZED: Option<&str> = Some("agterm has not realized it");
-
-/// An agterm pane key's role within its session (`left`, `right`).
-pub fn key_role(key: &PaneKey) -> Option<PaneRole> {
-    split(key).map(|k| k.role)
-}

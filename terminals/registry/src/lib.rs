@@ -167,7 +167,6 @@ pub static ROWS: [Row; 3] = [
         is_pane_var: agterm_backup_agterm::pane_env::is_pane_var,
         restore: RestoreFacts {
             unrealized: agterm_backup_agterm::restore_facts::UNREALIZED,
-            key_role: agterm_backup_agterm::restore_facts::key_role,
             ..restore_facts::NO_RESTORE_FACTS
         },
         report: Report {

@@ -1,9 +1,9 @@
 //! What restore's plan and its texts ask of a terminal's row beyond its join ([`RestoreFacts`]): the
 //! words a skip gives about one of its panes that is not up, how a person may name one of its panes
-//! (`restart --pane`), and the role a pane key names. The plan itself stays plain data: it reads a
+//! (`restart --pane`), and the role a pane key names (from the row's `report`). The plan itself stays plain data: it reads a
 //! pane's terminal name and these static facts, never a terminal's crate.
 
-use crate::{row_named, view_row, ROWS};
+use crate::{view_row, ROWS};
 use agterm_backup_core::pane::{PaneKey, PaneRole, TerminalName};
 use agterm_backup_core::terminal::PaneView;
 
@@ -16,17 +16,12 @@ pub struct RestoreFacts {
     /// Whether `typed` is a name a person may give one of its panes beyond the generic ones (its
     /// label, record key, pane id): a multiplexer's place, a session's name.
     pub names_pane: fn(view: &PaneView, typed: &str) -> bool,
-    /// The role within its session that one of its pane keys names, for a terminal whose panes are a
-    /// session's roles (`api · left`); `None` for a pane that is a place or a session by itself.
-    pub key_role: fn(key: &PaneKey) -> Option<PaneRole>,
 }
 
-/// Facts of a terminal with nothing of its own to say: no words for a pane not up, no extra names, no
-/// roles.
+/// Facts of a terminal with nothing of its own to say: no words for a pane not up, no extra names.
 pub const NO_RESTORE_FACTS: RestoreFacts = RestoreFacts {
     unrealized: None,
     names_pane: |_, _| false,
-    key_role: |_| None,
 };
 
 /// The terminal a pane view is of (the one whose identity it carries, else the first row's).
@@ -39,10 +34,11 @@ pub fn names_pane(view: &PaneView, typed: &str) -> bool {
     (view_row(view).restore.names_pane)(view, typed)
 }
 
-/// The role a pane key names within its session, by its terminal's rule ([`RestoreFacts::key_role`]);
-/// `None` for a key of no row.
+/// The role a pane key names within its session, for a terminal whose panes are a session's roles
+/// (`api · left`; its row's `report.session_role`); `None` for a pane that is a place or a session by
+/// itself, and for a key of no row.
 pub fn key_role(key: &PaneKey) -> Option<PaneRole> {
-    row_named(key.terminal().as_str()).and_then(|r| (r.restore.key_role)(key))
+    crate::report::session_role(key).map(|s| s.role)
 }
 
 /// The `not realized` skip's words on what the terminals have not done yet: every row's
