@@ -224,7 +224,6 @@ pub static ROWS: [Row; 3] = [
         restore: RestoreFacts {
             unrealized: agterm_backup_tmux::restore_facts::UNREALIZED,
             names_pane: agterm_backup_tmux::restore_facts::names_pane,
-            ..restore_facts::NO_RESTORE_FACTS
         },
         report: Report {
             record_place: agterm_backup_tmux::report::record_place,
