@@ -67,19 +67,13 @@ pub fn find(env: &Env, src: &dyn ProcessSource, start: u32) -> Result<FoundPane,
         .iter()
         .filter_map(|r| (r.found)(env).map(|a| (r, a)))
         .collect();
-    let multiplexers: Vec<&'static str> =
-        answers.iter().filter_map(|(r, _)| r.multiplexer).collect();
-    let chosen = match multiplexers.as_slice() {
-        [] => answers.iter().position(|(r, _)| r.multiplexer.is_none()),
-        [_] => answers.iter().position(|(r, _)| r.multiplexer.is_some()),
-        several => {
-            let program = innermost(src, start, several).unwrap_or(several[0]);
-            answers
-                .iter()
-                .position(|(r, _)| r.multiplexer == Some(program))
-        }
-    };
-    let Some(i) = chosen else {
+    let shapes: Vec<(Option<&'static str>, bool)> = answers
+        .iter()
+        .map(|(r, a)| (r.multiplexer, a.is_ok()))
+        .collect();
+    let Some(i) = choose(&shapes, |several| {
+        innermost(src, start, several).unwrap_or(several[0])
+    }) else {
         return Err(NoPane {
             terminal: ROWS[0].name,
             why: "in no terminal's pane".into(),
@@ -91,6 +85,29 @@ pub fn find(env: &Env, src: &dyn ProcessSource, start: u32) -> Result<FoundPane,
         terminal: row.name,
         pane,
     })
+}
+
+/// Which answer wins, from each answering row's `multiplexer` program and whether it found a pane (in
+/// the rows' order): a multiplexer's answer before a terminal's (its panes run inside one); between
+/// several multiplexers, the one `innermost` names (the nearest ancestor running one); between
+/// terminals, the first that found a pane, else the first one's reason (a terminal that answers
+/// always, with "not in it", must not hide another terminal's pane).
+fn choose(
+    answers: &[(Option<&'static str>, bool)],
+    innermost: impl FnOnce(&[&'static str]) -> &'static str,
+) -> Option<usize> {
+    let multiplexers: Vec<&'static str> = answers.iter().filter_map(|(m, _)| *m).collect();
+    match multiplexers.as_slice() {
+        [] => answers
+            .iter()
+            .position(|(_, found)| *found)
+            .or((!answers.is_empty()).then_some(0)),
+        [_] => answers.iter().position(|(m, _)| m.is_some()),
+        several => {
+            let program = innermost(several);
+            answers.iter().position(|(m, _)| *m == Some(program))
+        }
+    }
 }
 
 /// Of `programs`, the one the nearest ancestor of `start` (itself included) runs: its program's name,

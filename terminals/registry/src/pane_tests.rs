@@ -181,3 +181,32 @@ fn an_agterm_pane_is_its_own_unless_another_terminal_shows() {
     let in_script = || vec![SCRIPT_PTY, PANE_PTY, None];
     assert!(!pane.is_own(&env(&AGTERM), SCRIPT_PTY, in_script));
 }
+
+#[test]
+fn a_terminal_that_answers_always_does_not_hide_another_terminals_pane() {
+    let never = |_: &[&'static str]| -> &'static str { unreachable!("no two multiplexers") };
+    // The first row answers "not in it" wherever it runs; a later terminal's pane wins over that.
+    assert_eq!(
+        super::choose(&[(None, false), (None, true)], never),
+        Some(1)
+    );
+    assert_eq!(super::choose(&[(None, true), (None, true)], never), Some(0));
+    // No terminal found one: the first one's reason stands.
+    assert_eq!(
+        super::choose(&[(None, false), (None, false)], never),
+        Some(0)
+    );
+    assert_eq!(super::choose(&[], never), None);
+    // A multiplexer's answer beats every terminal's, found or not; between two, the innermost.
+    assert_eq!(
+        super::choose(&[(None, true), (Some("mux"), false)], never),
+        Some(1)
+    );
+    assert_eq!(
+        super::choose(
+            &[(None, true), (Some("a"), true), (Some("b"), true)],
+            |_| "b"
+        ),
+        Some(2)
+    );
+}
