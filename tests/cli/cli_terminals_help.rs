@@ -11,7 +11,13 @@ const AGENTS: [&str; 6] = [
     "Qwen Code",
     "opencode",
 ];
-const TERMINALS: [&str; 3] = ["agterm", "tmux", "zmx"];
+/// The terminals, from the registry's rows: a new one must show in the help and the descriptions too.
+fn terminals() -> Vec<&'static str> {
+    agterm_backup_terminals::ROWS
+        .iter()
+        .map(|r| r.name.as_str())
+        .collect()
+}
 
 fn run(args: &[&str]) -> String {
     let out = Command::new(agterm_backup_testkit::agterm_backup_bin!())
@@ -29,7 +35,7 @@ fn help_and_man_page_name_every_agent_and_terminal() {
     // The man page is roff: hyphens are escaped, words may wrap.
     let man = run(&["man"]).replace("\\-", "-").replace('\n', " ");
     for text in [&help, &man] {
-        for name in AGENTS.iter().chain(TERMINALS.iter()) {
+        for name in AGENTS.iter().copied().chain(terminals()) {
             assert!(text.contains(name), "{name} missing from:\n{text}");
         }
         assert!(!text.contains("Claude Code and Codex back"), "{text}");
@@ -105,12 +111,12 @@ fn the_crate_descriptions_name_the_agents_and_terminals() {
             .to_string()
     };
     let main = description(".");
-    for name in AGENTS.iter().chain(TERMINALS.iter()) {
+    for name in AGENTS.iter().copied().chain(terminals()) {
         assert!(main.contains(name), "{name}: {main}");
     }
     for rel in ["plugins/hook", "plugins/restore"] {
         let d = description(rel);
-        for t in TERMINALS {
+        for t in terminals() {
             assert!(d.contains(t), "{rel} lacks {t}: {d}");
         }
     }
