@@ -82,6 +82,10 @@ impl Pane {
             .env("PATH", &path)
             .env("AGTERM_BACKUP_HOME", h.join("state").to_str().unwrap())
             .env("AGTERM_BACKUP_SETTLE_SECS", SETTLE_SECS.to_string())
+            // `shell-start`'s own 2 s budget is tested in tests/cli/shell_start*.rs; here a machine
+            // loaded by a parallel test run must not turn a slow start into a silent give-up (as the
+            // e2e rigs do).
+            .env("AGTERM_BACKUP_SHELL_START_BUDGET_MS", "8000")
             .denylist(DENYLIST);
         cfg.shell = Some(shell.to_string());
         let fake = FakeAgterm::start(cfg);
