@@ -4,9 +4,11 @@
 //! ours is refused, untouched.
 
 use crate::refusal::Refusal;
+use agterm_backup_terminals::shell_pane_test;
 use std::path::{Path, PathBuf};
 
-/// The plugin, with `__AGTERM_BACKUP_BINARY__` where the binary's path goes.
+/// The plugin, with `__AGTERM_BACKUP_BINARY__` where the binary's path goes and `__IN_A_PANE__` where
+/// the terminals' pane test goes (the registry's `shell_pane_test`, as the shell snippets have it).
 const TEMPLATE: &str = include_str!("../../plugins/opencode/agterm-backup.js");
 /// The first line of every plugin we write (how we know the file is ours).
 pub const MARKER: &str = "// agterm-backup: records this pane's opencode session";
@@ -45,7 +47,10 @@ pub fn apply(original: Option<&str>, command: &str) -> Result<String, Refusal> {
         ));
     }
     let binary = serde_json::to_string(&binary_of(command)).expect("a string encodes");
-    Ok(TEMPLATE.replace("\"__AGTERM_BACKUP_BINARY__\"", &binary))
+    let in_a_pane = shell_pane_test::javascript(&shell_pane_test::of_rows());
+    Ok(TEMPLATE
+        .replace("\"__AGTERM_BACKUP_BINARY__\"", &binary)
+        .replace("__IN_A_PANE__", &in_a_pane))
 }
 
 /// Nothing of ours left: the whole file is ours, so it goes (an empty text means "delete").
@@ -96,6 +101,32 @@ mod tests {
         let moved = hook_command(Path::new("/new/agterm-backup"), "opencode");
         assert_eq!(inspect(Some(&text), &moved).map(|i| i.1), Some(false));
         assert_eq!(remove(&text).unwrap(), "");
+    }
+
+    #[test]
+    fn the_pane_test_is_the_terminals_rows_and_an_old_plugin_is_refreshed() {
+        let command = hook_command(Path::new("/b/agterm-backup"), "opencode");
+        let text = apply(None, &command).unwrap();
+        let test = shell_pane_test::javascript(&shell_pane_test::of_rows());
+        assert!(
+            text.contains(&format!("if (!({test})) return {{}};")),
+            "{text}"
+        );
+        assert!(!text.contains("__IN_A_PANE__"));
+        for row in &agterm_backup_terminals::ROWS {
+            for var in row.shell_pane_vars {
+                assert!(text.contains(&format!("process.env.{var}")), "{var}");
+            }
+        }
+        // The previous release's plugin started only in the first terminal's panes: ours, not current,
+        // so `installer apply` writes it anew.
+        let old = text.replace(
+            &format!("if (!({test})) return {{}};"),
+            "if (!process.env.AGTERM_SESSION_ID) return {};",
+        );
+        assert_ne!(old, text);
+        assert_eq!(inspect(Some(&old), &command).map(|i| i.1), Some(false));
+        assert_eq!(apply(Some(&old), &command).unwrap(), text);
     }
 
     #[test]

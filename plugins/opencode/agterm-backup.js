@@ -8,8 +8,9 @@ import { spawn, spawnSync } from "node:child_process";
 const BINARY = "__AGTERM_BACKUP_BINARY__";
 
 export const AgtermBackup = async ({ directory }) => {
-  // Outside agterm the hook would do nothing: do not even start it.
-  if (!process.env.AGTERM_SESSION_ID) return {};
+  // Outside every captured terminal's pane the hook would do nothing: do not even start it. The
+  // installer writes the terminals' own test here (each one's pane variables, from its registry row).
+  if (!(__IN_A_PANE__)) return {};
   const seen = new Set();
   const dirs = new Map();
   // The session this pane's record names (the last one sent), and whether opencode is shutting down:

@@ -28,5 +28,6 @@ mod installer_shell_reads;
 mod installer_shell_zdotdir;
 mod installer_tmux;
 mod installer_upgrade_session_end;
+mod opencode_plugin_panes;
 mod packaging;
 mod tmux_continuum;

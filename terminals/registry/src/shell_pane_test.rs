@@ -1,7 +1,8 @@
 //! The shell's "am I in a pane a terminal captures" test, generated from the rows: each terminal's
 //! [`crate::Row::shell_pane_vars`] names the environment variables that are all non-empty in its panes.
-//! The `init` snippets (zsh, bash, fish) and the installer's rc line take their condition from here, so
-//! a terminal's row changes every one of them and no shell text names a terminal.
+//! The `init` snippets (zsh, bash, fish), the installer's rc line and the opencode plugin (JavaScript,
+//! which starts no hook outside a pane) take their condition from here, so a terminal's row changes
+//! every one of them and no shell or plugin text names a terminal.
 //!
 //! The snippets' test is the whole one: some terminal's variables all non-empty. The rc line's is a
 //! quicker one, before it even reads the snippet: some terminal's *last* variable non-empty, all of them
@@ -84,6 +85,25 @@ pub fn rc_fish(tests: &[PaneVars]) -> String {
     format!("-n \"{vars}\"")
 }
 
+/// JavaScript (the opencode plugin, in node): `process.env.A || (process.env.B && process.env.C)`; an
+/// unset or empty variable is falsy, as `-n` is false for it.
+pub fn javascript(tests: &[PaneVars]) -> String {
+    let terms: Vec<String> = ordered(tests)
+        .iter()
+        .map(|vars| {
+            let all: Vec<String> = vars.iter().map(|v| format!("process.env.{v}")).collect();
+            match all.len() {
+                1 => all.join(""),
+                _ => format!("({})", all.join(" && ")),
+            }
+        })
+        .collect();
+    match terms.is_empty() {
+        true => "false".to_string(),
+        false => terms.join(" || "),
+    }
+}
+
 /// The rc line's variables: each terminal's last.
 fn quick<'a>(tests: &[PaneVars<'a>]) -> impl Iterator<Item = &'a str> {
     ordered(tests).into_iter().filter_map(|t| t.last().copied())
@@ -106,6 +126,11 @@ mod tests {
         );
         assert_eq!(rc_sh(&tests), "[ -n \"${C_PANE-}${AB_PANE-}\" ]");
         assert_eq!(rc_fish(&tests), "-n \"$C_PANE$AB_PANE\"");
+        assert_eq!(
+            javascript(&tests),
+            "process.env.C_PANE || (process.env.AB_SESSION && process.env.AB_PANE)"
+        );
+        assert_eq!(javascript(&[&[]]), "false");
         // No test at all: never in a pane (a command that fails, not a syntax error).
         assert_eq!(zsh_bash(&[&[]]), "false");
         assert_eq!(fish(&[]), "false");
