@@ -1,4 +1,4 @@
-// agterm-backup: records this pane's opencode session so `agterm-backup restore` (or agterm itself)
+// agterm-backup: records this pane's opencode session so `agterm-backup restore` (or the terminal's pin)
 // resumes it after a restart. Written by `agterm-backup installer apply`; `installer remove` deletes it.
 // opencode has no command hooks: this plugin runs `agterm-backup hook opencode` with a Claude-style
 // payload on stdin at the moments the other agents' hooks fire. It prints nothing and never throws

@@ -4,13 +4,15 @@
 //! one, with the line and where it belongs.
 //!
 //! The names are the registry rows' (`ROWS`), so a fourth terminal is checked without editing this test.
-//! Counted: every `.rs` file under a workspace member's `src/` (the binary's `src/` included), except the
+//! Counted: every `.rs` file under a workspace member's `src/` (the binary's `src/` included), and the code
+//! that is not Rust there and under `plugins/` (the `init` snippets, the opencode plugin), except the
 //! terminals' own folders (and the crates nested in them, like `terminals/agterm/denylist/`), the test
 //! kit, test-only files (`tests.rs`, `*_tests.rs`, `fixtures.rs`) and everything from a file's
 //! `#[cfg(test)]` on; in the registry, the `ROWS` literal is the one place they belong. Our own name
-//! (`agterm-backup`, `agterm_backup`, `AGTERM_BACKUP_…`, clap_complete's `agterm__backup`) is not a
-//! terminal's. [`NOT_A_TERMINAL`] lists the two words that contain a terminal's name and are not about
-//! one, each with its reason; an entry that no longer matches fails too.
+//! (`agterm-backup`, `agterm_backup`, `AGTERM_BACKUP_…`, clap_complete's `agterm__backup`, the
+//! opencode plugin's `AgtermBackup`) is not a terminal's. [`NOT_A_TERMINAL`] lists the two words that
+//! contain a terminal's name and are not about one, each with its reason; an entry that no longer
+//! matches fails too.
 
 use crate::module_cycles::graph::{members, rs_files, workspace_root};
 use agterm_backup_terminals::ROWS;
@@ -45,6 +47,22 @@ fn counted_roots() -> Vec<PathBuf> {
         .collect()
 }
 
+/// The product's code that is not Rust below `dir`: the shell snippets `init` prints, a plugin in
+/// JavaScript. The opencode plugin's own pane test was such a copy the Rust-only count missed.
+fn script_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for path in entries.flatten().map(|e| e.path()) {
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if path.is_dir() && path.file_name().is_some_and(|n| n != "node_modules") {
+            script_files(&path, out);
+        } else if ["js", "mjs", "ts", "sh", "zsh", "bash", "fish"].contains(&ext) {
+            out.push(path);
+        }
+    }
+}
+
 fn test_only(path: &Path) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     // `fixtures.rs`: the test data a crate shares with other crates' tests (behind `cfg(test)` or its
@@ -58,10 +76,12 @@ fn names(line: &str, name: &str) -> bool {
     let mut from = 0;
     while let Some(at) = lower[from..].find(name) {
         let end = from + at + name.len();
-        // Our own name in any of its spellings: `agterm-backup`, `agterm_backup`, and clap_complete's
-        // `agterm__backup` (the bin name's hyphen escaped twice).
-        let rest = lower[end..].trim_start_matches(['-', '_']);
-        if !(rest.len() < lower.len() - end && rest.starts_with("backup")) {
+        // Our own name in any of its spellings: `agterm-backup`, `agterm_backup`, clap_complete's
+        // `agterm__backup` (the bin name's hyphen escaped twice) and the plugin's `AgtermBackup`.
+        if !lower[end..]
+            .trim_start_matches(['-', '_'])
+            .starts_with("backup")
+        {
             return true;
         }
         from = end;
@@ -98,7 +118,12 @@ fn measured() -> BTreeMap<String, Vec<String>> {
     let mut files = Vec::new();
     for dir in counted_roots() {
         rs_files(&dir, &mut files);
+        script_files(&dir, &mut files);
     }
+    // The agents' plugins that are not crates (opencode's JavaScript): code the installer writes.
+    script_files(&root.join("plugins"), &mut files);
+    files.sort();
+    files.dedup();
     files
         .into_iter()
         .filter(|f| !test_only(f))
@@ -161,5 +186,6 @@ fn the_counter_sees_names_in_any_case_but_not_our_own_and_stops_at_tests() {
     assert!(names("agterm-backup runs in agterm", "agterm"));
     assert!(!names("agterm-backup and agterm_backup", "agterm"));
     assert!(!names("agterm__backup__subcmd__installer", "agterm"));
-    assert!(names("agtermbackup", "agterm"));
+    assert!(!names("export const AgtermBackup", "agterm"));
+    assert!(names("agterm backup", "agterm"));
 }
