@@ -21,6 +21,7 @@ mod e2e_kimi;
 mod e2e_kimi_tmux;
 mod e2e_kimi_zmx;
 mod e2e_live_restart;
+mod e2e_opencode_tmux;
 mod e2e_restart_agterm;
 mod e2e_restart_codex_daemon;
 mod e2e_restart_command;
