@@ -20,6 +20,7 @@ fn starts_its_hooks(plugin: &Path, env: &[(&str, &str)]) -> bool {
     let out = Command::new("node")
         .args(["--input-type=module", "-e", &script])
         .env_clear()
+        .envs(agterm_backup_testkit::hermetic::places())
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .envs(env.iter().copied())
         .output()
