@@ -4,15 +4,8 @@
 
 use agterm_backup_terminals::{Row, ROWS};
 
-/// `a`, `a and b`, `a, b and c` (`word` = "and", "or").
-pub fn list<S: AsRef<str>>(items: &[S], word: &str) -> String {
-    let items: Vec<&str> = items.iter().map(AsRef::as_ref).collect();
-    match items.split_last() {
-        Some((last, [])) => last.to_string(),
-        Some((last, rest)) => format!("{} {word} {last}", rest.join(", ")),
-        None => String::new(),
-    }
-}
+/// `a`, `a and b`, `a, b and c` (`word` = "and", "or"): the registry's, which its own list of names uses.
+pub use agterm_backup_terminals::sentence_list as list;
 
 fn names() -> Vec<&'static str> {
     ROWS.iter().map(|r| r.name.as_str()).collect()
@@ -91,7 +84,7 @@ pub fn status_after_help() -> String {
 pub fn restore_about() -> String {
     format!(
         "Resume every captured agent in the panes {} brought back",
-        list(&names(), "or")
+        agterm_backup_terminals::names()
     )
 }
 
@@ -226,15 +219,6 @@ pub fn place_aliases() -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_list_joins_its_last_item_with_the_word() {
-        let none: [&str; 0] = [];
-        assert_eq!(list(&none, "and"), "");
-        assert_eq!(list(&["a"], "and"), "a");
-        assert_eq!(list(&["a", "b"], "or"), "a or b");
-        assert_eq!(list(&["a", "b", "c"], "and"), "a, b and c");
-    }
 
     /// Every row speaks in each text built from the rows: a new row shows up with nothing to edit here.
     #[test]

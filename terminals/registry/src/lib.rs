@@ -280,12 +280,18 @@ pub fn row_named(name: &str) -> Option<&'static Row> {
     ROWS.iter().find(|r| r.name == *name)
 }
 
-/// The names of every terminal, for messages: `a, b or c`.
+/// The names of every terminal, for messages and `--help`: `a, b or c`.
 pub fn names() -> String {
     let all: Vec<&str> = ROWS.iter().map(|r| r.name.as_str()).collect();
-    match all.split_last() {
+    sentence_list(&all, "or")
+}
+
+/// `items` as a sentence lists them: `a`, `a and b`, `a, b and c` (`word`: "and", "or").
+pub fn sentence_list<S: AsRef<str>>(items: &[S], word: &str) -> String {
+    let items: Vec<&str> = items.iter().map(AsRef::as_ref).collect();
+    match items.split_last() {
         Some((last, [])) => last.to_string(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        Some((last, rest)) => format!("{} {word} {last}", rest.join(", ")),
         None => String::new(),
     }
 }
@@ -412,6 +418,16 @@ mod tests {
     use agterm_backup_agterm as agterm;
     use agterm_backup_tmux as tmux;
     use agterm_backup_zmx as zmx;
+
+    #[test]
+    fn a_sentence_list_joins_its_last_item_with_the_word() {
+        let none: [&str; 0] = [];
+        assert_eq!(sentence_list(&none, "and"), "");
+        assert_eq!(sentence_list(&["a"], "and"), "a");
+        assert_eq!(sentence_list(&["a", "b"], "or"), "a or b");
+        assert_eq!(sentence_list(&["a", "b", "c"], "and"), "a, b and c");
+        assert_eq!(names(), "agterm, tmux or zmx");
+    }
 
     #[test]
     fn every_variable_a_rows_pane_test_reads_is_a_pane_variable() {
