@@ -215,8 +215,7 @@ pub fn targets(
         }
     }
     out.dedup();
-    // The last row's file first: the order `installer status` has always listed them in.
-    for file in config_file::all().rev().filter(|f| with_file(f)) {
+    for file in config_file::shown().filter(|f| with_file(f)) {
         if let Some(path) = config_file_path(lookup, file)? {
             out.push(config_file_target(file, path, binary));
         }

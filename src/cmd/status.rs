@@ -193,7 +193,7 @@ fn hook_states() -> (Vec<HookState>, Option<bool>, bool) {
 fn config_file_warnings() -> Vec<String> {
     use agterm_backup_installer::paths::Lookup;
     let mut out = Vec::new();
-    for file in agterm_backup_installer::config_file::all().rev() {
+    for file in agterm_backup_installer::config_file::shown() {
         let Ok(Some(path)) = paths::config_file_path(&Process, file) else {
             continue;
         };

@@ -9,6 +9,12 @@ pub fn all() -> impl DoubleEndedIterator<Item = &'static TerminalConfigFile> {
     crate::ROWS.iter().filter_map(|r| r.config_file)
 }
 
+/// Every terminal's config file in the order people see them (the installer's targets, `installer
+/// status`, `status`'s warnings): the last row's first, the order they have always been listed in.
+pub fn shown() -> impl Iterator<Item = &'static TerminalConfigFile> {
+    all().rev()
+}
+
 /// The config file whose target is `target`.
 pub fn named(target: &str) -> Option<&'static TerminalConfigFile> {
     all().find(|f| f.target == target)
